@@ -1,0 +1,248 @@
+/*
+ * CFG, dominator tree and natural loops, cached on the function.
+ *
+ * Dominators use the iterative algorithm of Cooper, Harvey and Kennedy over
+ * reverse postorder; for the small CFGs of kernels it beats Lengauer-Tarjan
+ * and is short enough to trust.  Unreachable blocks (llvm-spirv can leave
+ * them) get no dominator and belong to no loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+
+static void *xalloc(size_t n)
+{
+   void *p = calloc(n ? n : 1, 1);
+   if (!p)
+      abort();
+   return p;
+}
+
+static void cfg_free(xe_cfg *c)
+{
+   if (!c)
+      return;
+   free(c->blocks);
+   free(c->succ_start);
+   free(c->succ);
+   free(c->pred_start);
+   free(c->pred);
+   free(c->rpo);
+   free(c->rpo_index);
+   free(c->idom);
+   free(c);
+}
+
+static void loops_free(xe_loops *ls)
+{
+   if (!ls)
+      return;
+   for (uint32_t k = 0; k < ls->n; k++) {
+      free(ls->loops[k].blocks);
+      free(ls->loops[k].latches);
+      free(ls->loops[k].exits);
+   }
+   free(ls->loops);
+   free(ls);
+}
+
+void xe_function_invalidate(xe_function *f)
+{
+   loops_free(f->loops);
+   cfg_free(f->cfg);
+   f->loops = NULL;
+   f->cfg = NULL;
+}
+
+uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
+{
+   for (uint32_t b = 0; b < c->n; b++) {
+      if (xe_block_id(c->blocks[b]) == label_id)
+         return b;
+   }
+   return XE_NONE;
+}
+
+/* Calls fn for each successor label id of a terminator. */
+static unsigned successors(const xe_inst *t, uint32_t *out, unsigned max)
+{
+   unsigned n = 0;
+   if (!t)
+      return 0;
+   switch (t->opcode) {
+   case SpvOpBranch:
+      out[n++] = xe_op(t, 0);
+      break;
+   case SpvOpBranchConditional:
+      out[n++] = xe_op(t, 1);
+      if (max > 1)
+         out[n++] = xe_op(t, 2);
+      break;
+   case SpvOpSwitch:
+      /* selector, default, then (literal..., label) pairs: labels are the
+       * id words after the first two operands. */
+      for (unsigned k = 1; k < xe_nops(t) && n < max; k++) {
+         if (xe_op_kind(t, k) == XE_W_ID)
+            out[n++] = xe_op(t, k);
+      }
+      break;
+   default:
+      break;
+   }
+   return n;
+}
+
+static void dfs_postorder(xe_cfg *c, uint32_t *post, uint32_t *npost)
+{
+   /* Iterative DFS: stack of (block, next successor position). */
+   uint32_t *stack = xalloc(c->n * 2 * sizeof(uint32_t));
+   uint8_t *seen = xalloc(c->n);
+   uint32_t sp = 0;
+   stack[0] = 0;
+   stack[1] = c->succ_start[0];
+   seen[0] = 1;
+   sp = 1;
+   while (sp) {
+      uint32_t b = stack[2 * (sp - 1)];
+      uint32_t *pos = &stack[2 * (sp - 1) + 1];
+      if (*pos < c->succ_start[b + 1]) {
+         uint32_t s = c->succ[(*pos)++];
+         if (!seen[s]) {
+            seen[s] = 1;
+            stack[2 * sp] = s;
+            stack[2 * sp + 1] = c->succ_start[s];
+            sp++;
+         }
+      } else {
+         post[(*npost)++] = b;
+         sp--;
+      }
+   }
+   free(stack);
+   free(seen);
+}
+
+static uint32_t intersect(const xe_cfg *c, uint32_t a, uint32_t b)
+{
+   while (a != b) {
+      while (c->rpo_index[a] > c->rpo_index[b])
+         a = c->idom[a];
+      while (c->rpo_index[b] > c->rpo_index[a])
+         b = c->idom[b];
+   }
+   return a;
+}
+
+static void compute_dominators(xe_cfg *c)
+{
+   for (uint32_t b = 0; b < c->n; b++)
+      c->idom[b] = XE_NONE;
+   if (!c->n)
+      return;
+   c->idom[0] = 0;
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t k = 1; k < c->nrpo; k++) {
+         uint32_t b = c->rpo[k], nd = XE_NONE;
+         for (uint32_t p = c->pred_start[b]; p < c->pred_start[b + 1]; p++) {
+            uint32_t q = c->pred[p];
+            if (c->idom[q] == XE_NONE)
+               continue;
+            nd = nd == XE_NONE ? q : intersect(c, q, nd);
+         }
+         if (nd != c->idom[b]) {
+            c->idom[b] = nd;
+            changed = true;
+         }
+      }
+   }
+}
+
+static xe_cfg *cfg_build(xe_function *f)
+{
+   xe_cfg *c = xalloc(sizeof(*c));
+   xe_foreach_block(b, f)
+      c->n++;
+   c->blocks = xalloc(c->n * sizeof(xe_block *));
+   uint32_t k = 0;
+   xe_foreach_block(b, f) {
+      b->index = k;
+      c->blocks[k++] = b;
+   }
+   c->succ_start = xalloc((c->n + 1) * sizeof(uint32_t));
+   uint32_t cap = c->n * 2 + 4, nsucc = 0;
+   c->succ = xalloc(cap * sizeof(uint32_t));
+   for (uint32_t b = 0; b < c->n; b++) {
+      uint32_t ids[256];
+      unsigned n = successors(xe_block_terminator(c->blocks[b]), ids, 256);
+      c->succ_start[b] = nsucc;
+      for (unsigned j = 0; j < n; j++) {
+         xe_inst *label = xe_def(f->module, ids[j]);
+         if (!label || label->opcode != SpvOpLabel || !label->block || label->block->fn != f)
+            continue; /* not a block of this function: the validator reports it */
+         uint32_t s = label->block->index;
+         bool dup = false;
+         for (uint32_t q = c->succ_start[b]; q < nsucc; q++)
+            dup |= c->succ[q] == s;
+         if (dup)
+            continue;
+         if (nsucc == cap) {
+            cap *= 2;
+            c->succ = realloc(c->succ, cap * sizeof(uint32_t));
+         }
+         c->succ[nsucc++] = s;
+      }
+   }
+   c->succ_start[c->n] = nsucc;
+   /* Predecessors by counting. */
+   c->pred_start = xalloc((c->n + 2) * sizeof(uint32_t));
+   c->pred = xalloc((nsucc + 1) * sizeof(uint32_t));
+   for (uint32_t q = 0; q < nsucc; q++)
+      c->pred_start[c->succ[q] + 2]++;
+   for (uint32_t b = 0; b < c->n; b++)
+      c->pred_start[b + 2] += c->pred_start[b + 1];
+   for (uint32_t b = 0; b < c->n; b++) {
+      for (uint32_t q = c->succ_start[b]; q < c->succ_start[b + 1]; q++)
+         c->pred[c->pred_start[c->succ[q] + 1]++] = b;
+   }
+   /* Reverse postorder from the entry. */
+   uint32_t *post = xalloc(c->n * sizeof(uint32_t));
+   c->rpo = xalloc(c->n * sizeof(uint32_t));
+   c->rpo_index = xalloc(c->n * sizeof(uint32_t));
+   c->idom = xalloc(c->n * sizeof(uint32_t));
+   uint32_t npost = 0;
+   if (c->n)
+      dfs_postorder(c, post, &npost);
+   c->nrpo = npost;
+   for (uint32_t b = 0; b < c->n; b++)
+      c->rpo_index[b] = XE_NONE;
+   for (uint32_t j = 0; j < npost; j++) {
+      c->rpo[j] = post[npost - 1 - j];
+      c->rpo_index[c->rpo[j]] = j;
+   }
+   free(post);
+   compute_dominators(c);
+   return c;
+}
+
+const xe_cfg *xe_function_cfg(xe_function *f)
+{
+   if (!f->cfg)
+      f->cfg = cfg_build(f);
+   return f->cfg;
+}
+
+bool xe_dominates(const xe_cfg *c, uint32_t a, uint32_t b)
+{
+   if (c->idom[a] == XE_NONE || c->idom[b] == XE_NONE)
+      return false;
+   while (b != a) {
+      uint32_t up = c->idom[b];
+      if (up == b)
+         return false;
+      b = up;
+   }
+   return true;
+}

@@ -1,0 +1,26 @@
+/*
+ * Helpers of the command line: diagnostics in the form
+ * "xeopt: error: FILE: message", whole-file reads, atomic writes.
+ */
+#ifndef XEOPT_CLI_H
+#define XEOPT_CLI_H
+
+#include <stddef.h>
+
+void xe_error(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xe_warning(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole file ("-" = standard input) into a malloc'd buffer.
+ * NULL with *err (malloc'd) on failure: missing, a directory, unreadable. */
+void *xe_read_file(const char *path, size_t *n, char **err);
+
+/* Writes n bytes to path ("-" = standard output) through a temporary file
+ * in the same directory, renamed over path only when everything was
+ * written and flushed, so path is never left partial.  Returns 0, or 1
+ * with *err set. */
+int xe_write_file_atomic(const char *path, const void *data, size_t n, char **err);
+
+/* `xeopt run ...`: the interpreter's command (exec/). */
+int xe_cmd_run(int argc, char **argv);
+
+#endif

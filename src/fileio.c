@@ -1,0 +1,147 @@
+/*
+ * File input and output for the command line, with atomic replacement.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void diag(const char *level, const char *file, const char *fmt, va_list ap)
+{
+   fprintf(stderr, "xeopt: %s: ", level);
+   if (file)
+      fprintf(stderr, "%s: ", strcmp(file, "-") ? file : "<stdin>");
+   vfprintf(stderr, fmt, ap);
+   fputc('\n', stderr);
+}
+
+void xe_error(const char *file, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   diag("error", file, fmt, ap);
+   va_end(ap);
+}
+
+void xe_warning(const char *file, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   diag("warning", file, fmt, ap);
+   va_end(ap);
+}
+
+static char *errmsg(const char *what)
+{
+   char *s;
+   if (asprintf(&s, "%s: %s", what, strerror(errno)) < 0)
+      abort();
+   return s;
+}
+
+void *xe_read_file(const char *path, size_t *n, char **err)
+{
+   int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+   if (fd < 0) {
+      *err = errmsg("cannot open");
+      return NULL;
+   }
+   struct stat st;
+   if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+      *err = strdup("is a directory, not a SPIR-V file");
+      close(fd);
+      return NULL;
+   }
+   size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
+   size_t len = 0;
+   char *buf = malloc(cap);
+   for (;;) {
+      if (len == cap) {
+         cap *= 2;
+         buf = realloc(buf, cap);
+         if (!buf)
+            abort();
+      }
+      ssize_t r = read(fd, buf + len, cap - len);
+      if (r < 0 && errno == EINTR)
+         continue;
+      if (r < 0) {
+         *err = errmsg("cannot read");
+         free(buf);
+         if (fd)
+            close(fd);
+         return NULL;
+      }
+      if (r == 0)
+         break;
+      len += (size_t)r;
+   }
+   if (fd)
+      close(fd);
+   *n = len;
+   return buf;
+}
+
+static int write_all(int fd, const void *data, size_t n)
+{
+   const char *p = data;
+   while (n) {
+      ssize_t w = write(fd, p, n);
+      if (w < 0 && errno == EINTR)
+         continue;
+      if (w <= 0)
+         return -1;
+      p += w;
+      n -= (size_t)w;
+   }
+   return 0;
+}
+
+int xe_write_file_atomic(const char *path, const void *data, size_t n, char **err)
+{
+   if (!strcmp(path, "-")) {
+      if (write_all(1, data, n)) {
+         *err = errmsg("cannot write standard output");
+         return 1;
+      }
+      return 0;
+   }
+   char *dircopy = strdup(path);
+   char *tmp;
+   if (asprintf(&tmp, "%s/.xeopt-XXXXXX", dirname(dircopy)) < 0)
+      abort();
+   free(dircopy);
+   int fd = mkstemp(tmp);
+   if (fd < 0) {
+      *err = errmsg("cannot create a temporary file beside the output");
+      free(tmp);
+      return 1;
+   }
+   /* mkstemp makes the file 0600; give it the usual umask-derived mode. */
+   mode_t mask = umask(0);
+   umask(mask);
+   fchmod(fd, 0666 & ~mask);
+   if (write_all(fd, data, n) || fsync(fd) || close(fd)) {
+      *err = errmsg("cannot write");
+      close(fd);
+      unlink(tmp);
+      free(tmp);
+      return 1;
+   }
+   if (rename(tmp, path)) {
+      *err = errmsg("cannot replace the output");
+      unlink(tmp);
+      free(tmp);
+      return 1;
+   }
+   free(tmp);
+   return 0;
+}

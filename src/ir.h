@@ -1,0 +1,255 @@
+/*
+ * xeopt's in-memory SPIR-V module.
+ *
+ * The module keeps every instruction as its exact words (so that a read
+ * followed by a write is byte-identical), grouped by the logical layout
+ * sections of the SPIR-V specification, section 2.4.  Functions hold basic
+ * blocks; blocks hold their instructions from the one after OpLabel through
+ * the terminator (and any OpLine/OpNoLine that follows it).
+ *
+ * Next to each word the instruction keeps what kind of word it is (literal,
+ * id reference, result type, result id), taken from SPIRV-Tools' parser or
+ * given by the builder, so def-use and id rewriting never need the grammar.
+ *
+ * Ownership: a module owns its functions, blocks and instructions; removing
+ * an instruction from a list does not free it (xe_inst_free does).
+ */
+#ifndef XEOPT_IR_H
+#define XEOPT_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <spirv/unified1/spirv.h>
+
+struct cJSON;
+
+/* Kind of each word of an instruction. */
+enum xe_word_kind {
+   XE_W_LIT = 0,     /* opcode word, literal, string or enumerant */
+   XE_W_ID = 1,      /* reference to an id (including type, scope and semantics ids) */
+   XE_W_TYPE = 2,    /* the result type id */
+   XE_W_RESULT = 3,  /* the result id */
+};
+
+/* Logical layout sections (SPIR-V 1.6 spec, section 2.4), in order. */
+enum xe_section {
+   XE_SEC_CAPABILITY,
+   XE_SEC_EXTENSION,
+   XE_SEC_EXT_INST_IMPORT,
+   XE_SEC_MEMORY_MODEL,
+   XE_SEC_ENTRY_POINT,
+   XE_SEC_EXECUTION_MODE,
+   XE_SEC_DEBUG_SOURCE,     /* OpString, OpSource*, OpSourceExtension */
+   XE_SEC_DEBUG_NAME,       /* OpName, OpMemberName */
+   XE_SEC_DEBUG_PROCESSED,  /* OpModuleProcessed */
+   XE_SEC_ANNOTATION,       /* decorations */
+   XE_SEC_GLOBAL,           /* types, constants, global OpVariable, OpUndef, OpLine */
+   XE_SEC_COUNT
+};
+
+typedef struct xe_inst xe_inst;
+typedef struct xe_block xe_block;
+typedef struct xe_function xe_function;
+typedef struct xe_module xe_module;
+
+typedef struct xe_list {
+   xe_inst *first, *last;
+} xe_list;
+
+struct xe_inst {
+   xe_inst *prev, *next;
+   xe_list *list;        /* the list holding it, NULL when detached */
+   xe_block *block;      /* NULL outside blocks */
+   uint16_t opcode;
+   uint16_t nwords;      /* total, word 0 included */
+   uint16_t first_op;    /* index of the first word after type and result */
+   uint32_t type_id;     /* 0 if none */
+   uint32_t result_id;   /* 0 if none */
+   uint32_t *words;      /* nwords words; words[0] = nwords << 16 | opcode */
+   uint8_t *kinds;       /* nwords enum xe_word_kind */
+   uint32_t aux;         /* scratch for the pass that runs; 0 otherwise */
+};
+
+struct xe_block {
+   xe_inst *label;
+   xe_list insts;
+   xe_block *prev, *next;
+   xe_function *fn;
+   uint32_t index;        /* position in the function, set by the CFG */
+};
+
+struct xe_cfg;
+struct xe_loops;
+
+struct xe_function {
+   xe_inst *def;          /* OpFunction */
+   xe_list params;        /* OpFunctionParameter (and OpLine before the first block) */
+   xe_block *first, *last;
+   xe_inst *end;          /* OpFunctionEnd */
+   xe_function *prev, *next;
+   xe_module *module;
+   struct xe_cfg *cfg;    /* on demand, see cfg.h */
+   struct xe_loops *loops;
+};
+
+struct xe_module {
+   uint32_t version;      /* header word 1, never raised by xeopt */
+   uint32_t generator;
+   uint32_t bound;        /* every id is < bound */
+   uint32_t schema;
+   bool big_endian;       /* byte order of the input; the writer keeps it */
+   bool reordered;        /* the input broke the section order; written in order */
+   xe_list sec[XE_SEC_COUNT];
+   xe_function *first_fn, *last_fn;
+   xe_inst **defs;        /* defs[id]: the defining instruction, bound entries */
+   uint32_t defs_cap;
+   struct xe_defuse *defuse;   /* on demand, see xe_uses() */
+   struct cJSON *manifest;     /* host contract entries, NULL when none */
+};
+
+/* ---- module ---- */
+
+xe_module *xe_module_create(void);
+void xe_module_free(xe_module *m);
+
+/* A fresh id; raises the header bound. */
+uint32_t xe_fresh_id(xe_module *m);
+
+/* The instruction that defines id, or NULL. */
+static inline xe_inst *xe_def(const xe_module *m, uint32_t id)
+{
+   return id < m->defs_cap ? m->defs[id] : NULL;
+}
+
+/* Drops cached analyses that describe code: def-use, and every function's
+ * CFG, dominators and loops.  Passes call it (through the pipeline) when
+ * they change the code and did not declare the analysis preserved. */
+void xe_module_invalidate(xe_module *m);
+void xe_function_invalidate(xe_function *f);
+
+/* ---- instructions ---- */
+
+/* A detached instruction.  ops are the words after the result id; kinds
+ * gives one enum xe_word_kind per op, or NULL for "all ids".  Returns NULL
+ * only when the instruction would exceed 65535 words. */
+xe_inst *xe_inst_create(uint16_t opcode, uint32_t type_id, uint32_t result_id,
+                        const uint32_t *ops, unsigned nops, const uint8_t *kinds);
+/* A zeroed detached instruction of nwords words, for readers that fill
+ * words, kinds and the header fields themselves. */
+xe_inst *xe_inst_alloc(unsigned nwords);
+/* Records i as the definition of its result id (lists do this on insert). */
+void xe_note_def(xe_module *m, xe_inst *i);
+/* Copy of an instruction, detached, with the same result id. */
+xe_inst *xe_inst_clone(const xe_inst *i);
+void xe_inst_free(xe_inst *i);
+
+static inline unsigned xe_nops(const xe_inst *i) { return i->nwords - i->first_op; }
+static inline uint32_t xe_op(const xe_inst *i, unsigned k) { return i->words[i->first_op + k]; }
+static inline uint8_t xe_op_kind(const xe_inst *i, unsigned k) { return i->kinds[i->first_op + k]; }
+/* Replaces operand k (a word after the result id). */
+void xe_set_op(xe_inst *i, unsigned k, uint32_t value);
+/* Replaces all operands; returns false if too long. */
+bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *kinds);
+/* Changes the opcode, keeping the words. */
+void xe_set_opcode(xe_inst *i, uint16_t opcode);
+/* The literal string starting at operand k (SPIR-V 2.2.1 literal string). */
+const char *xe_op_string(const xe_inst *i, unsigned k);
+
+/* ---- lists ---- */
+
+void xe_list_append(xe_module *m, xe_list *l, xe_inst *i);
+/* Appends to a block (after its terminator if it has one: callers insert
+ * before the terminator with xe_list_insert_before instead). */
+void xe_block_append(xe_module *m, xe_block *b, xe_inst *i);
+void xe_list_insert_before(xe_module *m, xe_inst *pos, xe_inst *i);
+void xe_list_insert_after(xe_module *m, xe_inst *pos, xe_inst *i);
+/* Detaches i from its list and forgets its definition. */
+void xe_inst_remove(xe_module *m, xe_inst *i);
+/* Detaches and frees. */
+void xe_inst_delete(xe_module *m, xe_inst *i);
+
+#define xe_foreach_inst(i, l) for (xe_inst *i = (l)->first; i; i = i->next)
+#define xe_foreach_inst_safe(i, n, l) \
+   for (xe_inst *i = (l)->first, *n = i ? i->next : NULL; i; i = n, n = i ? i->next : NULL)
+#define xe_foreach_fn(f, m) for (xe_function *f = (m)->first_fn; f; f = f->next)
+#define xe_foreach_block(b, f) for (xe_block *b = (f)->first; b; b = b->next)
+
+/* ---- functions and blocks ---- */
+
+xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end);
+void xe_function_append(xe_module *m, xe_function *f);
+xe_block *xe_block_create(xe_module *m, xe_function *f, uint32_t label_id);
+/* Links b at the end of f (after == NULL) or after another block. */
+void xe_block_insert(xe_function *f, xe_block *after, xe_block *b);
+void xe_block_unlink(xe_function *f, xe_block *b);
+/* The terminator (skipping trailing OpLine/OpNoLine), or NULL. */
+xe_inst *xe_block_terminator(const xe_block *b);
+/* The first instruction that is not OpPhi/OpLine/OpNoLine, or NULL. */
+xe_inst *xe_block_first_non_phi(const xe_block *b);
+xe_function *xe_function_by_id(const xe_module *m, uint32_t id);
+static inline uint32_t xe_block_id(const xe_block *b) { return b->label->result_id; }
+static inline uint32_t xe_function_id(const xe_function *f) { return f->def->result_id; }
+
+/* ---- opcode facts ---- */
+
+bool xe_opcode_is_terminator(uint16_t op);
+bool xe_opcode_is_branch(uint16_t op);
+const char *xe_opcode_name(uint16_t op);   /* "OpIAdd"; "Op<n>" when unknown */
+enum xe_section xe_opcode_section(uint16_t op);
+
+/* ---- def-use (on demand) ---- */
+
+typedef struct xe_use {
+   xe_inst *inst;
+   uint16_t word;     /* index into inst->words */
+} xe_use;
+
+/* Every use of id, as a pointer to *count entries owned by the module,
+ * valid until the next change of the module.  Computed on first call. */
+const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count);
+/* Rewrites every reference to from into to (not the definition). */
+void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to);
+
+/* ---- module facts ---- */
+
+/* The OpName of id, or NULL. */
+const char *xe_name(const xe_module *m, uint32_t id);
+/* Finds decoration dec on id; copies up to nvals literal words after it. */
+bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t *vals,
+                   unsigned nvals);
+bool xe_has_capability(const xe_module *m, SpvCapability cap);
+void xe_add_capability(xe_module *m, SpvCapability cap);
+bool xe_has_extension(const xe_module *m, const char *name);
+void xe_add_extension(xe_module *m, const char *name);
+/* The id of the OpenCL.std import, adding it when add is set; 0 if none. */
+uint32_t xe_opencl_std(xe_module *m, bool add);
+
+/* Entry points of the Kernel execution model. */
+typedef struct xe_kernel {
+   xe_inst *entry;        /* OpEntryPoint */
+   xe_function *fn;
+   const char *name;
+   uint32_t local_size[3];   /* 0 when no LocalSize execution mode */
+   uint32_t subgroup_size;   /* 0 when no SubgroupSize execution mode */
+} xe_kernel;
+/* Fills up to max kernels; returns the number of Kernel entry points. */
+unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max);
+bool xe_kernel_by_name(const xe_module *m, const char *name, xe_kernel *out);
+/* Sets or adds an execution mode with literal operands. */
+void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
+                           const uint32_t *lits, unsigned n);
+
+/* The built-in that a global OpVariable is decorated with, or -1. */
+int xe_builtin_of(const xe_module *m, uint32_t var_id);
+
+/* Integer value of an OpConstant of integer type (zero-extended); false
+ * when id is not such a constant. */
+bool xe_const_uint(const xe_module *m, uint32_t id, uint64_t *value);
+/* Bit width of an integer or float type id, 0 otherwise. */
+unsigned xe_type_width(const xe_module *m, uint32_t type_id);
+/* Size in bytes of a type for Physical addressing, 0 if unknown. */
+uint64_t xe_type_size(const xe_module *m, uint32_t type_id);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * What a pass sees: the module, the options the user gave, and the remarks
+ * it writes.  A pass is one file in passes/ with one exported function
+ *
+ *    bool xeopt_pass_NAME(xe_module *m, const xe_options *opt, xe_remarks *r);
+ *
+ * returning whether it changed the module.  The registry (pipeline.c) gives
+ * each pass its name, a one-line description, the -O levels it runs at and
+ * the analyses it preserves; the pipeline drops the others after progress.
+ */
+#ifndef XEOPT_PASS_H
+#define XEOPT_PASS_H
+
+#include <stdarg.h>
+#include "ir.h"
+
+/* A growable list of strings (option values). */
+typedef struct xe_strlist {
+   unsigned n;
+   char **v;
+} xe_strlist;
+void xe_strlist_add(xe_strlist *l, const char *s);
+void xe_strlist_free(xe_strlist *l);
+
+typedef struct xe_options {
+   int level;                  /* -O0/-O1/-O2 */
+   xe_strlist passes;          /* --passes, overrides level when n > 0 */
+   bool validate;              /* --validate: spvValidate input and after each pass */
+   /* Host-contract opt-ins.  Each list holds the raw option values; an
+    * empty string means "all kernels". */
+   xe_strlist assume_padded;   /* --assume-padded[=K,K] */
+   bool assume_aligned;        /* --assume-aligned */
+   xe_strlist subgroup_size;   /* --subgroup-size=[KERNEL:]N */
+   xe_strlist local_size;      /* --local-size=[KERNEL:]X[,Y,Z] */
+   xe_strlist specialize;      /* --specialize KERNEL:ARG=VALUE */
+} xe_options;
+
+void xe_options_init(xe_options *o);
+void xe_options_free(xe_options *o);
+/* Is kernel opted in by a list of "K,K" / "" entries? */
+bool xe_options_kernel_listed(const xe_strlist *l, const char *kernel);
+/* The value for kernel in a list of "[KERNEL:]VALUE" entries, a
+ * kernel-specific entry winning over a general one; NULL if none. */
+const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel);
+
+/* ---- remarks ---- */
+
+enum xe_remark_kind {
+   XE_REMARK_APPLIED,   /* the pass changed something */
+   XE_REMARK_MISSED,    /* a candidate was skipped; the message says why */
+   XE_REMARK_NOTE,      /* anything else worth telling */
+};
+
+typedef struct xe_remark {
+   const char *pass;        /* static string */
+   char *kernel;            /* may be NULL */
+   enum xe_remark_kind kind;
+   char *message;
+} xe_remark_entry;
+
+typedef struct xe_remarks {
+   unsigned n, cap;
+   xe_remark_entry *v;
+   const char *pass;        /* the pass running now, set by the pipeline */
+} xe_remarks;
+
+void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
+               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void xe_remarks_free(xe_remarks *r);
+
+/* ---- manifest: the host contract ----
+ * Entries go under manifest.kernels[KERNEL][section] as an array of
+ * objects; the writer adds the schema version.  See docs/manifest.md. */
+void xe_manifest_add(xe_module *m, const char *kernel, const char *section,
+                     struct cJSON *entry /* owned by the manifest afterwards */);
+/* The object for kernel, created when missing. */
+struct cJSON *xe_manifest_kernel(xe_module *m, const char *kernel);
+
+/* ---- analyses passes may preserve ---- */
+enum {
+   XE_PRESERVE_NONE = 0,
+   XE_PRESERVE_CFG = 1 << 0,      /* blocks and terminators unchanged */
+   XE_PRESERVE_ALL = ~0u,
+};
+
+typedef bool (*xe_pass_fn)(xe_module *m, const xe_options *opt, xe_remarks *r);
+
+typedef struct xe_pass_info {
+   const char *name;
+   const char *description;
+   xe_pass_fn run;
+   unsigned levels;         /* bit 1 = -O1, bit 2 = -O2 */
+   unsigned preserves;
+} xe_pass_info;
+
+/* The registry in default order. */
+const xe_pass_info *xe_passes(unsigned *count);
+const xe_pass_info *xe_pass_find(const char *name);
+
+#endif

@@ -1,0 +1,9 @@
+/* Entry points of the passes in passes/, one per file (see pass.h). */
+#ifndef XEOPT_PASSES_H
+#define XEOPT_PASSES_H
+
+#include "pass.h"
+
+bool xeopt_pass_block_order(xe_module *m, const xe_options *opt, xe_remarks *r);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * The pass registry and the pipeline driver.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "io.h"
+#include "passes.h"
+#include "pipeline.h"
+
+/* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
+static const xe_pass_info registry[] = {
+   { "block-order", "write blocks in dominance order so the output validates",
+     xeopt_pass_block_order, 6, XE_PRESERVE_NONE },
+};
+
+const xe_pass_info *xe_passes(unsigned *count)
+{
+   *count = sizeof(registry) / sizeof(registry[0]);
+   return registry;
+}
+
+const xe_pass_info *xe_pass_find(const char *name)
+{
+   for (unsigned k = 0; k < sizeof(registry) / sizeof(registry[0]); k++) {
+      if (!strcmp(registry[k].name, name))
+         return &registry[k];
+   }
+   return NULL;
+}
+
+bool xe_pipeline_check(const xe_options *o, char **err)
+{
+   for (unsigned k = 0; k < o->passes.n; k++) {
+      if (!xe_pass_find(o->passes.v[k])) {
+         if (asprintf(err, "unknown pass '%s' (see --list-passes)", o->passes.v[k]) < 0)
+            abort();
+         return false;
+      }
+   }
+   return true;
+}
+
+static double now(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void print_after(const xe_pass_info *p, xe_module *m, const xe_pipeline_hooks *h)
+{
+   if (!h || !h->print_after || !h->print_to)
+      return;
+   if (strcmp(h->print_after, "all") && strcmp(h->print_after, p->name))
+      return;
+   char *text = xe_disassemble(m, false);
+   fprintf(h->print_to, "; *** after %s ***\n%s", p->name, text ? text : "; (disassembly failed)\n");
+   free(text);
+}
+
+static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_options *o,
+                              xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err)
+{
+   r->pass = p->name;
+   double t0 = now();
+   bool progress = p->run(m, o, r);
+   double dt = now() - t0;
+   r->pass = NULL;
+   if (progress && p->preserves != XE_PRESERVE_ALL)
+      xe_module_invalidate(m);
+   if (h && h->time_passes && h->time_to)
+      fprintf(h->time_to, "xeopt: time: %-24s %9.3f ms%s\n", p->name, dt * 1e3,
+              progress ? "  (changed)" : "");
+   if (h && h->report) {
+      cJSON *arr = cJSON_GetObjectItem(h->report, "passes");
+      if (!arr)
+         arr = cJSON_AddArrayToObject(h->report, "passes");
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "name", p->name);
+      cJSON_AddBoolToObject(e, "changed", progress);
+      cJSON_AddNumberToObject(e, "milliseconds", dt * 1e3);
+      cJSON_AddItemToArray(arr, e);
+   }
+   print_after(p, m, h);
+   if (progress && o->validate) {
+      char *msg = NULL;
+      bool ok = xe_validate(m, &msg);
+      if (!ok && *valid) {
+         if (asprintf(err, "pass %s produced an invalid module: %s", p->name, msg) < 0)
+            abort();
+         free(msg);
+         return XE_INTERNAL;
+      }
+      free(msg);
+      *valid = ok;
+   }
+   return XE_OK;
+}
+
+enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
+                               const xe_pipeline_hooks *h, bool input_valid, char **err)
+{
+   bool valid = input_valid;
+   if (o->passes.n) {
+      for (unsigned k = 0; k < o->passes.n; k++) {
+         const xe_pass_info *p = xe_pass_find(o->passes.v[k]);
+         if (!p) {
+            if (asprintf(err, "unknown pass '%s'", o->passes.v[k]) < 0)
+               abort();
+            return XE_BAD_INPUT;
+         }
+         enum xe_status s = run_one(p, m, o, r, h, &valid, err);
+         if (s != XE_OK)
+            return s;
+      }
+      return XE_OK;
+   }
+   if (o->level <= 0)
+      return XE_OK;
+   for (unsigned k = 0; k < sizeof(registry) / sizeof(registry[0]); k++) {
+      if (!(registry[k].levels & (1u << o->level)))
+         continue;
+      enum xe_status s = run_one(&registry[k], m, o, r, h, &valid, err);
+      if (s != XE_OK)
+         return s;
+   }
+   return XE_OK;
+}

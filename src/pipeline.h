@@ -1,0 +1,36 @@
+/*
+ * Running passes: the registry order or a --passes list, validation
+ * between passes, --print-after and --time-passes.
+ */
+#ifndef XEOPT_PIPELINE_H
+#define XEOPT_PIPELINE_H
+
+#include <stdio.h>
+
+#include "pass.h"
+
+typedef struct xe_pipeline_hooks {
+   const char *print_after;   /* a pass name or "all"; NULL for none */
+   FILE *print_to;            /* disassembly destination */
+   bool time_passes;
+   FILE *time_to;
+   struct cJSON *report;      /* when set, gets a "passes" array */
+} xe_pipeline_hooks;
+
+enum xe_status {
+   XE_OK = 0,
+   XE_BAD_INPUT = 1,      /* invalid input or usage */
+   XE_INTERNAL = 2,       /* a pass broke a valid module, or similar */
+};
+
+/* Checks that every name in o->passes exists; on error sets *err. */
+bool xe_pipeline_check(const xe_options *o, char **err);
+
+/* Runs the pipeline.  input_valid says whether the input validated: a
+ * pass that turns a valid module into an invalid one is an internal
+ * error (XE_INTERNAL, *err set).  Validation between passes runs when
+ * o->validate is set. */
+enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
+                               const xe_pipeline_hooks *h, bool input_valid, char **err);
+
+#endif

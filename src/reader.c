@@ -1,0 +1,280 @@
+/*
+ * SPIR-V binary -> xe_module, through SPIRV-Tools' spvBinaryParse, which
+ * decodes operands (including the width-dependent literals of OpConstant
+ * and OpSwitch) and handles either byte order.
+ *
+ * The parser checks the grammar; this file checks what it leaves to the
+ * validator but the IR itself relies on: the header, the id bound, ids
+ * below the bound, single definitions, and where instructions may stand
+ * (functions, blocks).  Anything else the validator reports later; xeopt
+ * must still read modules that fail only spirv-val's block-order rule.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libspirv.h defines a non-static const, which has external linkage in C;
+ * rename it here so writer.c can include the header too. */
+#define kDefaultMaxIdBound xe_reader_kDefaultMaxIdBound
+#include <spirv-tools/libspirv.h>
+#undef kDefaultMaxIdBound
+
+#include "io.h"
+
+struct reader {
+   xe_module *m;
+   char *err;
+   size_t word;              /* word offset of the current instruction */
+   int section;              /* highest section seen before functions */
+   xe_function *fn;          /* open function */
+   xe_block *block;          /* open block */
+   bool after_functions;     /* a function has ended */
+};
+
+static spv_result_t fail(struct reader *r, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char msg[256];
+   vsnprintf(msg, sizeof(msg), fmt, ap);
+   va_end(ap);
+   size_t n = strlen(msg) + 48;
+   r->err = malloc(n);
+   snprintf(r->err, n, "%s (at word %zu)", msg, r->word);
+   return SPV_ERROR_INVALID_BINARY;
+}
+
+static spv_result_t on_header(void *data, spv_endianness_t endian, uint32_t magic,
+                              uint32_t version, uint32_t generator, uint32_t bound,
+                              uint32_t schema)
+{
+   struct reader *r = data;
+   (void)magic;
+   r->m->big_endian = endian == SPV_ENDIANNESS_BIG;
+   r->m->version = version;
+   r->m->generator = generator;
+   r->m->bound = bound;
+   r->m->schema = schema;
+   r->word = 5;
+   return SPV_SUCCESS;
+}
+
+static bool is_id_operand(spv_operand_type_t t)
+{
+   return t == SPV_OPERAND_TYPE_ID || t == SPV_OPERAND_TYPE_TYPE_ID ||
+          t == SPV_OPERAND_TYPE_RESULT_ID || t == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID ||
+          t == SPV_OPERAND_TYPE_SCOPE_ID;
+}
+
+static bool is_global_only(uint16_t op)
+{
+   return (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer) ||
+          (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp);
+}
+
+static xe_inst *make_inst(const spv_parsed_instruction_t *p)
+{
+   xe_inst *i = xe_inst_alloc(p->num_words);
+   memcpy(i->words, p->words, p->num_words * 4);
+   i->opcode = p->opcode;
+   i->type_id = p->type_id;
+   i->result_id = p->result_id;
+   i->first_op = 1 + (p->type_id != 0) + (p->result_id != 0);
+   for (uint16_t k = 0; k < p->num_operands; k++) {
+      const spv_parsed_operand_t *o = &p->operands[k];
+      uint8_t kind = XE_W_LIT;
+      if (o->type == SPV_OPERAND_TYPE_TYPE_ID && o->offset == 1 && p->type_id)
+         kind = XE_W_TYPE;
+      else if (o->type == SPV_OPERAND_TYPE_RESULT_ID)
+         kind = XE_W_RESULT;
+      else if (is_id_operand(o->type))
+         kind = XE_W_ID;
+      for (uint16_t w = 0; w < o->num_words; w++)
+         i->kinds[o->offset + w] = kind;
+   }
+   return i;
+}
+
+static spv_result_t check_ids(struct reader *r, const xe_inst *i)
+{
+   for (unsigned w = 1; w < i->nwords; w++) {
+      if (i->kinds[w] == XE_W_LIT)
+         continue;
+      if (i->words[w] == 0 || i->words[w] >= r->m->bound)
+         return fail(r, "%s uses id %u, outside the id bound %u", xe_opcode_name(i->opcode),
+                     i->words[w], r->m->bound);
+   }
+   if (i->result_id && xe_def(r->m, i->result_id))
+      return fail(r, "id %u is defined twice", i->result_id);
+   return SPV_SUCCESS;
+}
+
+static spv_result_t place_in_function(struct reader *r, xe_inst *i)
+{
+   xe_module *m = r->m;
+   switch (i->opcode) {
+   case SpvOpFunction:
+      xe_inst_free(i);
+      return fail(r, "OpFunction inside a function");
+   case SpvOpFunctionParameter:
+      if (r->block) {
+         xe_inst_free(i);
+         return fail(r, "OpFunctionParameter after the first block");
+      }
+      xe_list_append(m, &r->fn->params, i);
+      return SPV_SUCCESS;
+   case SpvOpLabel: {
+      xe_block *b = calloc(1, sizeof(*b));
+      if (!b)
+         abort();
+      b->label = i;
+      i->block = b;
+      xe_block_insert(r->fn, NULL, b);
+      xe_note_def(m, i);
+      r->block = b;
+      return SPV_SUCCESS;
+   }
+   case SpvOpFunctionEnd:
+      r->fn->end = i;
+      r->fn = NULL;
+      r->block = NULL;
+      r->after_functions = true;
+      return SPV_SUCCESS;
+   default:
+      if (xe_opcode_section(i->opcode) != XE_SEC_GLOBAL || is_global_only(i->opcode)) {
+         const char *name = xe_opcode_name(i->opcode);
+         xe_inst_free(i);
+         return fail(r, "%s inside a function", name);
+      }
+      if (r->block)
+         xe_block_append(m, r->block, i);
+      else
+         xe_list_append(m, &r->fn->params, i);
+      return SPV_SUCCESS;
+   }
+}
+
+static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
+{
+   struct reader *r = data;
+   xe_module *m = r->m;
+   xe_inst *i = make_inst(p);
+   spv_result_t res = check_ids(r, i);
+   r->word += p->num_words;
+   if (res != SPV_SUCCESS) {
+      r->word -= p->num_words;
+      xe_inst_free(i);
+      return res;
+   }
+   if (r->fn) {
+      r->word -= p->num_words;
+      res = place_in_function(r, i);
+      r->word += p->num_words;
+      return res;
+   }
+   if (i->opcode == SpvOpFunction) {
+      r->fn = xe_function_create(m, i, NULL);
+      xe_function_append(m, r->fn);
+      return SPV_SUCCESS;
+   }
+   enum xe_section s = xe_opcode_section(i->opcode);
+   if (r->after_functions || i->opcode == SpvOpFunctionParameter || i->opcode == SpvOpLabel ||
+       i->opcode == SpvOpFunctionEnd || (s == XE_SEC_GLOBAL && !is_global_only(i->opcode) &&
+                                         i->opcode != SpvOpVariable && i->opcode != SpvOpUndef &&
+                                         i->opcode != SpvOpLine && i->opcode != SpvOpNoLine &&
+                                         i->opcode != SpvOpExtInst)) {
+      r->word -= p->num_words;
+      const char *name = xe_opcode_name(i->opcode);
+      xe_inst_free(i);
+      return fail(r, "%s outside a function", name);
+   }
+   if ((int)s < r->section) {
+      /* Out of layout order: xeopt writes it back in its section. */
+      r->m->reordered = true;
+   } else {
+      r->section = s;
+   }
+   xe_list_append(m, &m->sec[s], i);
+   return SPV_SUCCESS;
+}
+
+static uint32_t swap32(uint32_t v)
+{
+   return (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
+}
+
+xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
+{
+   *err = NULL;
+   char buf[160];
+   if (nbytes == 0) {
+      *err = strdup("empty file");
+      return NULL;
+   }
+   if (nbytes < 20) {
+      snprintf(buf, sizeof(buf), "truncated header: %zu bytes, a SPIR-V header has 20", nbytes);
+      *err = strdup(buf);
+      return NULL;
+   }
+   if (nbytes % 4) {
+      snprintf(buf, sizeof(buf), "size %zu bytes is not a whole number of 32-bit words", nbytes);
+      *err = strdup(buf);
+      return NULL;
+   }
+   size_t nwords = nbytes / 4;
+   uint32_t *words = malloc(nbytes);
+   if (!words)
+      abort();
+   memcpy(words, bytes, nbytes);
+   bool swapped = words[0] == swap32(SpvMagicNumber);
+   if (words[0] != SpvMagicNumber && !swapped) {
+      snprintf(buf, sizeof(buf), "not a SPIR-V module: magic number 0x%08x, expected 0x%08x",
+               words[0], SpvMagicNumber);
+      *err = strdup(buf);
+      free(words);
+      return NULL;
+   }
+   uint32_t version = swapped ? swap32(words[1]) : words[1];
+   uint32_t bound = swapped ? swap32(words[3]) : words[3];
+   if ((version >> 16) != 1 || ((version >> 8) & 0xff) > 6 || (version & 0xff0000ff)) {
+      snprintf(buf, sizeof(buf), "unsupported SPIR-V version 0x%08x (xeopt reads 1.0 to 1.6)",
+               version);
+      *err = strdup(buf);
+      free(words);
+      return NULL;
+   }
+   if (bound == 0 || bound > XE_MAX_BOUND) {
+      snprintf(buf, sizeof(buf), "id bound %u is %s", bound,
+               bound ? "too large (xeopt accepts up to 67108864)" : "0");
+      *err = strdup(buf);
+      free(words);
+      return NULL;
+   }
+
+   struct reader r = { .m = xe_module_create(), .section = 0 };
+   r.m->bound = bound;
+   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+   spv_diagnostic diag = NULL;
+   spv_result_t res = spvBinaryParse(ctx, &r, words, nwords, on_header, on_inst, &diag);
+   if (res == SPV_SUCCESS && r.fn)
+      res = fail(&r, "missing OpFunctionEnd at the end of the module");
+   if (res != SPV_SUCCESS) {
+      if (!r.err) {
+         const char *msg = diag && diag->error ? diag->error : "invalid SPIR-V binary";
+         size_t n = strlen(msg) + 48;
+         r.err = malloc(n);
+         if (diag)
+            snprintf(r.err, n, "%s (at word %zu)", msg, diag->position.index);
+         else
+            snprintf(r.err, n, "%s", msg);
+      }
+      *err = r.err;
+      xe_module_free(r.m);
+      r.m = NULL;
+   }
+   spvDiagnosticDestroy(diag);
+   spvContextDestroy(ctx);
+   free(words);
+   return r.m;
+}

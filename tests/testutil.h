@@ -1,0 +1,35 @@
+/*
+ * Helpers shared by the Check suites: paths, running commands, golden
+ * comparison, and the external checkers (spirv-val always; ocloc for dg2
+ * and pvc where it is installed, required when XEOPT_REQUIRE_OCLOC=1).
+ */
+#ifndef XEOPT_TESTUTIL_H
+#define XEOPT_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Source-tree path of rel (malloc'd). */
+char *tu_src(const char *rel);
+/* Path in this test's scratch directory (malloc'd), created on demand. */
+char *tu_tmp(const char *name);
+/* Runs a shell command; returns its exit status (-1 if it did not run).
+ * When out/err are non-NULL they receive its stdout/stderr (malloc'd). */
+int tu_sh(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool tu_have(const char *tool);
+char *tu_read(const char *path, size_t *n);
+void tu_write(const char *path, const void *data, size_t n);
+/* Compares text against the golden file (rewrites it when
+ * XEOPT_UPDATE_GOLDEN=1); fails the test with both paths on a difference. */
+void tu_golden(const char *golden_path, const char *actual);
+/* Disassembly of a binary file for golden comparison (malloc'd). */
+char *tu_disassemble_file(const char *path);
+/* Fails the test unless spirv-val accepts path. */
+void tu_spirv_val(const char *path);
+/* Fails the test unless IGC (ocloc) compiles path for dg2 and pvc; skips
+ * silently when ocloc is missing unless XEOPT_REQUIRE_OCLOC=1. */
+void tu_ocloc(const char *path);
+/* The xeopt binary under test. */
+const char *tu_xeopt(void);
+
+#endif
