@@ -250,12 +250,59 @@ static void kernel_modes(const xe_module *m, xe_kernel *k)
    }
 }
 
+unsigned xe_function_callers(const xe_module *m, const xe_function *f)
+{
+   unsigned n = 0;
+   xe_foreach_fn(g, m) {
+      xe_foreach_block(b, g) {
+         xe_foreach_inst(i, &b->insts) {
+            if (i->opcode == SpvOpFunctionCall && xe_op(i, 0) == xe_function_id(f))
+               n++;
+         }
+      }
+   }
+   return n;
+}
+
+/* The callee when fn is "OpFunctionCall body(params in order); OpReturn". */
+static xe_function *wrapped_body(const xe_module *m, xe_function *fn)
+{
+   if (!fn || !fn->first || fn->first != fn->last)
+      return NULL;
+   xe_inst *call = NULL;
+   unsigned nparams = 0;
+   xe_foreach_inst(p, &fn->params) {
+      if (p->opcode == SpvOpFunctionParameter)
+         nparams++;
+   }
+   xe_foreach_inst(i, &fn->first->insts) {
+      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+         continue;
+      if (i->opcode == SpvOpFunctionCall && !call)
+         call = i;
+      else if (i->opcode != SpvOpReturn || !call)
+         return NULL;
+   }
+   if (!call || xe_nops(call) != 1 + nparams)
+      return NULL;
+   unsigned k = 0;
+   xe_foreach_inst(p, &fn->params) {
+      if (p->opcode == SpvOpFunctionParameter && xe_op(call, 1 + k++) != p->result_id)
+         return NULL;
+   }
+   return xe_function_by_id(m, xe_op(call, 0));
+}
+
 static void kernel_fill(const xe_module *m, xe_inst *ep, xe_kernel *k)
 {
    memset(k, 0, sizeof(*k));
    k->entry = ep;
    k->fn = xe_function_by_id(m, xe_op(ep, 1));
    k->name = xe_op_string(ep, 2);
+   k->body = wrapped_body(m, k->fn);
+   if (!k->body)
+      k->body = k->fn;
+   k->body_callers = k->body ? xe_function_callers(m, k->body) : 0;
    kernel_modes(m, k);
 }
 

@@ -229,7 +229,13 @@ uint32_t xe_opencl_std(xe_module *m, bool add);
 /* Entry points of the Kernel execution model. */
 typedef struct xe_kernel {
    xe_inst *entry;        /* OpEntryPoint */
-   xe_function *fn;
+   xe_function *fn;       /* the entry-point function */
+   /* Where the work happens.  llvm-spirv-15 emits each kernel as a wrapper
+    * entry function whose one instruction is an OpFunctionCall of the body
+    * with the wrapper's parameters in order; then body is that callee and
+    * its parameter k is kernel argument k.  Otherwise body == fn. */
+   xe_function *body;
+   unsigned body_callers;    /* OpFunctionCall sites of body in the module */
    const char *name;
    uint32_t local_size[3];   /* 0 when no LocalSize execution mode */
    uint32_t subgroup_size;   /* 0 when no SubgroupSize execution mode */
@@ -237,6 +243,8 @@ typedef struct xe_kernel {
 /* Fills up to max kernels; returns the number of Kernel entry points. */
 unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max);
 bool xe_kernel_by_name(const xe_module *m, const char *name, xe_kernel *out);
+/* Number of OpFunctionCall instructions calling f. */
+unsigned xe_function_callers(const xe_module *m, const xe_function *f);
 /* Sets or adds an execution mode with literal operands. */
 void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
                            const uint32_t *lits, unsigned n);
