@@ -30,6 +30,7 @@ struct reader {
    xe_function *fn;          /* open function */
    xe_block *block;          /* open block */
    bool after_functions;     /* a function has ended */
+   bool forward_pointers;    /* the module uses OpTypeForwardPointer */
 };
 
 static spv_result_t fail(struct reader *r, const char *fmt, ...)
@@ -110,6 +111,23 @@ static spv_result_t check_ids(struct reader *r, const xe_inst *i)
    return SPV_SUCCESS;
 }
 
+/* Types, constants and global variables may only name ids defined before
+ * them (SPIR-V 2.4), except through OpTypeForwardPointer, which the
+ * reader then does not second-guess. */
+static spv_result_t check_defined(struct reader *r, const xe_inst *i)
+{
+   if (i->opcode == SpvOpTypeForwardPointer)
+      r->forward_pointers = true;
+   if (r->forward_pointers || i->opcode == SpvOpLine || i->opcode == SpvOpExtInst)
+      return SPV_SUCCESS;
+   for (unsigned w = 1; w < i->nwords; w++) {
+      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && !xe_def(r->m, i->words[w]))
+         return fail(r, "%s refers to id %u before its definition", xe_opcode_name(i->opcode),
+                     i->words[w]);
+   }
+   return SPV_SUCCESS;
+}
+
 static spv_result_t place_in_function(struct reader *r, xe_inst *i)
 {
    xe_module *m = r->m;
@@ -155,48 +173,50 @@ static spv_result_t place_in_function(struct reader *r, xe_inst *i)
    }
 }
 
-static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
+static spv_result_t place_global(struct reader *r, xe_inst *i)
 {
-   struct reader *r = data;
    xe_module *m = r->m;
-   xe_inst *i = make_inst(p);
-   spv_result_t res = check_ids(r, i);
-   r->word += p->num_words;
-   if (res != SPV_SUCCESS) {
-      r->word -= p->num_words;
-      xe_inst_free(i);
-      return res;
-   }
-   if (r->fn) {
-      r->word -= p->num_words;
-      res = place_in_function(r, i);
-      r->word += p->num_words;
-      return res;
-   }
    if (i->opcode == SpvOpFunction) {
       r->fn = xe_function_create(m, i, NULL);
       xe_function_append(m, r->fn);
       return SPV_SUCCESS;
    }
    enum xe_section s = xe_opcode_section(i->opcode);
-   if (r->after_functions || i->opcode == SpvOpFunctionParameter || i->opcode == SpvOpLabel ||
-       i->opcode == SpvOpFunctionEnd || (s == XE_SEC_GLOBAL && !is_global_only(i->opcode) &&
-                                         i->opcode != SpvOpVariable && i->opcode != SpvOpUndef &&
-                                         i->opcode != SpvOpLine && i->opcode != SpvOpNoLine &&
-                                         i->opcode != SpvOpExtInst)) {
-      r->word -= p->num_words;
+   spv_result_t res = SPV_SUCCESS;
+   if (s == XE_SEC_GLOBAL && (res = check_defined(r, i)) != SPV_SUCCESS) {
+      xe_inst_free(i);
+      return res;
+   }
+   bool global_ok = is_global_only(i->opcode) || i->opcode == SpvOpVariable ||
+                    i->opcode == SpvOpUndef || i->opcode == SpvOpLine ||
+                    i->opcode == SpvOpNoLine || i->opcode == SpvOpExtInst;
+   if (r->after_functions || (s == XE_SEC_GLOBAL && !global_ok)) {
       const char *name = xe_opcode_name(i->opcode);
       xe_inst_free(i);
       return fail(r, "%s outside a function", name);
    }
-   if ((int)s < r->section) {
-      /* Out of layout order: xeopt writes it back in its section. */
-      r->m->reordered = true;
-   } else {
+   if ((int)s < r->section)
+      m->reordered = true; /* written back in its section */
+   else
       r->section = s;
-   }
    xe_list_append(m, &m->sec[s], i);
    return SPV_SUCCESS;
+}
+
+static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
+{
+   struct reader *r = data;
+   xe_inst *i = make_inst(p);
+   spv_result_t res = check_ids(r, i);
+   if (res != SPV_SUCCESS)
+      xe_inst_free(i);
+   else if (r->fn)
+      res = place_in_function(r, i);
+   else
+      res = place_global(r, i);
+   if (res == SPV_SUCCESS)
+      r->word += p->num_words;
+   return res;
 }
 
 static uint32_t swap32(uint32_t v)
@@ -235,8 +255,14 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       free(words);
       return NULL;
    }
-   uint32_t version = swapped ? swap32(words[1]) : words[1];
-   uint32_t bound = swapped ? swap32(words[3]) : words[3];
+   /* SPIRV-Tools 2023.1 mis-decodes literal strings of big-endian modules,
+    * so swap to host order here and parse that. */
+   if (swapped) {
+      for (size_t k = 0; k < nwords; k++)
+         words[k] = swap32(words[k]);
+   }
+   uint32_t version = words[1];
+   uint32_t bound = words[3];
    if ((version >> 16) != 1 || ((version >> 8) & 0xff) > 6 || (version & 0xff0000ff)) {
       snprintf(buf, sizeof(buf), "unsupported SPIR-V version 0x%08x (xeopt reads 1.0 to 1.6)",
                version);
@@ -245,8 +271,11 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       return NULL;
    }
    if (bound == 0 || bound > XE_MAX_BOUND) {
-      snprintf(buf, sizeof(buf), "id bound %u is %s", bound,
-               bound ? "too large (xeopt accepts up to 67108864)" : "0");
+      if (bound)
+         snprintf(buf, sizeof(buf), "id bound %u is too large (xeopt accepts up to %u)", bound,
+                  XE_MAX_BOUND);
+      else
+         snprintf(buf, sizeof(buf), "id bound is 0, but every module defines ids");
       *err = strdup(buf);
       free(words);
       return NULL;
@@ -259,15 +288,12 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
    spv_result_t res = spvBinaryParse(ctx, &r, words, nwords, on_header, on_inst, &diag);
    if (res == SPV_SUCCESS && r.fn)
       res = fail(&r, "missing OpFunctionEnd at the end of the module");
+   if (res == SPV_SUCCESS)
+      r.m->big_endian = swapped;
    if (res != SPV_SUCCESS) {
       if (!r.err) {
-         const char *msg = diag && diag->error ? diag->error : "invalid SPIR-V binary";
-         size_t n = strlen(msg) + 48;
-         r.err = malloc(n);
-         if (diag)
-            snprintf(r.err, n, "%s (at word %zu)", msg, diag->position.index);
-         else
-            snprintf(r.err, n, "%s", msg);
+         /* SPIRV-Tools' messages name the word themselves. */
+         r.err = strdup(diag && diag->error ? diag->error : "invalid SPIR-V binary");
       }
       *err = r.err;
       xe_module_free(r.m);

@@ -1,0 +1,270 @@
+/*
+ * Bad input and usage: every case runs the xeopt binary and checks the
+ * exact diagnostic and exit status, and that no output file appears (or an
+ * existing one is left untouched).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* A minimal valid kernel module:
+ *   OpCapability Addresses; OpCapability Kernel;
+ *   OpMemoryModel Physical64 OpenCL; OpEntryPoint Kernel %3 "k";
+ *   %1 = OpTypeVoid; %2 = OpTypeFunction %1;
+ *   %3 = OpFunction %1 None %2; %4 = OpLabel; OpReturn; OpFunctionEnd */
+static const uint32_t good[] = {
+   0x07230203, 0x00010400, 0, 5, 0,
+   2 << 16 | 17, 4,
+   2 << 16 | 17, 6,
+   3 << 16 | 14, 2, 2,
+   4 << 16 | 15, 6, 3, 'k',
+   2 << 16 | 19, 1,
+   3 << 16 | 33, 2, 1,
+   5 << 16 | 54, 1, 3, 0, 2,
+   2 << 16 | 248, 4,
+   1 << 16 | 253,
+   1 << 16 | 56,
+};
+#define NGOOD (sizeof(good) / 4)
+/* Word offsets of instructions in good[]. */
+enum { W_VOID = 16, W_FN = 21, W_LABEL = 26, W_END = 29 };
+
+typedef struct bad_case {
+   const char *name;
+   int exit_code;
+   const char *message; /* after "xeopt: error: FILE: " */
+} bad_case;
+
+static char *path_of(const char *name)
+{
+   char *n, *p;
+   if (asprintf(&n, "%s.spv", name) < 0)
+      abort();
+   p = tu_tmp(n);
+   free(n);
+   return p;
+}
+
+/* Runs xeopt on the file and checks status and the whole stderr. */
+static void expect(const char *in, const char *args, int code, const char *msg)
+{
+   char *out = tu_tmp("bad-out.spv");
+   tu_write(out, "OLD", 3);
+   char *err = NULL;
+   int rc = tu_sh(NULL, &err, "'%s' %s '%s' -o '%s'", tu_xeopt(), args, in, out);
+   char *want;
+   if (asprintf(&want, "xeopt: error: %s: %s\n", in, msg) < 0)
+      abort();
+   ck_assert_msg(rc == code, "%s: exit %d, expected %d (%s)", in, rc, code, err);
+   ck_assert_str_eq(err, want);
+   size_t n;
+   char *kept = tu_read(out, &n);
+   ck_assert_msg(kept && n == 3 && !memcmp(kept, "OLD", 3), "%s: output was touched", in);
+   free(kept);
+   free(want);
+   free(err);
+   free(out);
+}
+
+static void expect_words(const char *name, const uint32_t *w, size_t nwords, const char *msg)
+{
+   char *p = path_of(name);
+   tu_write(p, w, nwords * 4);
+   expect(p, "-O2", 1, msg);
+   free(p);
+}
+
+static uint32_t *copy_good(void)
+{
+   uint32_t *w = malloc(sizeof(good) + 64);
+   memcpy(w, good, sizeof(good));
+   return w;
+}
+
+START_TEST(good_module_passes)
+{
+   char *p = path_of("good"), *o = tu_tmp("good-out.spv");
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, NULL, "'%s' -O0 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), p, o, p, o);
+   ck_assert_int_eq(rc, 0);
+   tu_spirv_val(o);
+   free(p);
+   free(o);
+}
+END_TEST
+
+START_TEST(header_errors)
+{
+   char *p = path_of("empty");
+   tu_write(p, "", 0);
+   expect(p, "", 1, "empty file");
+   free(p);
+   expect_words("short", good, 3, "truncated header: 12 bytes, a SPIR-V header has 20");
+   p = path_of("odd");
+   tu_write(p, good, sizeof(good) - 2);
+   expect(p, "", 1, "size 118 bytes is not a whole number of 32-bit words");
+   free(p);
+   uint32_t *w = copy_good();
+   w[0] = 0x12345678;
+   expect_words("magic", w, NGOOD, "not a SPIR-V module: magic number 0x12345678, expected 0x07230203");
+   w[0] = good[0];
+   w[1] = 0x00020000;
+   expect_words("version", w, NGOOD, "unsupported SPIR-V version 0x00020000 (xeopt reads 1.0 to 1.6)");
+   w[1] = good[1];
+   w[3] = 0;
+   expect_words("bound0", w, NGOOD, "id bound is 0, but every module defines ids");
+   w[3] = 4000000000u;
+   expect_words("bound4g", w, NGOOD, "id bound 4000000000 is too large (xeopt accepts up to 67108864)");
+   free(w);
+}
+END_TEST
+
+START_TEST(instruction_errors)
+{
+   uint32_t *w = copy_good();
+   expect_words("trunc", w, NGOOD - 1, "missing OpFunctionEnd at the end of the module (at word 29)");
+   expect_words("trunc_mid", w, W_FN + 3,
+                "End of input reached while decoding OpFunction starting at word 21: "
+                "missing function control operand at word offset 3.");
+   w[W_VOID] = 0 << 16 | 19;
+   expect_words("wc0", w, NGOOD, "Invalid instruction word count: 0");
+   w[W_VOID] = 9 << 16 | 19;
+   expect_words("wc_past", w, NGOOD,
+                "Invalid instruction OpTypeVoid starting at word 16: expected no more operands "
+                "after 2 words, but stated word count is 9.");
+   w[W_VOID] = 2 << 16 | 9999;
+   expect_words("unknown_op", w, NGOOD, "Invalid opcode: 9999");
+   memcpy(w, good, sizeof(good));
+   w[W_LABEL + 1] = 7; /* label id 7 >= bound 5 */
+   expect_words("id_bound", w, NGOOD, "OpLabel uses id 7, outside the id bound 5 (at word 26)");
+   w[W_LABEL + 1] = 3; /* the function's id again */
+   expect_words("dup", w, NGOOD, "Id 3 is defined more than once");
+   memcpy(w, good, sizeof(good));
+   /* OpTypeFunction naming its return type before it exists. */
+   w[W_VOID + 4] = 9;
+   w[3] = 10;
+   expect_words("forward", w, NGOOD, "OpTypeFunction refers to id 9 before its definition (at word 18)");
+   free(w);
+}
+END_TEST
+
+START_TEST(layout_errors)
+{
+   /* OpLabel outside a function: move the label before the function. */
+   uint32_t w[NGOOD];
+   memcpy(w, good, sizeof(good));
+   uint32_t label[2] = { good[W_LABEL], good[W_LABEL + 1] };
+   memmove(w + W_FN + 2, w + W_FN, 5 * 4);
+   memcpy(w + W_FN, label, 8);
+   expect_words("label_outside", w, NGOOD, "OpLabel outside a function (at word 21)");
+   /* OpCapability inside a function. */
+   memcpy(w, good, sizeof(good));
+   w[W_END - 1] = 2 << 16 | 17;
+   w[W_END] = 4;
+   uint32_t more[NGOOD + 2];
+   memcpy(more, w, sizeof(w));
+   more[NGOOD] = 1 << 16 | 253;
+   more[NGOOD + 1] = 1 << 16 | 56;
+   expect_words("cap_in_fn", more, NGOOD + 2, "OpCapability inside a function (at word 28)");
+}
+END_TEST
+
+START_TEST(file_errors)
+{
+   char *p = tu_tmp("does-not-exist.spv");
+   unlink(p);
+   expect(p, "", 1, "cannot open: No such file or directory");
+   free(p);
+   p = tu_tmp("a-directory");
+   mkdir(p, 0777);
+   expect(p, "", 1, "is a directory, not a SPIR-V file");
+   free(p);
+}
+END_TEST
+
+static void expect_usage(const char *args, const char *msg)
+{
+   char *err = NULL;
+   int rc = tu_sh(NULL, &err, "'%s' %s", tu_xeopt(), args);
+   ck_assert_msg(rc == 1, "'%s': exit %d", args, rc);
+   char *want;
+   if (asprintf(&want, "xeopt: error: %s\n", msg) < 0)
+      abort();
+   ck_assert_str_eq(err, want);
+   free(want);
+   free(err);
+}
+
+START_TEST(usage_errors)
+{
+   char *p = path_of("good");
+   tu_write(p, good, sizeof(good));
+   char *args;
+   expect_usage("", "no input file (see --help)");
+   expect_usage("--frobnicate x.spv", "unknown option --frobnicate (see --help)");
+   if (asprintf(&args, "'%s'", p) < 0)
+      abort();
+   expect_usage(args, "no output file: give -o FILE (or -o - for standard output)");
+   free(args);
+   if (asprintf(&args, "-O3 '%s' -o /dev/null", p) < 0)
+      abort();
+   expect_usage(args, "unknown optimization level -O3 (use -O0, -O1 or -O2)");
+   free(args);
+   if (asprintf(&args, "--passes=nope '%s' -o /dev/null", p) < 0)
+      abort();
+   expect_usage(args, "unknown pass 'nope' (see --list-passes)");
+   free(args);
+   free(p);
+}
+END_TEST
+
+START_TEST(output_equal_to_input)
+{
+   char *p = path_of("inplace"), *q = path_of("inplace-copy");
+   tu_write(p, good, sizeof(good));
+   tu_write(q, good, sizeof(good));
+   int rc = tu_sh(NULL, NULL, "'%s' -O2 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), p, p, p, q);
+   ck_assert_int_eq(rc, 0);
+   free(p);
+   free(q);
+}
+END_TEST
+
+START_TEST(stdin_stdout)
+{
+   char *p = path_of("pipe"), *o = path_of("pipe-out");
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, NULL, "'%s' -O0 - -o - < '%s' > '%s' && cmp '%s' '%s'", tu_xeopt(), p, o,
+                  p, o);
+   ck_assert_int_eq(rc, 0);
+   free(p);
+   free(o);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("badinput");
+   TCase *tc = tcase_create("cases");
+   tcase_add_test(tc, good_module_passes);
+   tcase_add_test(tc, header_errors);
+   tcase_add_test(tc, instruction_errors);
+   tcase_add_test(tc, layout_errors);
+   tcase_add_test(tc, file_errors);
+   tcase_add_test(tc, usage_errors);
+   tcase_add_test(tc, output_equal_to_input);
+   tcase_add_test(tc, stdin_stdout);
+   suite_add_tcase(s, tc);
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? 1 : 0;
+}
