@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages xeopt needs to build, test and benchmark,
+# skipping those already present.  Needs root (or sudo) when something is
+# missing.
+set -euo pipefail
+pkgs=(
+  cmake make gcc g++ pkg-config          # build
+  spirv-tools spirv-headers libcjson-dev # SPIR-V parsing/validation, grammar, JSON
+  check libsubunit-dev                   # unit tests
+  intel-opencl-icd libigc-tools          # ocloc (IGC) and iga64: ISA acceptance and statistics
+  clang-15 llvm-spirv-15 llvm-15-tools   # regenerating test inputs, FileCheck
+  libze-dev                              # Level Zero headers (host support)
+  python3 time                           # benchmark scripts
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "xeopt: installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
