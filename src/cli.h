@@ -5,9 +5,15 @@
 #ifndef XEOPT_CLI_H
 #define XEOPT_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void xe_error(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "xeopt: remark: KERNEL: [PASS] KIND: message" (KERNEL: omitted when NULL). */
+void xe_remark_print(const char *kernel, const char *pass, const char *kind, const char *msg);
+/* --color=auto|always|never; false for other values.  Auto colors when
+ * standard error is a terminal and NO_COLOR is unset. */
+bool xe_diag_set_color(const char *when);
 void xe_warning(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reads a whole file ("-" = standard input) into a malloc'd buffer.

@@ -14,9 +14,50 @@
 
 #include "cli.h"
 
+/* Only the command line sets this; library calls never print. */
+static int color_mode; /* 0 auto, 1 always, 2 never */
+
+bool xe_diag_set_color(const char *when)
+{
+   if (!strcmp(when, "auto"))
+      color_mode = 0;
+   else if (!strcmp(when, "always"))
+      color_mode = 1;
+   else if (!strcmp(when, "never"))
+      color_mode = 2;
+   else
+      return false;
+   return true;
+}
+
+static bool use_color(void)
+{
+   if (color_mode)
+      return color_mode == 1;
+   const char *term = getenv("TERM");
+   return isatty(2) && !getenv("NO_COLOR") && term && strcmp(term, "dumb");
+}
+
+static void level_prefix(const char *level)
+{
+   const char *code = !strcmp(level, "error") ? "1;31" : !strcmp(level, "warning") ? "1;35" : "1;36";
+   if (use_color())
+      fprintf(stderr, "xeopt: \033[%sm%s:\033[0m ", code, level);
+   else
+      fprintf(stderr, "xeopt: %s: ", level);
+}
+
+void xe_remark_print(const char *kernel, const char *pass, const char *kind, const char *msg)
+{
+   level_prefix("remark");
+   if (kernel)
+      fprintf(stderr, "%s: ", kernel);
+   fprintf(stderr, "[%s] %s: %s\n", pass, kind, msg);
+}
+
 static void diag(const char *level, const char *file, const char *fmt, va_list ap)
 {
-   fprintf(stderr, "xeopt: %s: ", level);
+   level_prefix(level);
    if (file)
       fprintf(stderr, "%s: ", strcmp(file, "-") ? file : "<stdin>");
    vfprintf(stderr, fmt, ap);

@@ -26,6 +26,7 @@ typedef struct xe_options {
    int level;                  /* -O0/-O1/-O2 */
    xe_strlist passes;          /* --passes, overrides level when n > 0 */
    bool validate;              /* --validate: spvValidate input and after each pass */
+   int verify;                 /* --verify[=N]: N random launches compared, 0 = off */
    /* Host-contract opt-ins.  Each list holds the raw option values; an
     * empty string means "all kernels". */
    xe_strlist assume_padded;   /* --assume-padded[=K,K] */
@@ -37,6 +38,13 @@ typedef struct xe_options {
 
 void xe_options_init(xe_options *o);
 void xe_options_free(xe_options *o);
+/* Parses one pipeline option spelled as on the command line, with its
+ * value after '=' ("-O1", "--passes=a,b", "--assume-padded=k").  Returns
+ * false with *err (malloc'd) for unknown options or bad values. */
+bool xe_options_parse(xe_options *o, const char *arg, char **err);
+/* True if arg names a pipeline option that requires a value (the command
+ * line then also accepts the value as the next argument). */
+int xe_option_needs_value(const char *arg);
 /* Is kernel opted in by a list of "K,K" / "" entries? */
 bool xe_options_kernel_listed(const xe_strlist *l, const char *kernel);
 /* The value for kernel in a list of "[KERNEL:]VALUE" entries, a

@@ -1,5 +1,10 @@
-/* Placeholder for `xeopt run` until the interpreter lands (exec/). */
+/* Stand-ins for the interpreter's entry points while src/exec/ is absent. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "driver.h"
 
 int xe_cmd_run(int argc, char **argv)
 {
@@ -7,4 +12,14 @@ int xe_cmd_run(int argc, char **argv)
    (void)argv;
    xe_error(NULL, "'xeopt run' is not available in this build");
    return 1;
+}
+
+bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
+                       char **report)
+{
+   (void)before;
+   (void)after;
+   (void)o;
+   *report = strdup("--verify is not available in this build");
+   return false;
 }

@@ -1,0 +1,80 @@
+/*
+ * xeopt: a SPIR-V optimizer for OpenCL/SYCL kernels on Intel GPUs.
+ *
+ * The C API runs the same pipeline as the xeopt command line on a module
+ * in memory.  It keeps no global state: separate calls may run on separate
+ * threads at once; one options object may be shared by threads that only
+ * read it (xeopt_optimize takes it const).
+ *
+ * Units: modules are SPIR-V binaries (SPIR-V 1.0-1.6 spec, section 2.3)
+ * given as bytes, either byte order; the output is 32-bit words in the
+ * input's byte order.  Strings are UTF-8, nul-terminated.
+ */
+#ifndef XEOPT_XEOPT_H
+#define XEOPT_XEOPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes; the command line exits with the same numbers. */
+typedef enum xeopt_status {
+   XEOPT_OK = 0,
+   XEOPT_ERROR_INPUT = 1,     /* invalid module or invalid option */
+   XEOPT_ERROR_INTERNAL = 2,  /* a pass broke a valid module (a bug in xeopt) */
+   XEOPT_ERROR_VERIFY = 3,    /* --verify found a difference (the CLI exits 1) */
+} xeopt_status;
+
+typedef struct xeopt_options xeopt_options;
+typedef struct xeopt_result xeopt_result;
+
+/* The library version, e.g. "0.1.0".  Static storage. */
+const char *xeopt_version(void);
+
+/* New options with the defaults of the command line (-O2, no
+ * validation, no host-contract opt-ins).  Free with xeopt_options_destroy.
+ * Returns NULL only when out of memory. */
+xeopt_options *xeopt_options_create(void);
+void xeopt_options_destroy(xeopt_options *options);
+
+/* Sets one option, spelled as on the command line with its value joined
+ * by '=' where it takes one: "-O1", "--passes=padding,block-io",
+ * "--assume-padded", "--assume-padded=k1,k2", "--subgroup-size=16",
+ * "--local-size=k:32,1,1", "--specialize=k:n=16", "--validate",
+ * "--verify=3".  Options about files and printing (-o, --manifest,
+ * --remarks, --report, --print-after, --quiet, --color) are the command
+ * line's and are rejected here.  Returns XEOPT_OK, or XEOPT_ERROR_INPUT
+ * with a message in *error (malloc'd, the caller frees) when error is
+ * non-NULL. */
+xeopt_status xeopt_options_set(xeopt_options *options, const char *option, char **error);
+
+/* Optimizes the module in bytes[0..size).  Always returns a result (NULL
+ * only when out of memory), whose status says whether it worked; the
+ * input is not modified.  The result owns everything it hands out. */
+xeopt_result *xeopt_optimize(const xeopt_options *options, const void *bytes, size_t size);
+
+/* XEOPT_OK, or why no output was produced. */
+xeopt_status xeopt_result_status(const xeopt_result *result);
+/* The error message ("truncated header: ..."), NULL when status is OK. */
+const char *xeopt_result_error(const xeopt_result *result);
+/* The optimized module, *nwords words (byte order of the input); NULL
+ * unless status is OK.  Valid until the result is destroyed. */
+const uint32_t *xeopt_result_words(const xeopt_result *result, size_t *nwords);
+/* Remarks as a JSON array of {"pass","kernel","kind","message"} objects
+ * (kind: "applied", "missed", "note").  Never NULL. */
+const char *xeopt_result_remarks_json(const xeopt_result *result);
+/* Warnings (input does not validate, ...), one per line; "" when none. */
+const char *xeopt_result_warnings(const xeopt_result *result);
+/* The host-contract manifest as JSON (docs/manifest.md), or NULL when no
+ * pass changed what the host must do. */
+const char *xeopt_result_manifest_json(const xeopt_result *result);
+void xeopt_result_destroy(xeopt_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * The optimization driver and the public C API.  Nothing here is global:
+ * each call owns its module, remarks and SPIRV-Tools contexts, so calls on
+ * separate threads do not interact.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "driver.h"
+#include "io.h"
+
+const char *xeopt_version(void)
+{
+   return XEOPT_VERSION;
+}
+
+xeopt_options *xeopt_options_create(void)
+{
+   xeopt_options *o = calloc(1, sizeof(*o));
+   if (o)
+      xe_options_init(&o->o);
+   return o;
+}
+
+void xeopt_options_destroy(xeopt_options *o)
+{
+   if (!o)
+      return;
+   xe_options_free(&o->o);
+   free(o);
+}
+
+xeopt_status xeopt_options_set(xeopt_options *o, const char *option, char **error)
+{
+   char *err = NULL;
+   if (xe_options_parse(&o->o, option, &err)) {
+      if (error)
+         *error = NULL;
+      return XEOPT_OK;
+   }
+   if (error)
+      *error = err;
+   else
+      free(err);
+   return XEOPT_ERROR_INPUT;
+}
+
+/* Appends one warning line; fmt has one %s for msg. */
+static void warn(xeopt_result *r, const char *fmt, const char *msg)
+{
+   char *line, *all;
+   if (asprintf(&line, fmt, msg) < 0 || asprintf(&all, "%s%s\n", r->warnings, line) < 0)
+      abort();
+   free(line);
+   free(r->warnings);
+   r->warnings = all;
+}
+
+static void fail(xeopt_result *r, xeopt_status s, char *msg /* owned */)
+{
+   r->status = s;
+   r->error = msg;
+}
+
+static char *remarks_json(const xe_remarks *rem)
+{
+   static const char *kinds[] = { "applied", "missed", "note" };
+   cJSON *arr = cJSON_CreateArray();
+   for (unsigned k = 0; k < rem->n; k++) {
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "pass", rem->v[k].pass);
+      if (rem->v[k].kernel)
+         cJSON_AddStringToObject(e, "kernel", rem->v[k].kernel);
+      cJSON_AddStringToObject(e, "kind", kinds[rem->v[k].kind]);
+      cJSON_AddStringToObject(e, "message", rem->v[k].message);
+      cJSON_AddItemToArray(arr, e);
+   }
+   char *s = cJSON_Print(arr);
+   cJSON_Delete(arr);
+   return s;
+}
+
+static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
+                     const xe_pipeline_hooks *h)
+{
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, size, &err);
+   if (!m) {
+      fail(r, XEOPT_ERROR_INPUT, err);
+      return;
+   }
+   if (m->reordered)
+      warn(r, "%ssections out of logical layout order; writing them in order", "");
+   bool input_valid = true;
+   if (o->validate) {
+      input_valid = xe_validate(m, &err);
+      if (!input_valid)
+         warn(r, "input does not validate: %s", err);
+      free(err);
+      err = NULL;
+   }
+   enum xe_status s = xe_pipeline_run(m, o, &r->remarks, h, input_valid, &err);
+   if (s != XE_OK) {
+      fail(r, (xeopt_status)s, err);
+      xe_module_free(m);
+      return;
+   }
+   bool ran = o->level > 0 || o->passes.n;
+   if (o->validate && ran && !xe_validate(m, &err)) {
+      if (input_valid) {
+         char *msg;
+         if (asprintf(&msg, "output does not validate: %s", err) < 0)
+            abort();
+         free(err);
+         fail(r, XEOPT_ERROR_INTERNAL, msg);
+         xe_module_free(m);
+         return;
+      }
+      warn(r, "output does not validate (nor did the input): %s", err);
+      free(err);
+      err = NULL;
+   }
+   if (o->verify > 0) {
+      xe_module *before = xe_read(bytes, size, &err);
+      bool same = before && xe_verify_modules(before, m, o, &err);
+      xe_module_free(before);
+      if (!same) {
+         fail(r, XEOPT_ERROR_VERIFY, err ? err : strdup("verification failed"));
+         xe_module_free(m);
+         return;
+      }
+   }
+   r->words = xe_write(m, &r->nwords, false);
+   if (m->manifest)
+      r->manifest_json = cJSON_Print(m->manifest);
+   xe_module_free(m);
+}
+
+xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size,
+                             const xe_pipeline_hooks *h)
+{
+   xeopt_result *r = calloc(1, sizeof(*r));
+   if (!r)
+      return NULL;
+   r->warnings = strdup("");
+   char *err = NULL;
+   if (!xe_pipeline_check(o, &err))
+      fail(r, XEOPT_ERROR_INPUT, err);
+   else
+      optimize(r, o, bytes, size, h);
+   r->remarks_json = remarks_json(&r->remarks);
+   return r;
+}
+
+xeopt_result *xeopt_optimize(const xeopt_options *options, const void *bytes, size_t size)
+{
+   return xe_optimize_ex(&options->o, bytes, size, NULL);
+}
+
+xeopt_status xeopt_result_status(const xeopt_result *r)
+{
+   return r->status;
+}
+
+const char *xeopt_result_error(const xeopt_result *r)
+{
+   return r->error;
+}
+
+const uint32_t *xeopt_result_words(const xeopt_result *r, size_t *nwords)
+{
+   if (nwords)
+      *nwords = r->status == XEOPT_OK ? r->nwords : 0;
+   return r->status == XEOPT_OK ? r->words : NULL;
+}
+
+const char *xeopt_result_remarks_json(const xeopt_result *r)
+{
+   return r->remarks_json;
+}
+
+const char *xeopt_result_warnings(const xeopt_result *r)
+{
+   return r->warnings;
+}
+
+const char *xeopt_result_manifest_json(const xeopt_result *r)
+{
+   return r->manifest_json;
+}
+
+void xeopt_result_destroy(xeopt_result *r)
+{
+   if (!r)
+      return;
+   free(r->error);
+   free(r->warnings);
+   free(r->words);
+   cJSON_free(r->remarks_json);
+   cJSON_free(r->manifest_json);
+   xe_remarks_free(&r->remarks);
+   free(r);
+}

@@ -1,0 +1,39 @@
+/*
+ * The optimization driver behind both the C API (include/xeopt/xeopt.h)
+ * and the command line: read, validate, run the pipeline, verify, write.
+ */
+#ifndef XEOPT_DRIVER_H
+#define XEOPT_DRIVER_H
+
+#include <xeopt/xeopt.h>
+
+#include "pipeline.h"
+
+struct xeopt_options {
+   xe_options o;
+};
+
+struct xeopt_result {
+   xeopt_status status;
+   char *error;
+   char *warnings;         /* lines, "" when none */
+   uint32_t *words;
+   size_t nwords;
+   char *remarks_json;
+   char *manifest_json;    /* NULL when no contract entry */
+   xe_remarks remarks;     /* for the command line's printing */
+};
+
+/* xeopt_optimize with the command line's hooks (print-after, timing,
+ * report); hooks may be NULL. */
+xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size,
+                             const xe_pipeline_hooks *hooks);
+
+/* Runs every kernel of before and after on o->verify random launches and
+ * compares the buffers the host can see (src/exec).  Returns true when
+ * equal; otherwise *report (malloc'd) names the kernel, the launch and the
+ * first differing element. */
+bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
+                       char **report);
+
+#endif
