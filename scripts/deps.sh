@@ -10,7 +10,7 @@ pkgs=(
   intel-opencl-icd libigc-tools          # ocloc (IGC) and iga64: ISA acceptance and statistics
   clang-15 llvm-spirv-15 llvm-15-tools   # regenerating test inputs, FileCheck
   libze-dev                              # Level Zero headers (host support)
-  python3 time                           # benchmark scripts
+  python3 time valgrind                  # benchmark scripts, memcheck tests
 )
 missing=()
 for p in "${pkgs[@]}"; do

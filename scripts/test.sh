@@ -2,10 +2,19 @@
 # Quick start (2): install what is missing, build, and run all tests.
 # IGC (ocloc) is installed by deps.sh, so its acceptance tests are required
 # to run, not skipped.
+#   scripts/test.sh             the normal build (build/), all tests
+#   scripts/test.sh --sanitize  an ASan+UBSan build (build-asan/), all tests
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"
-"$root/scripts/build.sh"
 export XEOPT_REQUIRE_OCLOC=1
-cd "$root/build"
+if [ "${1:-}" = "--sanitize" ]; then
+  cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DXEOPT_SANITIZE=ON >/dev/null
+  cmake --build "$root/build-asan" -j "$(nproc)"
+  cd "$root/build-asan"
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+else
+  "$root/scripts/build.sh"
+  cd "$root/build"
+fi
 ctest --output-on-failure -j "$(nproc)"

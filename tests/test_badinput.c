@@ -58,7 +58,7 @@ static void expect(const char *in, const char *args, int code, const char *msg)
    char *out = tu_tmp("bad-out.spv");
    tu_write(out, "OLD", 3);
    char *err = NULL;
-   int rc = tu_sh(NULL, &err, "'%s' %s '%s' -o '%s'", tu_xeopt(), args, in, out);
+   int rc = tu_sh(NULL, &err, "%s %s '%s' -o '%s'", tu_xeopt(), args, in, out);
    char *want;
    if (asprintf(&want, "xeopt: error: %s: %s\n", in, msg) < 0)
       abort();
@@ -92,7 +92,7 @@ START_TEST(good_module_passes)
 {
    char *p = path_of("good"), *o = tu_tmp("good-out.spv");
    tu_write(p, good, sizeof(good));
-   int rc = tu_sh(NULL, NULL, "'%s' -O0 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), p, o, p, o);
+   int rc = tu_sh(NULL, NULL, "%s -O0 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), p, o, p, o);
    ck_assert_int_eq(rc, 0);
    tu_spirv_val(o);
    free(p);
@@ -192,7 +192,7 @@ END_TEST
 static void expect_usage(const char *args, const char *msg)
 {
    char *err = NULL;
-   int rc = tu_sh(NULL, &err, "'%s' %s", tu_xeopt(), args);
+   int rc = tu_sh(NULL, &err, "%s %s", tu_xeopt(), args);
    ck_assert_msg(rc == 1, "'%s': exit %d", args, rc);
    char *want;
    if (asprintf(&want, "xeopt: error: %s\n", msg) < 0)
@@ -230,7 +230,7 @@ START_TEST(output_equal_to_input)
    char *p = path_of("inplace"), *q = path_of("inplace-copy");
    tu_write(p, good, sizeof(good));
    tu_write(q, good, sizeof(good));
-   int rc = tu_sh(NULL, NULL, "'%s' -O2 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), p, p, p, q);
+   int rc = tu_sh(NULL, NULL, "%s -O2 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), p, p, p, q);
    ck_assert_int_eq(rc, 0);
    free(p);
    free(q);
@@ -241,7 +241,7 @@ START_TEST(stdin_stdout)
 {
    char *p = path_of("pipe"), *o = path_of("pipe-out");
    tu_write(p, good, sizeof(good));
-   int rc = tu_sh(NULL, NULL, "'%s' -O0 - -o - < '%s' > '%s' && cmp '%s' '%s'", tu_xeopt(), p, o,
+   int rc = tu_sh(NULL, NULL, "%s -O0 - -o - < '%s' > '%s' && cmp '%s' '%s'", tu_xeopt(), p, o,
                   p, o);
    ck_assert_int_eq(rc, 0);
    free(p);

@@ -105,7 +105,7 @@ START_TEST(golden_case)
    char *in = tu_src(in_rel), *out = tu_tmp(out_name), *man = tu_tmp(man_name);
    unlink(man);
    char *err = NULL;
-   int rc = tu_sh(NULL, &err, "'%s' --validate --remarks %s '%s' -o '%s'", tu_xeopt(), c->args,
+   int rc = tu_sh(NULL, &err, "%s --validate --remarks %s '%s' -o '%s'", tu_xeopt(), c->args,
                   in, out);
    ck_assert_msg(rc == 0, "%s: xeopt exited %d: %s", c->name, rc, err ? err : "");
    tu_spirv_val(out);

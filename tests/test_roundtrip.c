@@ -77,7 +77,7 @@ END_TEST
 START_TEST(cli_O0_identical)
 {
    char *out = tu_tmp("rt.spv");
-   int rc = tu_sh(NULL, NULL, "'%s' -O0 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), inputs[_i], out,
+   int rc = tu_sh(NULL, NULL, "%s -O0 '%s' -o '%s' && cmp '%s' '%s'", tu_xeopt(), inputs[_i], out,
                   inputs[_i], out);
    ck_assert_msg(rc == 0, "%s: xeopt -O0 is not byte-identical", inputs[_i]);
    free(out);

@@ -29,7 +29,8 @@ void tu_spirv_val(const char *path);
 /* Fails the test unless IGC (ocloc) compiles path for dg2 and pvc; skips
  * silently when ocloc is missing unless XEOPT_REQUIRE_OCLOC=1. */
 void tu_ocloc(const char *path);
-/* The xeopt binary under test. */
+/* The command that runs the xeopt binary under test, quoted for the shell
+ * (under valgrind when XEOPT_VALGRIND=1). */
 const char *tu_xeopt(void);
 
 #endif

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets (clang-15, libFuzzer, ASan, UBSan) in build-fuzz/
+# and runs one for a given time:  fuzz/run.sh fuzz_reader 600
+# The corpus lives in build-fuzz/corpus/TARGET, seeded from testdata/spv;
+# crashes are written to build-fuzz/crashes/TARGET.  The last lines printed
+# give the executions and time (libFuzzer's "Done N runs in S second(s)").
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+target="${1:?usage: fuzz/run.sh TARGET SECONDS}"
+seconds="${2:?usage: fuzz/run.sh TARGET SECONDS}"
+b="$root/build-fuzz"
+if [ ! -f "$b/CMakeCache.txt" ]; then
+  CC=clang-15 CXX=clang++-15 cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DXEOPT_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+fi
+cmake --build "$b" --target "$target" -j 2 >/dev/null
+mkdir -p "$b/corpus/$target" "$b/crashes/$target"
+cp -n "$root"/testdata/spv/*.spv "$b/corpus/$target/" 2>/dev/null || true
+extra=()
+[ "$target" = fuzz_exec ] && extra=(-timeout=10)
+cd "$b/crashes/$target"
+"$b/fuzz/$target" "$b/corpus/$target" -max_total_time="$seconds" -max_len=65536 \
+  -print_final_stats=1 "${extra[@]}" 2>&1 | tail -n 25
