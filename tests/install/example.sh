@@ -5,7 +5,7 @@
 # (where ocloc exists) a GPU binary.  Also compiles a C program against the
 # installed pkg-config file.
 set -euo pipefail
-src="$1"; build="$2"; scratch="$3"
+src="$1"; build="$2"; scratch="$3"; sanitized="${4:-0}"
 rm -rf "$scratch"; mkdir -p "$scratch"
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 cmake -S "$src/examples/cmake" -B "$scratch/example" -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
@@ -26,7 +26,9 @@ int main(void) { printf("libxeopt %s\n", xeopt_version()); return 0; }
 C
 export PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig:$scratch/prefix/lib/x86_64-linux-gnu/pkgconfig"
 pkg-config --exists --print-errors xeopt
-cc "$scratch/api.c" -o "$scratch/api" $(pkg-config --cflags --libs xeopt) \
+san=()
+[ "$sanitized" = 1 ] && san=(-fsanitize=address,undefined)  # the library is instrumented
+cc "${san[@]}" "$scratch/api.c" -o "$scratch/api" $(pkg-config --cflags --libs xeopt) \
   -Wl,-rpath,"$(pkg-config --variable=libdir xeopt)"
 "$scratch/api"
 echo "example project built against the installed package"
