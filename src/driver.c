@@ -49,12 +49,27 @@ xeopt_status xeopt_options_set(xeopt_options *o, const char *option, char **erro
    return XEOPT_ERROR_INPUT;
 }
 
-/* Appends one warning line; fmt has one %s for msg. */
+/* Appends one warning line; fmt has one %s for msg, whose line breaks
+ * (the validator's messages quote the instruction on a second line) are
+ * folded so that each warning stays one line. */
 static void warn(xeopt_result *r, const char *fmt, const char *msg)
 {
+   char *folded = malloc(strlen(msg) * 3 + 1), *o = folded;
+   for (const char *p = msg; *p; p++) {
+      if (*p == '\n') {
+         while (p[1] == ' ' || p[1] == '\n')
+            p++;
+         if (p[1])
+            *o++ = ' ', *o++ = '|', *o++ = ' ';
+      } else {
+         *o++ = *p;
+      }
+   }
+   *o = 0;
    char *line, *all;
-   if (asprintf(&line, fmt, msg) < 0 || asprintf(&all, "%s%s\n", r->warnings, line) < 0)
+   if (asprintf(&line, fmt, folded) < 0 || asprintf(&all, "%s%s\n", r->warnings, line) < 0)
       abort();
+   free(folded);
    free(line);
    free(r->warnings);
    r->warnings = all;

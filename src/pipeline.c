@@ -14,6 +14,9 @@
 
 /* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
 static const xe_pass_info registry[] = {
+   { "interface-vars", "list every global variable an entry point uses in its interface",
+     xeopt_pass_interface_vars, 6, XE_PRESERVE_CFG },
+   /* Last: other passes may add blocks. */
    { "block-order", "write blocks in dominance order so the output validates",
      xeopt_pass_block_order, 6, XE_PRESERVE_NONE },
 };

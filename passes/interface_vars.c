@@ -1,0 +1,129 @@
+/*
+ * interface-vars: list every global variable an entry point uses in its
+ * OpEntryPoint interface.
+ *
+ * From SPIR-V 1.4 the interface of an entry point must name every global
+ * OpVariable that the entry point's static call tree references (2.16.1 of
+ * the spec; spirv-val checks it).  llvm-spirv-15 omits the UniformConstant
+ * arrays it makes for constant initializers (a private array's initial
+ * values, copied with OpCopyMemorySized), so such modules do not validate,
+ * though IGC takes them.  Adding the missing ids changes nothing else.
+ *
+ * Host contract: none.  Before 1.4 only Input and Output variables belong
+ * in the interface, and the pass does nothing for them (llvm-spirv lists
+ * its built-ins).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes.h"
+
+static bool is_global_var(const xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   return d && d->opcode == SpvOpVariable && !d->block && xe_op(d, 0) != SpvStorageClassFunction;
+}
+
+/* Marks the functions reachable from f (by index in the module's list). */
+static void reach(xe_module *m, xe_function *f, xe_function **seen, unsigned *n, unsigned max)
+{
+   for (unsigned k = 0; k < *n; k++) {
+      if (seen[k] == f)
+         return;
+   }
+   if (*n == max)
+      return;
+   seen[(*n)++] = f;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpFunctionCall)
+            continue;
+         xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+         if (callee)
+            reach(m, callee, seen, n, max);
+      }
+   }
+}
+
+static bool listed(const xe_inst *ep, unsigned first, uint32_t id)
+{
+   for (unsigned k = first; k < xe_nops(ep); k++) {
+      if (xe_op(ep, k) == id)
+         return true;
+   }
+   return false;
+}
+
+/* Index of the first interface operand: after the name's words. */
+static unsigned interface_start(const xe_inst *ep)
+{
+   unsigned k = 2;
+   while (k < xe_nops(ep) && xe_op_kind(ep, k) == XE_W_LIT)
+      k++;
+   return k;
+}
+
+static bool fix_entry(xe_module *m, xe_inst *ep, xe_remarks *r)
+{
+   xe_function *fn = xe_function_by_id(m, xe_op(ep, 1));
+   if (!fn)
+      return false;
+   unsigned nfn = 0, max = 4096;
+   xe_function **seen = malloc(max * sizeof(*seen));
+   reach(m, fn, seen, &nfn, max);
+   unsigned first = interface_start(ep);
+   uint32_t *add = NULL;
+   unsigned nadd = 0;
+   for (unsigned f = 0; f < nfn; f++) {
+      xe_foreach_block(b, seen[f]) {
+         xe_foreach_inst(i, &b->insts) {
+            for (unsigned w = i->first_op; w < i->nwords; w++) {
+               uint32_t id = i->words[w];
+               if (i->kinds[w] != XE_W_ID || !is_global_var(m, id) || listed(ep, first, id))
+                  continue;
+               bool dup = false;
+               for (unsigned k = 0; k < nadd; k++)
+                  dup |= add[k] == id;
+               if (dup)
+                  continue;
+               add = realloc(add, (nadd + 1) * sizeof(*add));
+               add[nadd++] = id;
+            }
+         }
+      }
+   }
+   free(seen);
+   if (!nadd)
+      return false;
+   unsigned n = xe_nops(ep);
+   uint32_t *ops = malloc((n + nadd) * sizeof(uint32_t));
+   uint8_t *kinds = malloc(n + nadd);
+   for (unsigned k = 0; k < n; k++) {
+      ops[k] = xe_op(ep, k);
+      kinds[k] = xe_op_kind(ep, k);
+   }
+   for (unsigned k = 0; k < nadd; k++) {
+      ops[n + k] = add[k];
+      kinds[n + k] = XE_W_ID;
+   }
+   bool ok = xe_set_ops(ep, ops, n + nadd, kinds);
+   if (ok)
+      xe_remark(r, xe_op_string(ep, 2), XE_REMARK_APPLIED,
+                "added %u global variable%s the kernel uses to its entry-point interface "
+                "(required from SPIR-V 1.4)", nadd, nadd == 1 ? "" : "s");
+   free(ops);
+   free(kinds);
+   free(add);
+   return ok;
+}
+
+bool xeopt_pass_interface_vars(xe_module *m, const xe_options *opt, xe_remarks *r)
+{
+   (void)opt;
+   if (m->version < 0x10400)
+      return false;
+   bool progress = false;
+   xe_foreach_inst(ep, &m->sec[XE_SEC_ENTRY_POINT])
+      progress |= fix_entry(m, ep, r);
+   return progress;
+}
