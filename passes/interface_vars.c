@@ -24,25 +24,32 @@ static bool is_global_var(const xe_module *m, uint32_t id)
    return d && d->opcode == SpvOpVariable && !d->block && xe_op(d, 0) != SpvStorageClassFunction;
 }
 
-/* Marks the functions reachable from f (by index in the module's list). */
-static void reach(xe_module *m, xe_function *f, xe_function **seen, unsigned *n, unsigned max)
+/* Collects the functions reachable from f, marking them with stamp. */
+static void reach(xe_module *m, xe_function *f, uint32_t stamp, xe_function ***seen, unsigned *n)
 {
-   for (unsigned k = 0; k < *n; k++) {
-      if (seen[k] == f)
-         return;
-   }
-   if (*n == max)
-      return;
-   seen[(*n)++] = f;
-   xe_foreach_block(b, f) {
-      xe_foreach_inst(i, &b->insts) {
-         if (i->opcode != SpvOpFunctionCall)
-            continue;
-         xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
-         if (callee)
-            reach(m, callee, seen, n, max);
+   xe_function **stack = NULL;
+   unsigned sp = 0;
+   f->mark = stamp;
+   stack = realloc(stack, sizeof(*stack));
+   stack[sp++] = f;
+   while (sp) {
+      xe_function *g = stack[--sp];
+      *seen = realloc(*seen, (*n + 1) * sizeof(**seen));
+      (*seen)[(*n)++] = g;
+      xe_foreach_block(b, g) {
+         xe_foreach_inst(i, &b->insts) {
+            if (i->opcode != SpvOpFunctionCall)
+               continue;
+            xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+            if (callee && callee->mark != stamp) {
+               callee->mark = stamp;
+               stack = realloc(stack, (sp + 1) * sizeof(*stack));
+               stack[sp++] = callee;
+            }
+         }
       }
    }
+   free(stack);
 }
 
 static bool listed(const xe_inst *ep, unsigned first, uint32_t id)
@@ -63,14 +70,14 @@ static unsigned interface_start(const xe_inst *ep)
    return k;
 }
 
-static bool fix_entry(xe_module *m, xe_inst *ep, xe_remarks *r)
+static bool fix_entry(xe_module *m, xe_inst *ep, uint32_t stamp, xe_remarks *r)
 {
    xe_function *fn = xe_function_by_id(m, xe_op(ep, 1));
    if (!fn)
       return false;
-   unsigned nfn = 0, max = 4096;
-   xe_function **seen = malloc(max * sizeof(*seen));
-   reach(m, fn, seen, &nfn, max);
+   unsigned nfn = 0;
+   xe_function **seen = NULL;
+   reach(m, fn, stamp, &seen, &nfn);
    unsigned first = interface_start(ep);
    uint32_t *add = NULL;
    unsigned nadd = 0;
@@ -123,7 +130,12 @@ bool xeopt_pass_interface_vars(xe_module *m, const xe_options *opt, xe_remarks *
    if (m->version < 0x10400)
       return false;
    bool progress = false;
+   uint32_t stamp = 0;
+   xe_foreach_fn(f, m)
+      f->mark = 0;
    xe_foreach_inst(ep, &m->sec[XE_SEC_ENTRY_POINT])
-      progress |= fix_entry(m, ep, r);
+      progress |= fix_entry(m, ep, ++stamp, r);
+   xe_foreach_fn(f, m)
+      f->mark = 0;
    return progress;
 }

@@ -64,33 +64,31 @@ uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
    return XE_NONE;
 }
 
-/* Calls fn for each successor label id of a terminator. */
-static unsigned successors(const xe_inst *t, uint32_t *out, unsigned max)
+/* Successor label ids of a terminator: *n ids starting at operand *first,
+ * every step-th operand (OpSwitch interleaves literals and labels). */
+static void successor_operands(const xe_inst *t, unsigned *first, unsigned *step, unsigned *n)
 {
-   unsigned n = 0;
+   *first = *n = 0;
+   *step = 1;
    if (!t)
-      return 0;
+      return;
    switch (t->opcode) {
    case SpvOpBranch:
-      out[n++] = xe_op(t, 0);
+      *n = 1;
       break;
    case SpvOpBranchConditional:
-      out[n++] = xe_op(t, 1);
-      if (max > 1)
-         out[n++] = xe_op(t, 2);
+      *first = 1;
+      *n = 2;
       break;
    case SpvOpSwitch:
-      /* selector, default, then (literal..., label) pairs: labels are the
-       * id words after the first two operands. */
-      for (unsigned k = 1; k < xe_nops(t) && n < max; k++) {
-         if (xe_op_kind(t, k) == XE_W_ID)
-            out[n++] = xe_op(t, k);
-      }
+      /* selector, default, then (literal words, label) pairs: the label
+       * positions are the id-kind words after the selector. */
+      *first = 1;
+      *n = xe_nops(t) - 1;
       break;
    default:
       break;
    }
-   return n;
 }
 
 static void dfs_postorder(xe_cfg *c, uint32_t *post, uint32_t *npost)
@@ -174,20 +172,23 @@ static xe_cfg *cfg_build(xe_function *f)
    c->succ_start = xalloc((c->n + 1) * sizeof(uint32_t));
    uint32_t cap = c->n * 2 + 4, nsucc = 0;
    c->succ = xalloc(cap * sizeof(uint32_t));
+   /* last_from[s] = b + 1 once s is a successor of b: O(1) duplicates. */
+   uint32_t *last_from = xalloc(c->n * sizeof(uint32_t));
    for (uint32_t b = 0; b < c->n; b++) {
-      uint32_t ids[256];
-      unsigned n = successors(xe_block_terminator(c->blocks[b]), ids, 256);
+      const xe_inst *t = xe_block_terminator(c->blocks[b]);
+      unsigned first, step, n;
+      successor_operands(t, &first, &step, &n);
       c->succ_start[b] = nsucc;
-      for (unsigned j = 0; j < n; j++) {
-         xe_inst *label = xe_def(f->module, ids[j]);
+      for (unsigned j = first; j < first + n; j += step) {
+         if (xe_op_kind(t, j) != XE_W_ID)
+            continue;
+         xe_inst *label = xe_def(f->module, xe_op(t, j));
          if (!label || label->opcode != SpvOpLabel || !label->block || label->block->fn != f)
             continue; /* not a block of this function: the validator reports it */
          uint32_t s = label->block->index;
-         bool dup = false;
-         for (uint32_t q = c->succ_start[b]; q < nsucc; q++)
-            dup |= c->succ[q] == s;
-         if (dup)
+         if (last_from[s] == b + 1)
             continue;
+         last_from[s] = b + 1;
          if (nsucc == cap) {
             cap *= 2;
             c->succ = realloc(c->succ, cap * sizeof(uint32_t));
@@ -195,6 +196,7 @@ static xe_cfg *cfg_build(xe_function *f)
          c->succ[nsucc++] = s;
       }
    }
+   free(last_from);
    c->succ_start[c->n] = nsucc;
    /* Predecessors by counting. */
    c->pred_start = xalloc((c->n + 2) * sizeof(uint32_t));

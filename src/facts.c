@@ -252,16 +252,12 @@ static void kernel_modes(const xe_module *m, xe_kernel *k)
 
 unsigned xe_function_callers(const xe_module *m, const xe_function *f)
 {
-   unsigned n = 0;
-   xe_foreach_fn(g, m) {
-      xe_foreach_block(b, g) {
-         xe_foreach_inst(i, &b->insts) {
-            if (i->opcode == SpvOpFunctionCall && xe_op(i, 0) == xe_function_id(f))
-               n++;
-         }
-      }
-   }
-   return n;
+   /* Def-use is a cache: computing it does not change the module. */
+   uint32_t n, calls = 0;
+   const xe_use *u = xe_uses((xe_module *)m, xe_function_id(f), &n);
+   for (uint32_t k = 0; k < n; k++)
+      calls += u[k].inst->opcode == SpvOpFunctionCall && u[k].word == u[k].inst->first_op;
+   return calls;
 }
 
 /* The callee when fn is "OpFunctionCall body(params in order); OpReturn". */

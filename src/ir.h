@@ -70,6 +70,7 @@ struct xe_inst {
    uint32_t *words;      /* nwords words; words[0] = nwords << 16 | opcode */
    uint8_t *kinds;       /* nwords enum xe_word_kind */
    uint32_t aux;         /* scratch for the pass that runs; 0 otherwise */
+   xe_function *function;   /* for OpFunction: the function it starts */
 };
 
 struct xe_block {
@@ -90,6 +91,7 @@ struct xe_function {
    xe_inst *end;          /* OpFunctionEnd */
    xe_function *prev, *next;
    xe_module *module;
+   uint32_t mark;         /* scratch for the pass that runs; 0 otherwise */
    struct xe_cfg *cfg;    /* on demand, see cfg.h */
    struct xe_loops *loops;
 };

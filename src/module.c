@@ -325,6 +325,8 @@ xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
    f->end = end;
    f->module = m;
    if (def)
+      def->function = f;
+   if (def)
       xe_note_def(m, def);
    return f;
 }
@@ -405,11 +407,8 @@ xe_inst *xe_block_first_non_phi(const xe_block *b)
 
 xe_function *xe_function_by_id(const xe_module *m, uint32_t id)
 {
-   xe_foreach_fn(f, m) {
-      if (f->def->result_id == id)
-         return f;
-   }
-   return NULL;
+   xe_inst *d = xe_def(m, id);
+   return d && d->opcode == SpvOpFunction ? d->function : NULL;
 }
 
 /* ---- opcode facts ---- */

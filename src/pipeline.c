@@ -106,9 +106,8 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
 }
 
 enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
-                               const xe_pipeline_hooks *h, bool input_valid, char **err)
+                               const xe_pipeline_hooks *h, bool *valid, char **err)
 {
-   bool valid = input_valid;
    if (o->passes.n) {
       for (unsigned k = 0; k < o->passes.n; k++) {
          const xe_pass_info *p = xe_pass_find(o->passes.v[k]);
@@ -117,7 +116,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
                abort();
             return XE_BAD_INPUT;
          }
-         enum xe_status s = run_one(p, m, o, r, h, &valid, err);
+         enum xe_status s = run_one(p, m, o, r, h, valid, err);
          if (s != XE_OK)
             return s;
       }
@@ -128,7 +127,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
    for (unsigned k = 0; k < sizeof(registry) / sizeof(registry[0]); k++) {
       if (!(registry[k].levels & (1u << o->level)))
          continue;
-      enum xe_status s = run_one(&registry[k], m, o, r, h, &valid, err);
+      enum xe_status s = run_one(&registry[k], m, o, r, h, valid, err);
       if (s != XE_OK)
          return s;
    }

@@ -26,11 +26,12 @@ enum xe_status {
 /* Checks that every name in o->passes exists; on error sets *err. */
 bool xe_pipeline_check(const xe_options *o, char **err);
 
-/* Runs the pipeline.  input_valid says whether the input validated: a
- * pass that turns a valid module into an invalid one is an internal
- * error (XE_INTERNAL, *err set).  Validation between passes runs when
- * o->validate is set. */
+/* Runs the pipeline.  *valid says whether the input validated, and on
+ * return whether the output does (when o->validate is set, the module is
+ * validated after every pass that changed it).  A pass that turns a valid
+ * module into an invalid one is an internal error (XE_INTERNAL, *err
+ * set). */
 enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
-                               const xe_pipeline_hooks *h, bool input_valid, char **err);
+                               const xe_pipeline_hooks *h, bool *valid, char **err);
 
 #endif
