@@ -116,6 +116,18 @@ static char *default_manifest_path(const char *out)
    return p;
 }
 
+/* The module as the manifest names it: its file name when both sit in the
+ * same directory (the default), so manifests do not depend on where the
+ * build ran; the path as given otherwise. */
+static const char *module_ref(const char *out, const char *manifest)
+{
+   const char *so = strrchr(out, '/'), *sm = strrchr(manifest, '/');
+   size_t lo = so ? (size_t)(so - out) : 0, lm = sm ? (size_t)(sm - manifest) : 0;
+   if (lo == lm && !strncmp(out, manifest, lo))
+      return so ? so + 1 : out;
+   return out;
+}
+
 static void print_remarks(const xe_remarks *r)
 {
    static const char *kinds[] = { "applied", "missed", "note" };
@@ -282,7 +294,7 @@ int main(int argc, char **argv)
       char *mp = manifest_path ? strdup(manifest_path)
                  : strcmp(out_path, "-") ? default_manifest_path(out_path) : NULL;
       if (mp) {
-         cJSON_AddStringToObject(m->manifest, "module", out_path);
+         cJSON_AddStringToObject(m->manifest, "module", module_ref(out_path, mp));
          rc = write_json(mp, m->manifest);
       } else if (!quiet) {
          xe_warning(NULL, "passes changed the host contract but the output is standard "

@@ -14,6 +14,8 @@
 
 /* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
 static const xe_pass_info registry[] = {
+   { "padding", "remove bounds-check branches of padded buffers (--assume-padded)",
+     xeopt_pass_padding, 4, XE_PRESERVE_NONE },
    { "block-order", "write blocks in dominance order so the output validates",
      xeopt_pass_block_order, 6, XE_PRESERVE_NONE },
 };

@@ -1,0 +1,947 @@
+/*
+ * padding: remove bounds-check branches when the host pads its buffers.
+ *
+ * Guide: "pad the buffer to remove condition checks" (REWRITES.md §1).
+ * Kernels launched on a rounded-up NDRange guard their work with
+ * `if (i < n) {...}` or `if (i >= n) return;`.  If every buffer the guarded
+ * region touches is allocated past the largest index the launch can
+ * produce, the excluded work-items (E) may run the region too, and the
+ * host-visible results of the others (G) stay as they were, provided:
+ *
+ *  - the region is single-entry, loop-free, and leaves only to the guard's
+ *    other successor J (or returns); no value of J's phis is used;
+ *  - every access in it is a load or store through a kernel argument
+ *    (CrossWorkgroup pointer) at an element offset affine in the ids with
+ *    non-negative coefficients (src/affine.h); no atomics, barriers,
+ *    group operations, calls, or memory built-ins;
+ *  - buffers the region stores to are used nowhere else in the kernel;
+ *  - and one of two proofs holds:
+ *    disjoint:    the guard is a threshold on one id v and every access to
+ *                 a stored buffer is s·v + c with one constant s > 0; then
+ *                 E's stores (v >= t) land above every address G touches
+ *                 when c_store + s > c_access for all pairs.  E's loads read
+ *                 padding and feed only E's stores.
+ *    same_index:  every offset is α·k + β for one affine k (the first store's
+ *                 offset), each stored buffer has one store offset, no
+ *                 loaded buffer is written anywhere in the kernel, and every
+ *                 stored value and branch condition in the region depends
+ *                 on the ids only through k.  An E item either stores where
+ *                 no G item stores (padding) or repeats exactly the store of
+ *                 the G item with the same k (same value, same address).
+ *                 This covers `out[y*w + x] = f(in[y*w + x])` under a 2-D
+ *                 guard, where x >= w aliases the next row.
+ *
+ * Host contract (only with --assume-padded[=K,...]; otherwise remarks
+ * only): buffer sizes per the "padding" manifest section, buffer arguments
+ * in distinct allocations, argument values used as strides non-negative,
+ * and indices below 2^31 where 32-bit arithmetic computes them.  See
+ * docs/manifest.md.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "affine.h"
+#include "cfg.h"
+#include "launch_formula.h"
+#include "passes.h"
+
+#define MAX_ACCESS 64
+#define MAX_LEAF 4
+
+typedef struct access {
+   int arg;              /* kernel argument (body parameter) index */
+   bool store;
+   xe_affine off;        /* in elements of elem */
+   uint32_t elem;        /* pointee type */
+   uint32_t value;       /* stored value */
+} access;
+
+/* A bounds-check compare: `expr < bound` in the in-bounds direction. */
+typedef struct leaf {
+   const xe_affine *expr, *bound;
+   const char *op;
+} leaf;
+
+typedef struct guard {
+   xe_block *b;                /* the block ending in the guard */
+   xe_block *in, *out;         /* in-bounds successor, the other one (J) */
+   unsigned nleaf;
+   leaf leaves[MAX_LEAF];
+   uint8_t *region;            /* by CFG block index */
+   unsigned nacc;
+   access acc[MAX_ACCESS];
+   const char *proof;          /* "disjoint" / "same_index" */
+   char why[256];              /* why it must stay */
+} guard;
+
+typedef struct kctx {
+   xe_module *m;
+   xe_kernel *k;
+   xe_function *f;
+   const xe_cfg *cfg;
+   xe_affine_ctx *aff;
+   unsigned nparams;
+   const char **names;         /* argument names */
+   uint32_t *param_ids;
+} kctx;
+
+static bool fail(guard *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(guard *g, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(g->why, sizeof(g->why), fmt, ap);
+   va_end(ap);
+   return false;
+}
+
+static int param_of(const kctx *c, uint32_t id)
+{
+   for (unsigned k = 0; k < c->nparams; k++) {
+      if (c->param_ids[k] == id)
+         return (int)k;
+   }
+   return -1;
+}
+
+static uint32_t pointee(const xe_module *m, uint32_t ptr_type, uint32_t *sc)
+{
+   const xe_inst *t = xe_def(m, ptr_type);
+   if (!t || t->opcode != SpvOpTypePointer)
+      return 0;
+   if (sc)
+      *sc = xe_op(t, 0);
+   return xe_op(t, 1);
+}
+
+/* ---- guards ---- */
+
+static bool parse_compare(kctx *c, uint32_t id, leaf *l, bool *in_when_true)
+{
+   const xe_inst *i = xe_def(c->m, id);
+   if (!i || xe_nops(i) != 2)
+      return false;
+   const xe_affine *a = xe_affine_of(c->aff, xe_op(i, 0)), *b = xe_affine_of(c->aff, xe_op(i, 1));
+   if (!a || !b)
+      return false;
+   /* The relation as `expr R bound` with expr the side that varies. */
+   int rel; /* 0 <, 1 <=, 2 >, 3 >= */
+   switch (i->opcode) {
+   case SpvOpSLessThan: case SpvOpULessThan: rel = 0; break;
+   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: rel = 1; break;
+   case SpvOpSGreaterThan: case SpvOpUGreaterThan: rel = 2; break;
+   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual: rel = 3; break;
+   default: return false;
+   }
+   bool av = !xe_affine_is_uniform(a), bv = !xe_affine_is_uniform(b);
+   if (av == bv)
+      return false;
+   if (!av)
+      rel ^= 2; /* n < i is i > n */
+   l->expr = av ? a : b;
+   l->bound = av ? b : a;
+   /* In bounds: expr below bound, taken when the compare says so, or
+    * when the negated compare (i >= n, i > n) is false. */
+   *in_when_true = rel < 2;
+   static const char *const in_rel[] = { "<", "<=", "<=", "<" };
+   l->op = in_rel[rel];
+   /* Only increasing expressions of the ids: then the guard is a threshold
+    * and the excluded items are the ones with the larger ids. */
+   return xe_affine_nonneg(l->expr);
+}
+
+/* A guard condition: one compare, or compares joined by && (in bounds
+ * when true) or || (in bounds when false), as OpLogicalAnd/Or or the
+ * OpSelect clang emits for them. */
+static bool parse_cond(kctx *c, uint32_t id, guard *g, bool *in_when_true, int depth)
+{
+   const xe_inst *i = xe_def(c->m, id);
+   if (!i || depth > 3)
+      return false;
+   uint32_t x, y;
+   bool is_and;
+   if (i->opcode == SpvOpLogicalAnd || i->opcode == SpvOpLogicalOr) {
+      x = xe_op(i, 0);
+      y = xe_op(i, 1);
+      is_and = i->opcode == SpvOpLogicalAnd;
+   } else if (i->opcode == SpvOpSelect && xe_def(c->m, xe_op(i, 2)) &&
+              xe_def(c->m, xe_op(i, 2))->opcode == SpvOpConstantFalse) {
+      x = xe_op(i, 0), y = xe_op(i, 1), is_and = true;       /* a ? b : false */
+   } else if (i->opcode == SpvOpSelect && xe_def(c->m, xe_op(i, 1)) &&
+              xe_def(c->m, xe_op(i, 1))->opcode == SpvOpConstantTrue) {
+      x = xe_op(i, 0), y = xe_op(i, 2), is_and = false;      /* a ? true : b */
+   } else {
+      if (g->nleaf == MAX_LEAF || !parse_compare(c, id, &g->leaves[g->nleaf], in_when_true))
+         return false;
+      g->nleaf++;
+      return true;
+   }
+   bool s1, s2;
+   if (!parse_cond(c, x, g, &s1, depth + 1) || !parse_cond(c, y, g, &s2, depth + 1))
+      return false;
+   /* in-bounds = all of them (&& of "in when true"), or none of the
+    * out-of-bounds tests (|| of "in when false"). */
+   if (s1 != s2 || s1 != is_and)
+      return false;
+   *in_when_true = s1;
+   return true;
+}
+
+static char *guard_text(kctx *c, const guard *g)
+{
+   char *buf = NULL;
+   size_t len = 0;
+   FILE *f = open_memstream(&buf, &len);
+   for (unsigned k = 0; k < g->nleaf; k++) {
+      char *e = xe_affine_str(g->leaves[k].expr, c->names);
+      char *b = xe_affine_str(g->leaves[k].bound, c->names);
+      fprintf(f, "%s%s %s %s", k ? " && " : "", e, g->leaves[k].op, b);
+      free(e);
+      free(b);
+   }
+   fclose(f);
+   return buf;
+}
+
+/* The source line of the guard: the last OpLine before its terminator. */
+static bool guard_line(kctx *c, const guard *g, const char **file, uint32_t *line)
+{
+   bool found = false;
+   xe_foreach_inst(i, &g->b->insts) {
+      if (i->opcode == SpvOpLine) {
+         const xe_inst *s = xe_def(c->m, xe_op(i, 0));
+         *file = s && s->opcode == SpvOpString ? xe_op_string(s, 0) : NULL;
+         *line = xe_op(i, 1);
+         found = true;
+      } else if (i->opcode == SpvOpNoLine) {
+         found = false;
+      }
+      if (xe_opcode_is_terminator(i->opcode))
+         break;
+   }
+   if (found && *file && strrchr(*file, '/'))
+      *file = strrchr(*file, '/') + 1;
+   return found;
+}
+
+/* ---- the guarded region ---- */
+
+static bool collect_region(kctx *c, guard *g)
+{
+   const xe_cfg *cfg = c->cfg;
+   uint32_t si = xe_cfg_block_index(cfg, xe_block_id(g->in));
+   uint32_t ji = xe_cfg_block_index(cfg, xe_block_id(g->out));
+   if (si == ji)
+      return fail(g, "both edges of the branch go to the same block");
+   if (cfg->pred_start[si + 1] - cfg->pred_start[si] != 1)
+      return fail(g, "the guarded block has other predecessors");
+   g->region = calloc(cfg->n, 1);
+   uint32_t *stack = malloc(cfg->n * sizeof(uint32_t)), sp = 0;
+   bool reaches_j = false;
+   g->region[si] = 1;
+   stack[sp++] = si;
+   while (sp) {
+      uint32_t x = stack[--sp];
+      xe_inst *t = xe_block_terminator(cfg->blocks[x]);
+      if (!t || t->opcode == SpvOpUnreachable || t->opcode == SpvOpKill) {
+         free(stack);
+         return fail(g, "the guarded region ends in %s", t ? xe_opcode_name(t->opcode) : "nothing");
+      }
+      for (uint32_t e = cfg->succ_start[x]; e < cfg->succ_start[x + 1]; e++) {
+         uint32_t y = cfg->succ[e];
+         if (y == ji) {
+            reaches_j = true;
+         } else if (g->region[y]) {
+            if (xe_dominates(cfg, y, x)) {
+               free(stack);
+               return fail(g, "the guarded region contains a loop");
+            }
+         } else if (!xe_dominates(cfg, si, y)) {
+            free(stack);
+            return fail(g, "the guarded region has another entry or leaves to a block other "
+                           "than the merge");
+         } else {
+            g->region[y] = 1;
+            stack[sp++] = y;
+         }
+      }
+   }
+   free(stack);
+   if (!reaches_j)
+      return fail(g, "the guarded region never reaches the merge block");
+   xe_foreach_inst(i, &g->out->insts) {
+      uint32_t n = 0;
+      if (i->opcode == SpvOpPhi && (xe_uses(c->m, i->result_id, &n), n))
+         return fail(g, "a value merged after the guard (%%%u) is used", i->result_id);
+   }
+   return true;
+}
+
+/* OpenCL.std instructions that touch memory or the host (vload/vstore
+ * families, printf, prefetch). */
+static bool ocl_memory(uint32_t n) { return (n >= 171 && n <= 181) || n == 184 || n == 185; }
+
+static bool ext_is_ocl(const xe_module *m, const xe_inst *i)
+{
+   const xe_inst *set = xe_def(m, xe_op(i, 0));
+   return set && !strcmp(xe_op_string(set, 0), "OpenCL.std");
+}
+
+/* Instructions with no effect beyond their result. */
+static bool pure_opcode(const xe_module *m, const xe_inst *i)
+{
+   unsigned op = i->opcode;
+   if (op == SpvOpExtInst)
+      return !ext_is_ocl(m, i) || !ocl_memory(xe_op(i, 1));
+   return op == SpvOpNop || op == SpvOpUndef || op == SpvOpLine || op == SpvOpNoLine ||
+          op == SpvOpPhi || (op >= SpvOpVectorExtractDynamic && op <= SpvOpTranspose) ||
+          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
+          (op >= SpvOpSNegate && op <= SpvOpSMulExtended) ||
+          (op >= SpvOpAny && op <= SpvOpBitCount);
+}
+
+static bool pointer_op(unsigned op)
+{
+   return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain ||
+          op == SpvOpInBoundsPtrAccessChain || op == SpvOpBitcast || op == SpvOpCopyObject ||
+          (op >= SpvOpPtrCastToGeneric && op <= SpvOpGenericCastToPtrExplicit);
+}
+
+/* The kernel argument a pointer is derived from, -1 if it comes from a
+ * variable (private, local, input: not a host buffer), -2 if unknown. */
+static int pointer_root(kctx *c, uint32_t id)
+{
+   for (int depth = 0; depth < 32; depth++) {
+      const xe_inst *d = xe_def(c->m, id);
+      if (!d)
+         return -2;
+      if (d->opcode == SpvOpFunctionParameter)
+         return param_of(c, id) >= 0 ? param_of(c, id) : -2;
+      if (d->opcode == SpvOpVariable)
+         return -1;
+      if (!pointer_op(d->opcode) || d->opcode == SpvOpBitcast)
+         return d->opcode == SpvOpBitcast ? pointer_root(c, xe_op(d, 0)) : -2;
+      id = xe_op(d, 0);
+   }
+   return -2;
+}
+
+/* A CrossWorkgroup access `param[offset]`, offset in elements of the
+ * parameter's pointee, through (InBounds)PtrAccessChain with one index. */
+static bool resolve(kctx *c, guard *g, uint32_t ptr, access *a)
+{
+   const xe_inst *d = xe_def(c->m, ptr);
+   if (d && d->opcode == SpvOpFunctionParameter && param_of(c, ptr) >= 0) {
+      uint32_t sc;
+      a->arg = param_of(c, ptr);
+      a->elem = pointee(c->m, d->type_id, &sc);
+      memset(&a->off, 0, sizeof(a->off));
+      a->off.min_bits = 64;
+      if (sc != SpvStorageClassCrossWorkgroup)
+         return fail(g, "argument %s is not a global buffer", c->names[a->arg]);
+      return true;
+   }
+   if (d && (d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain) &&
+       xe_nops(d) == 2) {
+      if (!resolve(c, g, xe_op(d, 0), a))
+         return false;
+      if (pointee(c->m, d->type_id, NULL) != a->elem)
+         return fail(g, "an access to %s changes the element type", c->names[a->arg]);
+      const xe_affine *ix = xe_affine_of(c->aff, xe_op(d, 1));
+      if (!ix)
+         return fail(g, "the index into %s is not affine in the ids (loaded or computed)",
+                     c->names[a->arg]);
+      xe_affine sum;
+      if (!xe_affine_add(&sum, &a->off, ix))
+         return fail(g, "the index into %s is too complex", c->names[a->arg]);
+      a->off = sum;
+      return true;
+   }
+   int root = pointer_root(c, ptr);
+   if (root >= 0)
+      return fail(g, "an access to %s is not a plain element index", c->names[root]);
+   return fail(g, "an access through a pointer that is not a buffer argument");
+}
+
+static bool scan_region(kctx *c, guard *g)
+{
+   for (uint32_t b = 0; b < c->cfg->n; b++) {
+      if (!g->region[b])
+         continue;
+      xe_foreach_inst(i, &c->cfg->blocks[b]->insts) {
+         if (pure_opcode(c->m, i) || pointer_op(i->opcode) || xe_opcode_is_terminator(i->opcode))
+            continue;
+         if (i->opcode == SpvOpLoad || i->opcode == SpvOpStore) {
+            uint32_t ptr = xe_op(i, 0), sc = 0;
+            const xe_inst *pd = xe_def(c->m, ptr);
+            pointee(c->m, pd ? pd->type_id : 0, &sc);
+            if (i->opcode == SpvOpLoad && sc == SpvStorageClassInput)
+               continue; /* built-in ids */
+            if (g->nacc == MAX_ACCESS)
+               return fail(g, "too many accesses");
+            access *a = &g->acc[g->nacc];
+            if (!resolve(c, g, ptr, a))
+               return false;
+            if (!xe_affine_nonneg(&a->off)) {
+               char *s = xe_affine_str(&a->off, c->names);
+               fail(g, "the index %s into %s may be negative", s, c->names[a->arg]);
+               free(s);
+               return false;
+            }
+            a->store = i->opcode == SpvOpStore;
+            a->value = a->store ? xe_op(i, 1) : i->result_id;
+            g->nacc++;
+            continue;
+         }
+         if (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor)
+            return fail(g, "atomic %s in the guarded region", xe_opcode_name(i->opcode));
+         if (i->opcode == SpvOpControlBarrier || i->opcode == SpvOpMemoryBarrier)
+            return fail(g, "barrier in the guarded region");
+         if (i->opcode == SpvOpFunctionCall)
+            return fail(g, "function call in the guarded region");
+         return fail(g, "%s in the guarded region", xe_opcode_name(i->opcode));
+      }
+   }
+   return true;
+}
+
+/* Buffers the region stores to (and loads from) are used nowhere else;
+ * nothing outside writes through a pointer of unknown origin. */
+static bool check_outside(kctx *c, guard *g, const uint8_t *stored)
+{
+   xe_foreach_block(blk, c->f) {
+      uint32_t bi = xe_cfg_block_index(c->cfg, xe_block_id(blk));
+      if (bi != XE_NONE && g->region[bi])
+         continue;
+      xe_foreach_inst(i, &blk->insts) {
+         if (pointer_op(i->opcode) || i->opcode == SpvOpLine)
+            continue;
+         bool writes = i->opcode == SpvOpStore || i->opcode == SpvOpCopyMemory ||
+                       i->opcode == SpvOpCopyMemorySized || i->opcode == SpvOpFunctionCall ||
+                       (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) ||
+                       i->opcode == SpvOpExtInst;
+         for (unsigned k = 0; k < xe_nops(i); k++) {
+            if (xe_op_kind(i, k) != XE_W_ID)
+               continue;
+            const xe_inst *d = xe_def(c->m, xe_op(i, k));
+            if (!d || !d->type_id || !pointee(c->m, d->type_id, NULL))
+               continue;
+            int root = pointer_root(c, xe_op(i, k));
+            if (root >= 0 && stored[root])
+               return fail(g, "buffer %s is also used outside the guarded region",
+                           c->names[root]);
+            if (root == -2 && writes)
+               return fail(g, "%s outside the region writes through a pointer that may alias "
+                              "a padded buffer", xe_opcode_name(i->opcode));
+         }
+      }
+   }
+   return true;
+}
+
+/* ---- the two proofs ---- */
+
+/* The single var term of a, with a constant coefficient; -1 if none. */
+static int single_var(const xe_affine *a, int64_t *coeff)
+{
+   int var = -1;
+   for (unsigned k = 0; k < a->n; k++) {
+      if (a->t[k].var < 0)
+         continue;
+      if (var >= 0 || a->t[k].arg >= 0)
+         return -1;
+      var = a->t[k].var;
+      *coeff = a->t[k].coeff;
+   }
+   return var;
+}
+
+/* disjoint: see the header comment. */
+static bool prove_disjoint(kctx *c, guard *g, const uint8_t *stored, char *why, size_t n)
+{
+   int64_t gc;
+   int v = g->nleaf == 1 ? single_var(g->leaves[0].expr, &gc) : -1;
+   if (v < 0) {
+      snprintf(why, n, "the guard is not a threshold on one id");
+      return false;
+   }
+   for (unsigned s = 0; s < g->nacc; s++) {
+      const access *st = &g->acc[s];
+      if (!st->store)
+         continue;
+      int64_t ss;
+      if (single_var(&st->off, &ss) != v || st->off.n > 2 ||
+          (st->off.n == 2 && st->off.t[0].arg >= 0)) {
+         snprintf(why, n, "the store index into %s is not `s*id + c` in the guarded id",
+                  c->names[st->arg]);
+         return false;
+      }
+      for (unsigned a = 0; a < g->nacc; a++) {
+         const access *ac = &g->acc[a];
+         int64_t sa;
+         if (ac->arg != st->arg)
+            continue;
+         if (single_var(&ac->off, &sa) != v || sa != ss || ac->off.n > 2 ||
+             (ac->off.n == 2 && ac->off.t[0].arg >= 0) ||
+             xe_affine_const(&st->off) + ss <= xe_affine_const(&ac->off)) {
+            snprintf(why, n, "stores to %s past the bound may hit elements in bounds",
+                     c->names[st->arg]);
+            return false;
+         }
+      }
+   }
+   (void)stored;
+   return true;
+}
+
+enum { P_UNKNOWN, P_BUSY, P_YES, P_NO };
+
+/* Does value id depend on the ids only through k (same_index)? */
+static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, uint8_t *memo)
+{
+   if (id >= c->m->bound)
+      return false;
+   if (memo[id] == P_YES || memo[id] == P_NO || memo[id] == P_BUSY)
+      return memo[id] == P_YES;
+   xe_inst *d = xe_def(c->m, id);
+   if (!d)
+      return false;
+   memo[id] = P_BUSY;
+   bool ok;
+   const xe_affine *a = xe_affine_of(c->aff, id);
+   int64_t al, be;
+   if (!d->block) {
+      ok = true; /* constants, globals, parameters: uniform */
+      if (d->opcode == SpvOpVariable)
+         ok = false;
+   } else if (a) {
+      ok = xe_affine_is_uniform(a) || xe_affine_ratio(a, k, &al, &be);
+   } else if (d->opcode == SpvOpLoad) {
+      /* Loads in the region are accesses whose index was checked. */
+      uint32_t bi = xe_cfg_block_index(c->cfg, xe_block_id(d->block));
+      ok = bi != XE_NONE && g->region[bi];
+      uint32_t sc = 0;
+      const xe_inst *pd = xe_def(c->m, xe_op(d, 0));
+      pointee(c->m, pd ? pd->type_id : 0, &sc);
+      ok = ok && sc == SpvStorageClassCrossWorkgroup;
+   } else if (pure_opcode(c->m, d) && d->opcode != SpvOpLine) {
+      ok = true;
+      for (unsigned q = 0; q < xe_nops(d) && ok; q++) {
+         if (xe_op_kind(d, q) == XE_W_ID)
+            ok = pure_in_k(c, g, k, xe_op(d, q), memo);
+      }
+   } else {
+      ok = false;
+   }
+   memo[id] = ok ? P_YES : P_NO;
+   return ok;
+}
+
+static bool written_anywhere(kctx *c, int arg)
+{
+   xe_foreach_block(blk, c->f) {
+      xe_foreach_inst(i, &blk->insts) {
+         bool writes = i->opcode == SpvOpStore || i->opcode == SpvOpCopyMemory ||
+                       i->opcode == SpvOpCopyMemorySized || i->opcode == SpvOpFunctionCall ||
+                       (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) ||
+                       i->opcode == SpvOpExtInst;
+         if (!writes)
+            continue;
+         unsigned nptr = i->opcode == SpvOpStore ? 1 : xe_nops(i);
+         for (unsigned k = 0; k < nptr; k++) {
+            if (xe_op_kind(i, k) == XE_W_ID) {
+               int root = pointer_root(c, xe_op(i, k));
+               if (root == arg || root == -2) {
+                  const xe_inst *d = xe_def(c->m, xe_op(i, k));
+                  if (d && d->type_id && pointee(c->m, d->type_id, NULL))
+                     return true;
+               }
+            }
+         }
+      }
+   }
+   return false;
+}
+
+/* same_index: see the header comment. */
+static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why, size_t n)
+{
+   const access *first = NULL;
+   for (unsigned s = 0; s < g->nacc && !first; s++)
+      first = g->acc[s].store ? &g->acc[s] : NULL;
+   if (!first) {
+      snprintf(why, n, "no store to index by");
+      return false;
+   }
+   xe_affine k;
+   xe_affine cst;
+   memset(&cst, 0, sizeof(cst));
+   cst.min_bits = 64;
+   int64_t c0 = xe_affine_const(&first->off);
+   if (c0) {
+      cst.n = 1;
+      cst.t[0] = (xe_aff_term){ c0, XE_AFF_NONE, -1 };
+   }
+   xe_affine_sub(&k, &first->off, &cst);
+   if (xe_affine_is_uniform(&k)) {
+      snprintf(why, n, "the store to %s does not depend on the ids", c->names[first->arg]);
+      return false;
+   }
+   for (unsigned a = 0; a < g->nacc; a++) {
+      const access *ac = &g->acc[a];
+      int64_t al, be;
+      if (!xe_affine_ratio(&ac->off, &k, &al, &be) || al <= 0) {
+         char *s = xe_affine_str(&ac->off, c->names);
+         snprintf(why, n, "index %s into %s is not a multiple of the store index", s,
+                  c->names[ac->arg]);
+         free(s);
+         return false;
+      }
+      if (ac->store && !xe_affine_equal(&ac->off, &first->off) && ac->arg == first->arg) {
+         snprintf(why, n, "two different store indices into %s", c->names[ac->arg]);
+         return false;
+      }
+      if (!ac->store && (stored[ac->arg] || written_anywhere(c, ac->arg))) {
+         snprintf(why, n, "%s is both read and written", c->names[ac->arg]);
+         return false;
+      }
+   }
+   for (unsigned a = 0; a < g->nacc; a++) {
+      const access *x = &g->acc[a];
+      for (unsigned b = 0; b < g->nacc; b++) {
+         if (x->store && g->acc[b].store && x->arg == g->acc[b].arg &&
+             !xe_affine_equal(&x->off, &g->acc[b].off)) {
+            snprintf(why, n, "two different store indices into %s", c->names[x->arg]);
+            return false;
+         }
+      }
+   }
+   uint8_t *memo = calloc(c->m->bound, 1);
+   bool ok = true;
+   for (unsigned a = 0; a < g->nacc && ok; a++) {
+      if (g->acc[a].store && !pure_in_k(c, g, &k, g->acc[a].value, memo)) {
+         snprintf(why, n, "a value stored to %s depends on the ids other than through its index",
+                  c->names[g->acc[a].arg]);
+         ok = false;
+      }
+   }
+   for (uint32_t b = 0; b < c->cfg->n && ok; b++) {
+      xe_inst *t = g->region[b] ? xe_block_terminator(c->cfg->blocks[b]) : NULL;
+      if (t && (t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) &&
+          !pure_in_k(c, g, &k, xe_op(t, 0), memo)) {
+         snprintf(why, n, "a branch in the region depends on the ids other than through the index");
+         ok = false;
+      }
+   }
+   free(memo);
+   return ok;
+}
+
+/* ---- the padding each buffer needs ---- */
+
+#define MAX_ALT 4
+typedef struct need {
+   bool used;
+   uint32_t elem;
+   unsigned nalt;
+   xe_formula alt[MAX_ALT];   /* the maximum of these; none dominates another */
+   unsigned min_bits;
+} need;
+
+static bool need_add(need *nd, const access *a)
+{
+   xe_formula f;
+   if (!xe_formula_min_elements(&a->off, &f))
+      return false;
+   if (!nd->used) {
+      nd->used = true;
+      nd->elem = a->elem;
+      nd->min_bits = 64;
+   }
+   if (a->off.min_bits < nd->min_bits)
+      nd->min_bits = a->off.min_bits;
+   for (unsigned k = 0; k < nd->nalt; k++) {
+      if (xe_formula_dominates(&nd->alt[k], &f))
+         return true;
+   }
+   unsigned w = 0;
+   for (unsigned k = 0; k < nd->nalt; k++) {
+      if (!xe_formula_dominates(&f, &nd->alt[k]))
+         nd->alt[w++] = nd->alt[k];
+   }
+   nd->nalt = w;
+   if (nd->nalt == MAX_ALT)
+      return false;
+   nd->alt[nd->nalt++] = f;
+   return true;
+}
+
+static char *need_text(kctx *c, const need *nd)
+{
+   char *buf = NULL;
+   size_t len = 0;
+   FILE *f = open_memstream(&buf, &len);
+   if (nd->nalt > 1)
+      fputs("max(", f);
+   for (unsigned k = 0; k < nd->nalt; k++) {
+      char *t = xe_formula_text(&nd->alt[k], c->names);
+      fprintf(f, "%s%s", k ? ", " : "", t);
+      free(t);
+   }
+   if (nd->nalt > 1)
+      fputs(")", f);
+   fclose(f);
+   return buf;
+}
+
+static cJSON *need_json(kctx *c, int arg, const need *nd)
+{
+   cJSON *e = cJSON_CreateObject();
+   cJSON_AddStringToObject(e, "kind", "buffer");
+   cJSON_AddNumberToObject(e, "arg", arg);
+   cJSON_AddStringToObject(e, "name", c->names[arg]);
+   cJSON_AddNumberToObject(e, "element_size", (double)xe_type_size(c->m, nd->elem));
+   cJSON *me;
+   if (nd->nalt == 1) {
+      me = xe_formula_json(&nd->alt[0], c->names);
+   } else {
+      me = cJSON_CreateObject();
+      char *t = need_text(c, nd);
+      cJSON_AddStringToObject(me, "text", t);
+      free(t);
+      cJSON *arr = cJSON_AddArrayToObject(me, "max_of");
+      for (unsigned k = 0; k < nd->nalt; k++)
+         cJSON_AddItemToArray(arr, xe_formula_json(&nd->alt[k], c->names));
+   }
+   cJSON_AddItemToObject(e, "min_elements", me);
+   /* The proofs let padding values reach only padding. */
+   cJSON_AddBoolToObject(e, "zero_fill", false);
+   cJSON_AddBoolToObject(e, "distinct_allocation", true);
+   cJSON *req = cJSON_AddObjectToObject(e, "requires");
+   cJSON *nn = cJSON_AddArrayToObject(req, "nonnegative_args");
+   bool seen[64] = { 0 };
+   for (unsigned k = 0; k < nd->nalt; k++) {
+      for (unsigned t = 0; t < nd->alt[k].n; t++) {
+         int a = nd->alt[k].t[t].arg;
+         if (a >= 0 && a < 64 && !seen[a]) {
+            seen[a] = true;
+            cJSON_AddItemToArray(nn, cJSON_CreateNumber(a));
+         }
+      }
+   }
+   if (nd->min_bits < 64)
+      cJSON_AddNumberToObject(req, "max_elements", (double)(1ull << (nd->min_bits - 1)));
+   return e;
+}
+
+/* ---- driver ---- */
+
+static bool analyze(kctx *c, guard *g)
+{
+   if (!collect_region(c, g) || !scan_region(c, g))
+      return false;
+   uint8_t *stored = calloc(c->nparams + 1, 1);
+   for (unsigned a = 0; a < g->nacc; a++)
+      stored[g->acc[a].arg] |= g->acc[a].store;
+   bool ok = check_outside(c, g, stored);
+   char why1[200] = "", why2[200] = "";
+   if (ok) {
+      if (prove_disjoint(c, g, stored, why1, sizeof(why1)))
+         g->proof = "disjoint";
+      else if (prove_same_index(c, g, stored, why2, sizeof(why2)))
+         g->proof = "same_index";
+      else
+         ok = fail(g, "%s; and %s", why1, why2);
+   }
+   free(stored);
+   return ok;
+}
+
+/* Makes the guard branch unconditional and drops J's phi entries from it. */
+static void remove_guard(kctx *c, guard *g)
+{
+   xe_inst *t = xe_block_terminator(g->b);
+   uint32_t target = xe_block_id(g->in);
+   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL);
+   xe_list_insert_before(c->m, t, br);
+   xe_inst_delete(c->m, t);
+   uint32_t from = xe_block_id(g->b);
+   xe_foreach_inst(i, &g->out->insts) {
+      if (i->opcode != SpvOpPhi)
+         continue;
+      uint32_t ops[256];
+      uint8_t kinds[256];
+      unsigned n = 0;
+      for (unsigned k = 0; k + 1 < xe_nops(i) && n + 2 <= 256; k += 2) {
+         if (xe_op(i, k + 1) == from)
+            continue;
+         ops[n] = xe_op(i, k);
+         ops[n + 1] = xe_op(i, k + 1);
+         kinds[n] = kinds[n + 1] = XE_W_ID;
+         n += 2;
+      }
+      xe_set_ops(i, ops, n, kinds);
+   }
+   xe_module_invalidate(c->m);
+}
+
+static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
+{
+   char *cond = guard_text(c, g);
+   const char *file = NULL;
+   uint32_t line = 0;
+   char where[300] = "";
+   if (guard_line(c, g, &file, &line))
+      snprintf(where, sizeof(where), " at %s:%u", file ? file : "?", line);
+   need local[64];
+   memset(local, 0, sizeof(local));
+   bool fits = true;
+   for (unsigned a = 0; a < g->nacc; a++) {
+      if (g->acc[a].arg < 64)
+         fits &= need_add(&local[g->acc[a].arg], &g->acc[a]);
+   }
+   if (!fits)
+      snprintf(g->why, sizeof(g->why), "the padding formula is too complex");
+   if (!g->proof || !fits) {
+      xe_remark(r, c->k->name, XE_REMARK_MISSED, "guard '%s'%s stays: %s", cond, where, g->why);
+      free(cond);
+      return;
+   }
+   char *buf = NULL;
+   size_t len = 0;
+   FILE *f = open_memstream(&buf, &len);
+   bool first = true;
+   for (unsigned a = 0; a < c->nparams && a < 64; a++) {
+      if (!local[a].used)
+         continue;
+      char *t = need_text(c, &local[a]);
+      fprintf(f, "%s%s (arg %u) to %s elements", first ? "" : ", ", c->names[a], a, t);
+      free(t);
+      first = false;
+   }
+   fclose(f);
+   if (!apply) {
+      xe_remark(r, c->k->name, XE_REMARK_NOTE,
+                "could remove guard '%s'%s (%s) with --assume-padded if buffers were padded: %s",
+                cond, where, g->proof, buf);
+   } else {
+      xe_remark(r, c->k->name, XE_REMARK_APPLIED, "removed guard '%s'%s (%s); buffers padded: %s",
+                cond, where, g->proof, buf);
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "kind", "guard");
+      cJSON_AddStringToObject(e, "condition", cond);
+      cJSON_AddStringToObject(e, "proof", g->proof);
+      if (line) {
+         cJSON_AddStringToObject(e, "file", file ? file : "");
+         cJSON_AddNumberToObject(e, "line", line);
+      }
+      xe_manifest_add(c->m, c->k->name, "padding", e);
+      for (unsigned a = 0; a < g->nacc; a++)
+         need_add(&needs[g->acc[a].arg], &g->acc[a]);
+   }
+   free(buf);
+   free(cond);
+}
+
+static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
+{
+   kctx c = { .m = m, .k = k, .f = k->body };
+   xe_foreach_inst(p, &c.f->params) {
+      if (p->opcode == SpvOpFunctionParameter)
+         c.nparams++;
+   }
+   if (c.nparams > 64)
+      return false;
+   c.param_ids = calloc(c.nparams + 1, sizeof(uint32_t));
+   c.names = calloc(c.nparams + 1, sizeof(char *));
+   char (*fallback)[16] = calloc(c.nparams + 1, 16);
+   unsigned n = 0;
+   xe_foreach_inst(p, &c.f->params) {
+      if (p->opcode != SpvOpFunctionParameter)
+         continue;
+      c.param_ids[n] = p->result_id;
+      c.names[n] = xe_name(m, p->result_id);
+      if (!c.names[n]) {
+         snprintf(fallback[n], 16, "arg%u", n);
+         c.names[n] = fallback[n];
+      }
+      n++;
+   }
+   c.aff = xe_affine_create(m, c.f);
+   need needs[64];
+   memset(needs, 0, sizeof(needs));
+
+   /* Candidate guards by label, in block order; the CFG is rebuilt after
+    * each removal (blocks stay, so labels stay valid). */
+   uint32_t *labels = NULL;
+   unsigned nl = 0;
+   xe_foreach_block(b, c.f) {
+      labels = realloc(labels, (nl + 1) * sizeof(uint32_t));
+      labels[nl++] = xe_block_id(b);
+   }
+   bool progress = false;
+   for (unsigned q = 0; q < nl; q++) {
+      c.cfg = xe_function_cfg(c.f);
+      uint32_t bi = xe_cfg_block_index(c.cfg, labels[q]);
+      if (bi == XE_NONE || c.cfg->rpo_index[bi] == XE_NONE)
+         continue;
+      xe_block *b = c.cfg->blocks[bi];
+      xe_inst *t = xe_block_terminator(b);
+      if (!t || t->opcode != SpvOpBranchConditional)
+         continue;
+      guard *g = calloc(1, sizeof(*g));
+      g->b = b;
+      bool in_true;
+      if (!parse_cond(&c, xe_op(t, 0), g, &in_true, 0)) {
+         free(g);
+         continue;
+      }
+      uint32_t si = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 1 : 2));
+      uint32_t ji = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 2 : 1));
+      g->in = c.cfg->blocks[si];
+      g->out = c.cfg->blocks[ji];
+      bool ok = analyze(&c, g);
+      if (ok && apply && k->body_callers > 1) {
+         ok = false;
+         snprintf(g->why, sizeof(g->why), "the kernel body is shared with other kernels");
+         g->proof = NULL;
+      }
+      if (!ok)
+         g->proof = NULL;
+      report(&c, g, apply, r, needs);
+      if (ok && apply && g->proof) {
+         remove_guard(&c, g);
+         progress = true;
+      }
+      free(g->region);
+      free(g);
+   }
+   for (unsigned a = 0; a < c.nparams; a++) {
+      if (needs[a].used)
+         xe_manifest_add(m, k->name, "padding", need_json(&c, a, &needs[a]));
+   }
+   free(labels);
+   xe_affine_free(c.aff);
+   free(fallback);
+   free((void *)c.names);
+   free(c.param_ids);
+   return progress;
+}
+
+bool xeopt_pass_padding(xe_module *m, const xe_options *opt, xe_remarks *r)
+{
+   unsigned nk = xe_kernels(m, NULL, 0);
+   xe_kernel *ks = calloc(nk ? nk : 1, sizeof(*ks));
+   xe_kernels(m, ks, nk);
+   bool progress = false;
+   for (unsigned k = 0; k < nk; k++) {
+      bool apply = xe_options_kernel_listed(&opt->assume_padded, ks[k].name);
+      progress |= run_kernel(m, &ks[k], apply, r);
+   }
+   free(ks);
+   return progress;
+}
