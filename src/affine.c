@@ -157,6 +157,22 @@ static int builtin_var(const xe_module *m, const xe_inst *i)
 
 static bool compute(xe_affine_ctx *c, uint32_t id, xe_affine *out);
 
+/* a | c == a + c when 0 <= c < 2^t and every coefficient of a (constant
+ * term included) is a multiple of 2^t, so the bits do not overlap. */
+static bool or_is_add(const xe_affine *a, int64_t c)
+{
+   if (c < 0)
+      return false;
+   uint64_t p = 1;
+   while (p <= (uint64_t)c)
+      p <<= 1;
+   for (unsigned k = 0; k < a->n; k++) {
+      if ((uint64_t)a->t[k].coeff % p)
+         return false;
+   }
+   return true;
+}
+
 static const xe_affine *get(xe_affine_ctx *c, uint32_t id)
 {
    if (id >= c->bound)
@@ -243,6 +259,20 @@ static bool compute(xe_affine_ctx *c, uint32_t id, xe_affine *out)
          return false;
       break;
    }
+   case SpvOpBitwiseOr:
+      /* clang writes `(i << 2) + 3` as `(i << 2) | 3`: an OR is an add when
+       * one side is a constant below 2^t and the other a multiple of 2^t. */
+      if (!a || !b)
+         return false;
+      if (!(b->n <= 1 && xe_affine_is_uniform(b) && (b->n == 0 || b->t[0].arg < 0))) {
+         const xe_affine *t = a;
+         a = b;
+         b = t;
+      }
+      if (!(b->n <= 1 && xe_affine_is_uniform(b) && (b->n == 0 || b->t[0].arg < 0)) ||
+          !or_is_add(a, xe_affine_const(b)) || !combine(out, a, b, 1))
+         return false;
+      break;
    default:
       return false;
    }
