@@ -1,0 +1,104 @@
+/*
+ * IGC evidence for the padding pass: the guarded copy compiles to divergent
+ * control flow (goto/join on Xe) and, after `-O2 --assume-padded`, to none,
+ * on dg2 (Xe-HPG) and pvc (Xe-HPC).  Skipped when ocloc or iga64 is missing
+ * unless XEOPT_REQUIRE_OCLOC=1.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static bool have_tools(void)
+{
+   if (tu_have("ocloc") && tu_have("iga64"))
+      return true;
+   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
+   ck_assert_msg(!req || strcmp(req, "1"), "ocloc/iga64 required (XEOPT_REQUIRE_OCLOC=1) but missing");
+   return false;
+}
+
+/* Divergent-branch instructions in the ISA of kernel in module spv. */
+static int branches(const char *spv, const char *kernel, const char *device, const char *platform,
+                    int *ninst)
+{
+   char *dir = tu_tmp(device);
+   char *isa = NULL;
+   int rc = tu_sh(&isa, NULL,
+                  "rm -rf '%s' && mkdir -p '%s' && cd '%s' && ocloc compile -q -spirv_input "
+                  "-file '%s' -device %s -output m >/dev/null && ocloc disasm -file m_*%s*.bin "
+                  "-dump d -device %s >/dev/null && iga64 -d -p=%s d/%s_KernelHeap.dat",
+                  dir, dir, dir, spv, device, device, device, platform, kernel);
+   ck_assert_msg(rc == 0 && isa, "ISA of %s for %s: status %d", spv, device, rc);
+   int n = 0, lines = 0;
+   for (char *s = isa; *s;) {
+      char *e = strchr(s, '\n');
+      if (e)
+         *e = 0;
+      /* An instruction line names its opcode after an optional predicate. */
+      char op[32] = "";
+      const char *p = s + strspn(s, " \t");
+      if (*p == '(') {
+         p = strchr(p, ')');
+         p = p ? p + 1 + strspn(p + 1, " \t") : "";
+      }
+      /* "illegal" pads the kernel heap after the last instruction. */
+      if (sscanf(p, "%31[a-z0-9_.]", op) == 1 && strcmp(op, "illegal")) {
+         lines++;
+         char *dot = strchr(op, '.');
+         if (dot)
+            *dot = 0;
+         n += !strcmp(op, "goto") || !strcmp(op, "join") || !strcmp(op, "if") ||
+              !strcmp(op, "else") || !strcmp(op, "endif");
+      }
+      s = e ? e + 1 : s + strlen(s);
+   }
+   *ninst = lines;
+   free(isa);
+   free(dir);
+   return n;
+}
+
+START_TEST(guarded_copy_has_no_divergent_branch)
+{
+   if (!have_tools())
+      return;
+   char *in = tu_src("testdata/spv/padding_copy.spv"), *out = tu_tmp("padding_copy_O2.spv");
+   char *err = NULL;
+   int rc = tu_sh(NULL, &err, "'%s' -O2 --assume-padded --validate '%s' -o '%s' --manifest=/dev/null",
+                  tu_xeopt(), in, out);
+   ck_assert_msg(rc == 0, "xeopt: %s", err ? err : "");
+   static const char *dev[][2] = { { "dg2", "12p71" }, { "pvc", "12p72" } };
+   for (int d = 0; d < 2; d++) {
+      int ib, ia;
+      int before = branches(in, "padding_copy", dev[d][0], dev[d][1], &ib);
+      int after = branches(out, "padding_copy", dev[d][0], dev[d][1], &ia);
+      fprintf(stderr, "padding_copy %s: goto/join/if before %d (%d instructions), after %d (%d)\n",
+             dev[d][0], before, ib, after, ia);
+      /* The input really branches, or the test proves nothing. */
+      ck_assert_int_gt(before, 0);
+      ck_assert_int_eq(after, 0);
+      ck_assert_int_lt(ia, ib);
+   }
+   free(err);
+   free(in);
+   free(out);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("padding");
+   TCase *tc = tcase_create("isa");
+   tcase_set_timeout(tc, 300);
+   tcase_add_test(tc, guarded_copy_has_no_divergent_branch);
+   suite_add_tcase(s, tc);
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? 1 : 0;
+}
