@@ -89,12 +89,46 @@ START_TEST(guarded_copy_has_no_divergent_branch)
 }
 END_TEST
 
+/* Every padding golden manifest validates against docs/manifest.schema.json
+ * (skipped without python3-jsonschema), and the schema rejects a term with
+ * an unknown launch quantity, so the check is not vacuous. */
+START_TEST(golden_manifests_match_schema)
+{
+   if (tu_sh(NULL, NULL, "python3 -c 'import jsonschema' 2>/dev/null") != 0)
+      return;
+   char *schema = tu_src("docs/manifest.schema.json"), *dir = tu_src("testdata/golden");
+   static const char script[] =
+      "import glob, json, sys, jsonschema\n"
+      "s = json.load(open(sys.argv[1]))\n"
+      "v = jsonschema.Draft202012Validator(s)\n"
+      "files = sorted(glob.glob(sys.argv[2] + '/padding*.json'))\n"
+      "assert files, 'no padding manifests'\n"
+      "for f in files:\n"
+      "    v.validate(json.load(open(f)))\n"
+      "m = json.load(open(files[0]))\n"
+      "k = next(iter(m['kernels'].values()))['padding']\n"
+      "b = [e for e in k if e['kind'] == 'buffer'][0]\n"
+      "b['min_elements']['terms'][0]['launch'] = 'global_sz'\n"
+      "assert not v.is_valid(m), 'schema accepts a bad launch quantity'\n";
+   char *py = tu_tmp("schema_check.py"), *out = NULL, *err = NULL;
+   tu_write(py, script, strlen(script));
+   int rc = tu_sh(&out, &err, "python3 '%s' '%s' '%s'", py, schema, dir);
+   ck_assert_msg(rc == 0, "schema check failed: %s", err ? err : "");
+   free(out);
+   free(err);
+   free(py);
+   free(schema);
+   free(dir);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("padding");
    TCase *tc = tcase_create("isa");
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, guarded_copy_has_no_divergent_branch);
+   tcase_add_test(tc, golden_manifests_match_schema);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);
    srunner_run_all(sr, CK_NORMAL);
