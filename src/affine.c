@@ -78,6 +78,32 @@ static bool add_term(xe_affine *a, int64_t coeff, int var, int arg)
 
 static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
 
+/* c·(group base d) + c·(local id d) is c·(global id d without offset):
+ * folding keeps the bound tight (the two maxima do not add up). */
+static bool fold_group_ids(xe_affine *a)
+{
+   for (bool again = true; again;) {
+      again = false;
+      for (unsigned k = 0; k < a->n && !again; k++) {
+         xe_aff_term base = a->t[k];
+         if (base.var < XE_AFF_GBASE_X || base.var > XE_AFF_GBASE_Z)
+            continue;
+         int d = base.var - XE_AFF_GBASE_X;
+         for (unsigned j = 0; j < a->n && !again; j++) {
+            if (a->t[j].var != XE_AFF_LID_X + d || a->t[j].arg != base.arg ||
+                a->t[j].coeff != base.coeff)
+               continue;
+            if (!add_term(a, -base.coeff, base.var, base.arg) ||
+                !add_term(a, -base.coeff, XE_AFF_LID_X + d, base.arg) ||
+                !add_term(a, base.coeff, XE_AFF_GLIN_X + d, base.arg))
+               return false;
+            again = true;
+         }
+      }
+   }
+   return true;
+}
+
 static bool combine(xe_affine *out, const xe_affine *a, const xe_affine *b, int64_t sign)
 {
    *out = *a;
@@ -88,7 +114,7 @@ static bool combine(xe_affine *out, const xe_affine *a, const xe_affine *b, int6
           !add_term(out, c, b->t[k].var, b->t[k].arg))
          return false;
    }
-   return true;
+   return fold_group_ids(out);
 }
 
 /* a · b when one side is a constant, or one side is c·arg and the other has
@@ -137,22 +163,48 @@ static int param_index(xe_function *f, uint32_t id)
    return -1;
 }
 
-/* Component of a built-in id vector: `OpCompositeExtract (OpLoad %builtin) k`. */
-static int builtin_var(const xe_module *m, const xe_inst *i)
+/* Component k of a built-in vector: `OpCompositeExtract (OpLoad %var) k`;
+ * returns the built-in (or -1) and sets *comp. */
+static int builtin_comp(const xe_module *m, const xe_inst *i, unsigned *comp)
 {
-   if (i->opcode != SpvOpCompositeExtract || xe_nops(i) != 2)
-      return XE_AFF_NONE;
+   if (!i || i->opcode != SpvOpCompositeExtract || xe_nops(i) != 2)
+      return -1;
    const xe_inst *ld = xe_def(m, xe_op(i, 0));
    if (!ld || ld->opcode != SpvOpLoad)
-      return XE_AFF_NONE;
-   unsigned comp = xe_op(i, 1);
-   if (comp > 2)
-      return XE_AFF_NONE;
-   switch (xe_builtin_of(m, xe_op(ld, 0))) {
+      return -1;
+   *comp = xe_op(i, 1);
+   return *comp <= 2 ? xe_builtin_of(m, xe_op(ld, 0)) : -1;
+}
+
+static int builtin_var(const xe_module *m, const xe_inst *i)
+{
+   unsigned comp;
+   switch (builtin_comp(m, i, &comp)) {
    case SpvBuiltInGlobalInvocationId: return XE_AFF_GID_X + comp;
    case SpvBuiltInLocalInvocationId: return XE_AFF_LID_X + comp;
    default: return XE_AFF_NONE;
    }
+}
+
+/* `get_group_id(d) * get_local_size(d)` in either order. */
+static int group_base(const xe_module *m, const xe_inst *i)
+{
+   if (i->opcode != SpvOpIMul)
+      return XE_AFF_NONE;
+   unsigned c0, c1;
+   int b0 = builtin_comp(m, xe_def(m, xe_op(i, 0)), &c0);
+   int b1 = builtin_comp(m, xe_def(m, xe_op(i, 1)), &c1);
+   if (b0 == SpvBuiltInWorkgroupSize) {
+      int t = b0;
+      b0 = b1;
+      b1 = t;
+      unsigned u = c0;
+      c0 = c1;
+      c1 = u;
+   }
+   if (b0 == SpvBuiltInWorkgroupId && b1 == SpvBuiltInWorkgroupSize && c0 == c1)
+      return XE_AFF_GBASE_X + c0;
+   return XE_AFF_NONE;
 }
 
 static bool compute(xe_affine_ctx *c, uint32_t id, xe_affine *out);
@@ -219,6 +271,8 @@ static bool compute(xe_affine_ctx *c, uint32_t id, xe_affine *out)
       return add_term(out, 1, XE_AFF_NONE, k);
    }
    int var = builtin_var(c->m, i);
+   if (var == XE_AFF_NONE)
+      var = group_base(c->m, i);
    if (var != XE_AFF_NONE)
       return add_term(out, 1, var, -1);
 
@@ -382,7 +436,7 @@ bool xe_affine_ratio(const xe_affine *b, const xe_affine *k, int64_t *alpha, int
 
 static const char *var_name(int v)
 {
-   static const char *n[] = { "x", "y", "z", "lx", "ly", "lz" };
+   static const char *n[] = { "x", "y", "z", "lx", "ly", "lz", "bx", "by", "bz", "gx", "gy", "gz" };
    return v >= 0 && v < XE_AFF_NVARS ? n[v] : "?";
 }
 

@@ -2,7 +2,9 @@
  * Integer SSA values as affine functions of the work-item ids.
  *
  * A value is described as a sum of terms  coeff * [var] * [arg]  where var
- * is one of the global ids x, y, z or local ids x, y, z, arg is an integer
+ * is one of the global ids x, y, z, local ids lx, ly, lz, or the
+ * group-based forms below (bx = group_id.x * local_size.x, gx = bx + lx),
+ * arg is an integer
  * kernel argument (a parameter of the kernel body), and coeff a constant.
  * A term has at most one var and at most one arg, so `y * width + x` is
  * {1·gid.x, 1·gid.y·width} and `i + 4` is {1·gid.x, 4}.  Arguments are
@@ -32,6 +34,13 @@ enum xe_aff_var {
    XE_AFF_NONE = -1,
    XE_AFF_GID_X = 0, XE_AFF_GID_Y, XE_AFF_GID_Z,
    XE_AFF_LID_X, XE_AFF_LID_Y, XE_AFF_LID_Z,
+   /* get_group_id(d) * get_local_size(d): the group's first id without the
+    * global offset.  Each is below global_size[d] (also for OpenCL 2.0's
+    * smaller last group). */
+   XE_AFF_GBASE_X, XE_AFF_GBASE_Y, XE_AFF_GBASE_Z,
+   /* group base + local id, folded when both appear with one coefficient:
+    * the global id without the offset, in [0, global_size[d]). */
+   XE_AFF_GLIN_X, XE_AFF_GLIN_Y, XE_AFF_GLIN_Z,
    XE_AFF_NVARS
 };
 

@@ -52,6 +52,11 @@ bool xe_formula_min_elements(const xe_affine *a, xe_formula *out)
          ok = add(out, t->coeff, t->arg, XE_Q_GLOBAL_SIZE, d) &&
               add(out, t->coeff, t->arg, XE_Q_GLOBAL_OFFSET, d) &&
               add(out, -t->coeff, t->arg, XE_Q_ONE, 0);
+      } else if (t->var >= XE_AFF_GBASE_X) {
+         /* group base and folded ids are below global_size[d] */
+         int d = (t->var - XE_AFF_GBASE_X) % 3;
+         ok = add(out, t->coeff, t->arg, XE_Q_GLOBAL_SIZE, d) &&
+              add(out, -t->coeff, t->arg, XE_Q_ONE, 0);
       } else {
          int d = t->var - XE_AFF_LID_X;
          ok = add(out, t->coeff, t->arg, XE_Q_LOCAL_SIZE, d) &&

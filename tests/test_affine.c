@@ -155,6 +155,24 @@ START_TEST(row_major_index_and_formula)
 }
 END_TEST
 
+START_TEST(group_based_index)
+{
+   /* group_id * local_size + local_id folds to one term below global_size. */
+   xe_module *m = load("testdata/spv/padding_group.spv");
+   xe_function *f = body_of(m, "padding_group");
+   xe_affine_ctx *c = xe_affine_create(m, f);
+   const xe_affine *a = xe_affine_of(c, store_index(m, f, 0));
+   ck_assert(a && xe_affine_is_var(a, XE_AFF_GLIN_X));
+   xe_formula fm;
+   ck_assert(xe_formula_min_elements(a, &fm));
+   char *t = xe_formula_text(&fm, NULL);
+   ck_assert_str_eq(t, "global_size[0]");
+   free(t);
+   xe_affine_free(c);
+   xe_module_free(m);
+}
+END_TEST
+
 START_TEST(stencil_dominates)
 {
    xe_module *m = load("testdata/spv/padding_stencil.spv");
@@ -224,6 +242,7 @@ START_TEST(pass_decisions)
       { "padding_stay", "padding_shift", 1, 1 },
       { "padding_two", "padding_two", 2, 1 },
       { "padding_stencil", "padding_inplace", 1, 0 },
+      { "padding_group", "padding_group", 1, 0 },
    };
    for (unsigned q = 0; q < sizeof(k) / sizeof(k[0]); q++) {
       char rel[128];
@@ -267,6 +286,7 @@ int main(void)
    tcase_add_test(tc, forms_of_index_expressions);
    tcase_add_test(tc, index_widths);
    tcase_add_test(tc, row_major_index_and_formula);
+   tcase_add_test(tc, group_based_index);
    tcase_add_test(tc, stencil_dominates);
    tcase_add_test(tc, pass_decisions);
    tcase_add_test(tc, manifest_formula_evaluates);
