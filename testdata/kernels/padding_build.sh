@@ -19,3 +19,8 @@ for k in padding_*.cl; do
   spirv-as --target-env spv1.4 "/tmp/$n.spvasm" -o "../spv/$n.spv"
   spirv-val "../spv/$n.spv"
 done
+# Hand-written modules.
+for s in padding_*.spvasm; do
+  spirv-as --target-env spv1.4 "$s" -o "../spv/${s%.spvasm}.spv"
+  spirv-val "../spv/${s%.spvasm}.spv"
+done
