@@ -48,17 +48,9 @@
 #include "cfg.h"
 #include "launch_formula.h"
 #include "passes.h"
+#include "region.h"
 
-#define MAX_ACCESS 64
 #define MAX_LEAF 4
-
-typedef struct access {
-   int arg;              /* kernel argument (body parameter) index */
-   bool store;
-   xe_affine off;        /* in elements of elem */
-   uint32_t elem;        /* pointee type */
-   uint32_t value;       /* stored value */
-} access;
 
 /* A bounds-check compare: `expr < bound` in the in-bounds direction. */
 typedef struct leaf {
@@ -68,14 +60,12 @@ typedef struct leaf {
 
 typedef struct guard {
    xe_block *b;                /* the block ending in the guard */
-   xe_block *in, *out;         /* in-bounds successor, the other one (J) */
    unsigned nleaf;
    leaf leaves[MAX_LEAF];
-   uint8_t *region;            /* by CFG block index */
-   unsigned nacc;
-   access acc[MAX_ACCESS];
+   /* in = the in-bounds successor, out = the other one (the merge J);
+    * why says why the guard must stay */
+   xe_region reg;
    const char *proof;          /* "disjoint" / "same_index" */
-   char why[256];              /* why it must stay */
 } guard;
 
 typedef struct kctx {
@@ -88,35 +78,6 @@ typedef struct kctx {
    const char **names;         /* argument names */
    uint32_t *param_ids;
 } kctx;
-
-static bool fail(guard *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(guard *g, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(g->why, sizeof(g->why), fmt, ap);
-   va_end(ap);
-   return false;
-}
-
-static int param_of(const kctx *c, uint32_t id)
-{
-   for (unsigned k = 0; k < c->nparams; k++) {
-      if (c->param_ids[k] == id)
-         return (int)k;
-   }
-   return -1;
-}
-
-static uint32_t pointee(const xe_module *m, uint32_t ptr_type, uint32_t *sc)
-{
-   const xe_inst *t = xe_def(m, ptr_type);
-   if (!t || t->opcode != SpvOpTypePointer)
-      return 0;
-   if (sc)
-      *sc = xe_op(t, 0);
-   return xe_op(t, 1);
-}
 
 /* ---- guards ---- */
 
@@ -228,221 +189,6 @@ static bool guard_line(kctx *c, const guard *g, const char **file, uint32_t *lin
    return found;
 }
 
-/* ---- the guarded region ---- */
-
-static bool collect_region(kctx *c, guard *g)
-{
-   const xe_cfg *cfg = c->cfg;
-   uint32_t si = xe_cfg_block_index(cfg, xe_block_id(g->in));
-   uint32_t ji = xe_cfg_block_index(cfg, xe_block_id(g->out));
-   if (si == ji)
-      return fail(g, "both edges of the branch go to the same block");
-   if (cfg->pred_start[si + 1] - cfg->pred_start[si] != 1)
-      return fail(g, "the guarded block has other predecessors");
-   g->region = calloc(cfg->n, 1);
-   uint32_t *stack = malloc(cfg->n * sizeof(uint32_t)), sp = 0;
-   bool reaches_j = false;
-   g->region[si] = 1;
-   stack[sp++] = si;
-   while (sp) {
-      uint32_t x = stack[--sp];
-      xe_inst *t = xe_block_terminator(cfg->blocks[x]);
-      if (!t || t->opcode == SpvOpUnreachable || t->opcode == SpvOpKill) {
-         free(stack);
-         return fail(g, "the guarded region ends in %s", t ? xe_opcode_name(t->opcode) : "nothing");
-      }
-      for (uint32_t e = cfg->succ_start[x]; e < cfg->succ_start[x + 1]; e++) {
-         uint32_t y = cfg->succ[e];
-         if (y == ji) {
-            reaches_j = true;
-         } else if (g->region[y]) {
-            if (xe_dominates(cfg, y, x)) {
-               free(stack);
-               return fail(g, "the guarded region contains a loop");
-            }
-         } else if (!xe_dominates(cfg, si, y)) {
-            free(stack);
-            return fail(g, "the guarded region has another entry or leaves to a block other "
-                           "than the merge");
-         } else {
-            g->region[y] = 1;
-            stack[sp++] = y;
-         }
-      }
-   }
-   free(stack);
-   if (!reaches_j)
-      return fail(g, "the guarded region never reaches the merge block");
-   xe_foreach_inst(i, &g->out->insts) {
-      uint32_t n = 0;
-      if (i->opcode == SpvOpPhi && (xe_uses(c->m, i->result_id, &n), n))
-         return fail(g, "a value merged after the guard (%%%u) is used", i->result_id);
-   }
-   return true;
-}
-
-/* OpenCL.std instructions that touch memory or the host (vload/vstore
- * families, printf, prefetch). */
-static bool ocl_memory(uint32_t n) { return (n >= 171 && n <= 181) || n == 184 || n == 185; }
-
-static bool ext_is_ocl(const xe_module *m, const xe_inst *i)
-{
-   const xe_inst *set = xe_def(m, xe_op(i, 0));
-   return set && !strcmp(xe_op_string(set, 0), "OpenCL.std");
-}
-
-/* Instructions with no effect beyond their result. */
-static bool pure_opcode(const xe_module *m, const xe_inst *i)
-{
-   unsigned op = i->opcode;
-   if (op == SpvOpExtInst)
-      return !ext_is_ocl(m, i) || !ocl_memory(xe_op(i, 1));
-   return op == SpvOpNop || op == SpvOpUndef || op == SpvOpLine || op == SpvOpNoLine ||
-          op == SpvOpPhi || (op >= SpvOpVectorExtractDynamic && op <= SpvOpTranspose) ||
-          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
-          (op >= SpvOpSNegate && op <= SpvOpSMulExtended) ||
-          (op >= SpvOpAny && op <= SpvOpBitCount);
-}
-
-static bool pointer_op(unsigned op)
-{
-   return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain ||
-          op == SpvOpInBoundsPtrAccessChain || op == SpvOpBitcast || op == SpvOpCopyObject ||
-          (op >= SpvOpPtrCastToGeneric && op <= SpvOpGenericCastToPtrExplicit);
-}
-
-/* The kernel argument a pointer is derived from, -1 if it comes from a
- * variable (private, local, input: not a host buffer), -2 if unknown. */
-static int pointer_root(kctx *c, uint32_t id)
-{
-   for (int depth = 0; depth < 32; depth++) {
-      const xe_inst *d = xe_def(c->m, id);
-      if (!d)
-         return -2;
-      if (d->opcode == SpvOpFunctionParameter)
-         return param_of(c, id) >= 0 ? param_of(c, id) : -2;
-      if (d->opcode == SpvOpVariable)
-         return -1;
-      if (!pointer_op(d->opcode) || d->opcode == SpvOpBitcast)
-         return d->opcode == SpvOpBitcast ? pointer_root(c, xe_op(d, 0)) : -2;
-      id = xe_op(d, 0);
-   }
-   return -2;
-}
-
-/* A CrossWorkgroup access `param[offset]`, offset in elements of the
- * parameter's pointee, through (InBounds)PtrAccessChain with one index. */
-static bool resolve(kctx *c, guard *g, uint32_t ptr, access *a)
-{
-   const xe_inst *d = xe_def(c->m, ptr);
-   if (d && d->opcode == SpvOpFunctionParameter && param_of(c, ptr) >= 0) {
-      uint32_t sc;
-      a->arg = param_of(c, ptr);
-      a->elem = pointee(c->m, d->type_id, &sc);
-      memset(&a->off, 0, sizeof(a->off));
-      a->off.min_bits = 64;
-      if (sc != SpvStorageClassCrossWorkgroup)
-         return fail(g, "argument %s is not a global buffer", c->names[a->arg]);
-      return true;
-   }
-   if (d && (d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain) &&
-       xe_nops(d) == 2) {
-      if (!resolve(c, g, xe_op(d, 0), a))
-         return false;
-      if (pointee(c->m, d->type_id, NULL) != a->elem)
-         return fail(g, "an access to %s changes the element type", c->names[a->arg]);
-      const xe_affine *ix = xe_affine_of(c->aff, xe_op(d, 1));
-      if (!ix)
-         return fail(g, "the index into %s is not affine in the ids (loaded or computed)",
-                     c->names[a->arg]);
-      xe_affine sum;
-      if (!xe_affine_add(&sum, &a->off, ix))
-         return fail(g, "the index into %s is too complex", c->names[a->arg]);
-      a->off = sum;
-      return true;
-   }
-   int root = pointer_root(c, ptr);
-   if (root >= 0)
-      return fail(g, "an access to %s is not a plain element index", c->names[root]);
-   return fail(g, "an access through a pointer that is not a buffer argument");
-}
-
-static bool scan_region(kctx *c, guard *g)
-{
-   for (uint32_t b = 0; b < c->cfg->n; b++) {
-      if (!g->region[b])
-         continue;
-      xe_foreach_inst(i, &c->cfg->blocks[b]->insts) {
-         if (pure_opcode(c->m, i) || pointer_op(i->opcode) || xe_opcode_is_terminator(i->opcode))
-            continue;
-         if (i->opcode == SpvOpLoad || i->opcode == SpvOpStore) {
-            uint32_t ptr = xe_op(i, 0), sc = 0;
-            const xe_inst *pd = xe_def(c->m, ptr);
-            pointee(c->m, pd ? pd->type_id : 0, &sc);
-            if (i->opcode == SpvOpLoad && sc == SpvStorageClassInput)
-               continue; /* built-in ids */
-            if (g->nacc == MAX_ACCESS)
-               return fail(g, "too many accesses");
-            access *a = &g->acc[g->nacc];
-            if (!resolve(c, g, ptr, a))
-               return false;
-            if (!xe_affine_nonneg(&a->off)) {
-               char *s = xe_affine_str(&a->off, c->names);
-               fail(g, "the index %s into %s may be negative", s, c->names[a->arg]);
-               free(s);
-               return false;
-            }
-            a->store = i->opcode == SpvOpStore;
-            a->value = a->store ? xe_op(i, 1) : i->result_id;
-            g->nacc++;
-            continue;
-         }
-         if (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor)
-            return fail(g, "atomic %s in the guarded region", xe_opcode_name(i->opcode));
-         if (i->opcode == SpvOpControlBarrier || i->opcode == SpvOpMemoryBarrier)
-            return fail(g, "barrier in the guarded region");
-         if (i->opcode == SpvOpFunctionCall)
-            return fail(g, "function call in the guarded region");
-         return fail(g, "%s in the guarded region", xe_opcode_name(i->opcode));
-      }
-   }
-   return true;
-}
-
-/* Buffers the region stores to (and loads from) are used nowhere else;
- * nothing outside writes through a pointer of unknown origin. */
-static bool check_outside(kctx *c, guard *g, const uint8_t *stored)
-{
-   xe_foreach_block(blk, c->f) {
-      uint32_t bi = xe_cfg_block_index(c->cfg, xe_block_id(blk));
-      if (bi != XE_NONE && g->region[bi])
-         continue;
-      xe_foreach_inst(i, &blk->insts) {
-         if (pointer_op(i->opcode) || i->opcode == SpvOpLine)
-            continue;
-         bool writes = i->opcode == SpvOpStore || i->opcode == SpvOpCopyMemory ||
-                       i->opcode == SpvOpCopyMemorySized || i->opcode == SpvOpFunctionCall ||
-                       (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) ||
-                       i->opcode == SpvOpExtInst;
-         for (unsigned k = 0; k < xe_nops(i); k++) {
-            if (xe_op_kind(i, k) != XE_W_ID)
-               continue;
-            const xe_inst *d = xe_def(c->m, xe_op(i, k));
-            if (!d || !d->type_id || !pointee(c->m, d->type_id, NULL))
-               continue;
-            int root = pointer_root(c, xe_op(i, k));
-            if (root >= 0 && stored[root])
-               return fail(g, "buffer %s is also used outside the guarded region",
-                           c->names[root]);
-            if (root == -2 && writes)
-               return fail(g, "%s outside the region writes through a pointer that may alias "
-                              "a padded buffer", xe_opcode_name(i->opcode));
-         }
-      }
-   }
-   return true;
-}
-
 /* ---- the two proofs ---- */
 
 /* The single var term of a, with a constant coefficient; -1 if none. */
@@ -469,8 +215,8 @@ static bool prove_disjoint(kctx *c, guard *g, const uint8_t *stored, char *why, 
       snprintf(why, n, "the guard is not a threshold on one id");
       return false;
    }
-   for (unsigned s = 0; s < g->nacc; s++) {
-      const access *st = &g->acc[s];
+   for (unsigned s = 0; s < g->reg.nacc; s++) {
+      const xe_access *st = &g->reg.acc[s];
       if (!st->store)
          continue;
       int64_t ss;
@@ -480,8 +226,8 @@ static bool prove_disjoint(kctx *c, guard *g, const uint8_t *stored, char *why, 
                   c->names[st->arg]);
          return false;
       }
-      for (unsigned a = 0; a < g->nacc; a++) {
-         const access *ac = &g->acc[a];
+      for (unsigned a = 0; a < g->reg.nacc; a++) {
+         const xe_access *ac = &g->reg.acc[a];
          int64_t sa;
          if (ac->arg != st->arg)
             continue;
@@ -523,12 +269,12 @@ static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, uint8_
    } else if (d->opcode == SpvOpLoad) {
       /* Loads in the region are accesses whose index was checked. */
       uint32_t bi = xe_cfg_block_index(c->cfg, xe_block_id(d->block));
-      ok = bi != XE_NONE && g->region[bi];
+      ok = bi != XE_NONE && g->reg.blocks[bi];
       uint32_t sc = 0;
       const xe_inst *pd = xe_def(c->m, xe_op(d, 0));
-      pointee(c->m, pd ? pd->type_id : 0, &sc);
+      xe_pointee(c->m, pd ? pd->type_id : 0, &sc);
       ok = ok && sc == SpvStorageClassCrossWorkgroup;
-   } else if (pure_opcode(c->m, d) && d->opcode != SpvOpLine) {
+   } else if (xe_pure_opcode(c->m, d) && d->opcode != SpvOpLine) {
       ok = true;
       for (unsigned q = 0; q < xe_nops(d) && ok; q++) {
          if (xe_op_kind(d, q) == XE_W_ID)
@@ -541,38 +287,12 @@ static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, uint8_
    return ok;
 }
 
-static bool written_anywhere(kctx *c, int arg)
-{
-   xe_foreach_block(blk, c->f) {
-      xe_foreach_inst(i, &blk->insts) {
-         bool writes = i->opcode == SpvOpStore || i->opcode == SpvOpCopyMemory ||
-                       i->opcode == SpvOpCopyMemorySized || i->opcode == SpvOpFunctionCall ||
-                       (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) ||
-                       i->opcode == SpvOpExtInst;
-         if (!writes)
-            continue;
-         unsigned nptr = i->opcode == SpvOpStore ? 1 : xe_nops(i);
-         for (unsigned k = 0; k < nptr; k++) {
-            if (xe_op_kind(i, k) == XE_W_ID) {
-               int root = pointer_root(c, xe_op(i, k));
-               if (root == arg || root == -2) {
-                  const xe_inst *d = xe_def(c->m, xe_op(i, k));
-                  if (d && d->type_id && pointee(c->m, d->type_id, NULL))
-                     return true;
-               }
-            }
-         }
-      }
-   }
-   return false;
-}
-
 /* same_index: see the header comment. */
 static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why, size_t n)
 {
-   const access *first = NULL;
-   for (unsigned s = 0; s < g->nacc && !first; s++)
-      first = g->acc[s].store ? &g->acc[s] : NULL;
+   const xe_access *first = NULL;
+   for (unsigned s = 0; s < g->reg.nacc && !first; s++)
+      first = g->reg.acc[s].store ? &g->reg.acc[s] : NULL;
    if (!first) {
       snprintf(why, n, "no store to index by");
       return false;
@@ -591,8 +311,8 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
       snprintf(why, n, "the store to %s does not depend on the ids", c->names[first->arg]);
       return false;
    }
-   for (unsigned a = 0; a < g->nacc; a++) {
-      const access *ac = &g->acc[a];
+   for (unsigned a = 0; a < g->reg.nacc; a++) {
+      const xe_access *ac = &g->reg.acc[a];
       int64_t al, be;
       if (!xe_affine_ratio(&ac->off, &k, &al, &be) || al <= 0) {
          char *s = xe_affine_str(&ac->off, c->names);
@@ -605,16 +325,16 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
          snprintf(why, n, "two different store indices into %s", c->names[ac->arg]);
          return false;
       }
-      if (!ac->store && (stored[ac->arg] || written_anywhere(c, ac->arg))) {
+      if (!ac->store && (stored[ac->arg] || xe_region_buffer_written(&g->reg, ac->arg))) {
          snprintf(why, n, "%s is both read and written", c->names[ac->arg]);
          return false;
       }
    }
-   for (unsigned a = 0; a < g->nacc; a++) {
-      const access *x = &g->acc[a];
-      for (unsigned b = 0; b < g->nacc; b++) {
-         if (x->store && g->acc[b].store && x->arg == g->acc[b].arg &&
-             !xe_affine_equal(&x->off, &g->acc[b].off)) {
+   for (unsigned a = 0; a < g->reg.nacc; a++) {
+      const xe_access *x = &g->reg.acc[a];
+      for (unsigned b = 0; b < g->reg.nacc; b++) {
+         if (x->store && g->reg.acc[b].store && x->arg == g->reg.acc[b].arg &&
+             !xe_affine_equal(&x->off, &g->reg.acc[b].off)) {
             snprintf(why, n, "two different store indices into %s", c->names[x->arg]);
             return false;
          }
@@ -622,15 +342,15 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
    }
    uint8_t *memo = calloc(c->m->bound, 1);
    bool ok = true;
-   for (unsigned a = 0; a < g->nacc && ok; a++) {
-      if (g->acc[a].store && !pure_in_k(c, g, &k, g->acc[a].value, memo)) {
+   for (unsigned a = 0; a < g->reg.nacc && ok; a++) {
+      if (g->reg.acc[a].store && !pure_in_k(c, g, &k, g->reg.acc[a].value, memo)) {
          snprintf(why, n, "a value stored to %s depends on the ids other than through its index",
-                  c->names[g->acc[a].arg]);
+                  c->names[g->reg.acc[a].arg]);
          ok = false;
       }
    }
    for (uint32_t b = 0; b < c->cfg->n && ok; b++) {
-      xe_inst *t = g->region[b] ? xe_block_terminator(c->cfg->blocks[b]) : NULL;
+      xe_inst *t = g->reg.blocks[b] ? xe_block_terminator(c->cfg->blocks[b]) : NULL;
       if (t && (t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) &&
           !pure_in_k(c, g, &k, xe_op(t, 0), memo)) {
          snprintf(why, n, "a branch in the region depends on the ids other than through the index");
@@ -652,7 +372,7 @@ typedef struct need {
    unsigned min_bits;
 } need;
 
-static bool need_add(need *nd, const access *a)
+static bool need_add(need *nd, const xe_access *a)
 {
    xe_formula f;
    if (!xe_formula_min_elements(&a->off, &f))
@@ -742,20 +462,29 @@ static cJSON *need_json(kctx *c, int arg, const need *nd)
 
 static bool analyze(kctx *c, guard *g)
 {
-   if (!collect_region(c, g) || !scan_region(c, g))
+   xe_region *rg = &g->reg;
+   rg->m = c->m;
+   rg->f = c->f;
+   rg->cfg = c->cfg;
+   rg->aff = c->aff;
+   rg->nparams = c->nparams;
+   rg->param_ids = c->param_ids;
+   rg->names = c->names;
+   if (!xe_region_collect(rg) || !xe_region_scan(rg))
       return false;
    uint8_t *stored = calloc(c->nparams + 1, 1);
-   for (unsigned a = 0; a < g->nacc; a++)
-      stored[g->acc[a].arg] |= g->acc[a].store;
-   bool ok = check_outside(c, g, stored);
-   char why1[200] = "", why2[200] = "";
+   for (unsigned a = 0; a < g->reg.nacc; a++)
+      stored[g->reg.acc[a].arg] |= g->reg.acc[a].store;
+   bool ok = xe_region_buffers_private(rg, stored);
+   char why1[120] = "", why2[120] = "";
    if (ok) {
       if (prove_disjoint(c, g, stored, why1, sizeof(why1)))
          g->proof = "disjoint";
       else if (prove_same_index(c, g, stored, why2, sizeof(why2)))
          g->proof = "same_index";
       else
-         ok = fail(g, "%s; and %s", why1, why2);
+         snprintf(rg->why, sizeof(rg->why), "%s; and %s", why1, why2);
+      ok = g->proof != NULL;
    }
    free(stored);
    return ok;
@@ -765,12 +494,12 @@ static bool analyze(kctx *c, guard *g)
 static void remove_guard(kctx *c, guard *g)
 {
    xe_inst *t = xe_block_terminator(g->b);
-   uint32_t target = xe_block_id(g->in);
+   uint32_t target = xe_block_id(g->reg.in);
    xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL);
    xe_list_insert_before(c->m, t, br);
    xe_inst_delete(c->m, t);
    uint32_t from = xe_block_id(g->b);
-   xe_foreach_inst(i, &g->out->insts) {
+   xe_foreach_inst(i, &g->reg.out->insts) {
       if (i->opcode != SpvOpPhi)
          continue;
       uint32_t ops[256];
@@ -800,14 +529,14 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
    need local[64];
    memset(local, 0, sizeof(local));
    bool fits = true;
-   for (unsigned a = 0; a < g->nacc; a++) {
-      if (g->acc[a].arg < 64)
-         fits &= need_add(&local[g->acc[a].arg], &g->acc[a]);
+   for (unsigned a = 0; a < g->reg.nacc; a++) {
+      if (g->reg.acc[a].arg < 64)
+         fits &= need_add(&local[g->reg.acc[a].arg], &g->reg.acc[a]);
    }
    if (!fits)
-      snprintf(g->why, sizeof(g->why), "the padding formula is too complex");
+      snprintf(g->reg.why, sizeof(g->reg.why), "the padding formula is too complex");
    if (!g->proof || !fits) {
-      xe_remark(r, c->k->name, XE_REMARK_MISSED, "guard '%s'%s stays: %s", cond, where, g->why);
+      xe_remark(r, c->k->name, XE_REMARK_MISSED, "guard '%s'%s stays: %s", cond, where, g->reg.why);
       free(cond);
       return;
    }
@@ -840,8 +569,8 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
          cJSON_AddNumberToObject(e, "line", line);
       }
       xe_manifest_add(c->m, c->k->name, "padding", e);
-      for (unsigned a = 0; a < g->nacc; a++)
-         need_add(&needs[g->acc[a].arg], &g->acc[a]);
+      for (unsigned a = 0; a < g->reg.nacc; a++)
+         need_add(&needs[g->reg.acc[a].arg], &g->reg.acc[a]);
    }
    free(buf);
    free(cond);
@@ -902,12 +631,12 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       }
       uint32_t si = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 1 : 2));
       uint32_t ji = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 2 : 1));
-      g->in = c.cfg->blocks[si];
-      g->out = c.cfg->blocks[ji];
+      g->reg.in = c.cfg->blocks[si];
+      g->reg.out = c.cfg->blocks[ji];
       bool ok = analyze(&c, g);
       if (ok && apply && k->body_callers > 1) {
          ok = false;
-         snprintf(g->why, sizeof(g->why), "the kernel body is shared with other kernels");
+         snprintf(g->reg.why, sizeof(g->reg.why), "the kernel body is shared with other kernels");
          g->proof = NULL;
       }
       if (!ok)
@@ -917,7 +646,7 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
          remove_guard(&c, g);
          progress = true;
       }
-      free(g->region);
+      xe_region_free(&g->reg);
       free(g);
    }
    for (unsigned a = 0; a < c.nparams; a++) {
