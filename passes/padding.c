@@ -45,6 +45,7 @@
 #include <cjson/cJSON.h>
 
 #include "affine.h"
+#include "builder.h"
 #include "cfg.h"
 #include "launch_formula.h"
 #include "passes.h"
@@ -66,6 +67,12 @@ typedef struct guard {
     * why says why the guard must stay */
    xe_region reg;
    const char *proof;          /* "disjoint" / "same_index" */
+   bool in_when_true;          /* the guard branches in bounds when cond is true */
+   uint32_t cond;              /* the guard's condition */
+   /* Narrowing: the guard stays on the edge split -> split_to (a part of
+    * the region with effects the excluded items must not have). */
+   xe_block *split, *split_to;
+   char split_why[256];
 } guard;
 
 typedef struct kctx {
@@ -346,7 +353,9 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
    }
    for (uint32_t b = 0; b < c->cfg->n && ok; b++) {
       xe_inst *t = g->reg.blocks[b] ? xe_block_terminator(c->cfg->blocks[b]) : NULL;
-      if (t && (t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) &&
+      /* A narrowed guard's branch sends excluded items to the merge. */
+      if (t && t->block != g->split &&
+          (t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) &&
           !pure_in_k(c, g, &k, xe_op(t, 0), memo)) {
          snprintf(why, n, "a branch in the region depends on the ids other than through the index");
          ok = false;
@@ -455,21 +464,16 @@ static cJSON *need_json(kctx *c, int arg, const need *nd)
 
 /* ---- driver ---- */
 
-static bool analyze(kctx *c, guard *g)
+/* The proofs for the blocks currently in g->reg.blocks. */
+static bool try_region(kctx *c, guard *g)
 {
    xe_region *rg = &g->reg;
-   rg->m = c->m;
-   rg->f = c->f;
-   rg->cfg = c->cfg;
-   rg->aff = c->aff;
-   rg->nparams = c->nparams;
-   rg->param_ids = c->param_ids;
-   rg->names = c->names;
-   if (!xe_region_collect(rg) || !xe_region_scan(rg))
+   rg->nacc = 0;
+   if (!xe_region_scan(rg))
       return false;
    uint8_t *stored = calloc(c->nparams + 1, 1);
-   for (unsigned a = 0; a < g->reg.nacc; a++)
-      stored[g->reg.acc[a].arg] |= g->reg.acc[a].store;
+   for (unsigned a = 0; a < rg->nacc; a++)
+      stored[rg->acc[a].arg] |= rg->acc[a].store;
    bool ok = xe_region_buffers_private(rg, stored);
    char why1[120] = "", why2[120] = "";
    if (ok) {
@@ -485,9 +489,90 @@ static bool analyze(kctx *c, guard *g)
    return ok;
 }
 
+/* Narrowing: clang folds `if (i < n) a[i] = ..; if (i < n && c) atomic..;`
+ * into one region whose tail branches on c to the atomic or to the merge
+ * J.  If the region without that tail passes, the guard can go from the
+ * region and be kept on the tail's edge alone: the branch X -> T becomes
+ * `c && in-bounds`.  Excluded items then leave X for J, as items with c
+ * false do; T's blocks count as outside the region for the proofs. */
+static bool try_narrow(kctx *c, guard *g)
+{
+   xe_region *rg = &g->reg;
+   const xe_cfg *cfg = c->cfg;
+   uint8_t *full = malloc(cfg->n);
+   memcpy(full, rg->blocks, cfg->n);
+   uint32_t ji = xe_cfg_block_index(cfg, xe_block_id(rg->out));
+   /* Deepest candidates first: they keep the guard on the least code. */
+   for (uint32_t q = cfg->nrpo; q-- > 0;) {
+      uint32_t x = cfg->rpo[q];
+      xe_inst *t = full[x] ? xe_block_terminator(cfg->blocks[x]) : NULL;
+      if (!t || t->opcode != SpvOpBranchConditional)
+         continue;
+      uint32_t s1 = xe_cfg_block_index(cfg, xe_op(t, 1)), s2 = xe_cfg_block_index(cfg, xe_op(t, 2));
+      uint32_t tt = s1 == ji ? s2 : s2 == ji ? s1 : XE_NONE;
+      if (tt == XE_NONE || tt == ji || !full[tt] ||
+          cfg->pred_start[tt + 1] - cfg->pred_start[tt] != 1)
+         continue;
+      /* The tail: blocks of the region dominated by T; it may leave only
+       * to J. */
+      bool ok = true;
+      for (uint32_t b = 0; b < cfg->n; b++) {
+         rg->blocks[b] = full[b] && !xe_dominates(cfg, tt, b);
+         for (uint32_t e = cfg->succ_start[b]; ok && full[b] && !rg->blocks[b] &&
+                                               e < cfg->succ_start[b + 1]; e++)
+            ok = cfg->succ[e] == ji || xe_dominates(cfg, tt, cfg->succ[e]);
+      }
+      g->split = cfg->blocks[x];
+      g->split_to = cfg->blocks[tt];
+      if (ok && try_region(c, g)) {
+         free(full);
+         return true;
+      }
+   }
+   memcpy(rg->blocks, full, cfg->n);
+   g->split = g->split_to = NULL;
+   free(full);
+   return false;
+}
+
+static bool analyze(kctx *c, guard *g)
+{
+   xe_region *rg = &g->reg;
+   rg->m = c->m;
+   rg->f = c->f;
+   rg->cfg = c->cfg;
+   rg->aff = c->aff;
+   rg->nparams = c->nparams;
+   rg->param_ids = c->param_ids;
+   rg->names = c->names;
+   if (!xe_region_collect(rg))
+      return false;
+   if (try_region(c, g))
+      return true;
+   snprintf(g->split_why, sizeof(g->split_why), "%s", rg->why);
+   if (try_narrow(c, g))
+      return true;
+   snprintf(rg->why, sizeof(rg->why), "%s", g->split_why);
+   return false;
+}
+
 /* Makes the guard branch unconditional and drops J's phi entries from it. */
 static void remove_guard(kctx *c, guard *g)
 {
+   if (g->split) {
+      /* X -> T now needs the guard too: c && in (T the true target) or
+       * c || !in (T the false target). */
+      xe_inst *xt = xe_block_terminator(g->split);
+      bool t_true = xe_op(xt, 1) == xe_block_id(g->split_to);
+      xe_builder bld = xe_builder_before(c->m, xt);
+      uint32_t bt = xe_type_bool(c->m);
+      bool need_in = t_true;
+      uint32_t gc = g->cond;
+      if (g->in_when_true != need_in)
+         gc = xe_build1(&bld, SpvOpLogicalNot, bt, gc);
+      uint32_t nc = xe_build2(&bld, t_true ? SpvOpLogicalAnd : SpvOpLogicalOr, bt, xe_op(xt, 0), gc);
+      xe_set_op(xt, 0, nc);
+   }
    xe_inst *t = xe_block_terminator(g->b);
    uint32_t target = xe_block_id(g->reg.in);
    xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL);
@@ -535,6 +620,12 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
       free(cond);
       return;
    }
+   char kept[400] = "";
+   if (g->split) {
+      const char *to = xe_name(c->m, xe_block_id(g->split_to));
+      snprintf(kept, sizeof(kept), ", kept on the branch to %s%s%.0u because of: %s",
+               to ? "" : "%", to ? to : "", to ? 0 : xe_block_id(g->split_to), g->split_why);
+   }
    char *buf = NULL;
    size_t len = 0;
    FILE *f = open_memstream(&buf, &len);
@@ -550,15 +641,17 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
    fclose(f);
    if (!apply) {
       xe_remark(r, c->k->name, XE_REMARK_NOTE,
-                "could remove guard '%s'%s (%s) with --assume-padded if buffers were padded: %s",
-                cond, where, g->proof, buf);
+                "could remove guard '%s'%s (%s%s) with --assume-padded if buffers were padded: %s",
+                cond, where, g->proof, kept, buf);
    } else {
-      xe_remark(r, c->k->name, XE_REMARK_APPLIED, "removed guard '%s'%s (%s); buffers padded: %s",
-                cond, where, g->proof, buf);
+      xe_remark(r, c->k->name, XE_REMARK_APPLIED, "removed guard '%s'%s (%s%s); buffers padded: %s",
+                cond, where, g->proof, kept, buf);
       cJSON *e = cJSON_CreateObject();
       cJSON_AddStringToObject(e, "kind", "guard");
       cJSON_AddStringToObject(e, "condition", cond);
       cJSON_AddStringToObject(e, "proof", g->proof);
+      if (g->split)
+         cJSON_AddStringToObject(e, "narrowed", g->split_why);
       if (line) {
          cJSON_AddStringToObject(e, "file", file ? file : "");
          cJSON_AddNumberToObject(e, "line", line);
@@ -624,6 +717,8 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
          free(g);
          continue;
       }
+      g->in_when_true = in_true;
+      g->cond = xe_op(t, 0);
       uint32_t si = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 1 : 2));
       uint32_t ji = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 2 : 1));
       g->reg.in = c.cfg->blocks[si];

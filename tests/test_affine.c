@@ -243,6 +243,8 @@ START_TEST(pass_decisions)
       { "padding_two", "padding_two", 2, 1 },
       { "padding_stencil", "padding_inplace", 1, 0 },
       { "padding_group", "padding_group", 1, 0 },
+      /* the guard stays only on the branch to the atomic */
+      { "padding_merged", "padding_merged", 2, 1 },
    };
    for (unsigned q = 0; q < sizeof(k) / sizeof(k[0]); q++) {
       char rel[128];
