@@ -173,6 +173,12 @@ static bool resolve(xe_region *r, uint32_t ptr, xe_access *a)
    int root = xe_region_pointer_root(r, ptr);
    if (root >= 0)
       return fail(r, "an access to %s is not a plain element index", r->names[root]);
+   uint32_t sc = 0;
+   xe_pointee(r->m, d ? d->type_id : 0, &sc);
+   if (sc == SpvStorageClassWorkgroup)
+      return fail(r, "an access to local (Workgroup) memory");
+   if (sc == SpvStorageClassFunction)
+      return fail(r, "an access to private (Function) memory");
    return fail(r, "an access through a pointer that is not a buffer argument");
 }
 
