@@ -188,6 +188,14 @@ bool xe_region_scan(xe_region *r)
       if (!r->blocks[b])
          continue;
       xe_foreach_inst(i, &r->cfg->blocks[b]->insts) {
+         /* Integer division by zero is undefined behaviour in SPIR-V, and
+          * an excluded work-item may divide by a zero it loaded from the
+          * padding: only constant non-zero divisors pass. */
+         uint64_t dv;
+         if ((i->opcode == SpvOpUDiv || i->opcode == SpvOpSDiv || i->opcode == SpvOpUMod ||
+              i->opcode == SpvOpSRem || i->opcode == SpvOpSMod) &&
+             (!xe_const_uint(r->m, xe_op(i, 1), &dv) || dv == 0))
+            return fail(r, "integer division by a non-constant in the guarded region");
          if (xe_pure_opcode(r->m, i) || pointer_op(i->opcode) || xe_opcode_is_terminator(i->opcode))
             continue;
          if (i->opcode == SpvOpLoad || i->opcode == SpvOpStore) {

@@ -240,6 +240,7 @@ START_TEST(pass_decisions)
       { "padding_stay", "padding_out0", 1, 1 },
       { "padding_stay", "padding_gather", 1, 1 },
       { "padding_stay", "padding_shift", 1, 1 },
+      { "padding_stay", "padding_div", 1, 1 },
       { "padding_two", "padding_two", 2, 1 },
       { "padding_stencil", "padding_inplace", 1, 0 },
       { "padding_group", "padding_group", 1, 0 },

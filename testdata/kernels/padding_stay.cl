@@ -24,3 +24,9 @@ kernel void padding_shift(global float *a, int n)
     if (i < n)
         a[i] = a[i + 1];                   // item n would overwrite a[n], read by item n-1
 }
+kernel void padding_div(global int *out, global const int *a, global const int *b, int n)
+{
+    int i = get_global_id(0);
+    if (i < n)
+        out[i] = a[i] / b[i];              // item n may divide by a zero from the padding
+}
