@@ -556,6 +556,40 @@ static bool analyze(kctx *c, guard *g)
    return false;
 }
 
+/* Deletes the guard's condition once nothing uses it, and the compares,
+ * selects and logical operations that only fed it. */
+static void delete_dead_condition(xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   if (!d || !d->block)
+      return;
+   unsigned op = d->opcode;
+   bool cond_op = op == SpvOpSelect || op == SpvOpLogicalAnd || op == SpvOpLogicalOr ||
+                  op == SpvOpLogicalNot || (op >= SpvOpIEqual && op <= SpvOpSLessThanEqual);
+   if (!cond_op)
+      return;
+   uint32_t n = 0, real = 0;
+   xe_module_invalidate(m);
+   const xe_use *u = xe_uses(m, id, &n);
+   for (uint32_t k = 0; k < n; k++)
+      real += u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate;
+   if (real)
+      return;
+   xe_inst *names[8];
+   unsigned nn = 0;
+   for (uint32_t k = 0; k < n && nn < 8; k++)
+      names[nn++] = u[k].inst;
+   for (unsigned k = 0; k < nn; k++)
+      xe_inst_delete(m, names[k]);
+   uint32_t ops[3] = { 0 };
+   unsigned k, nops = xe_nops(d) < 3 ? xe_nops(d) : 3;
+   for (k = 0; k < nops; k++)
+      ops[k] = xe_op(d, k);
+   xe_inst_delete(m, d);
+   for (k = 0; k < nops; k++)
+      delete_dead_condition(m, ops[k]);
+}
+
 /* Makes the guard branch unconditional and drops J's phi entries from it. */
 static void remove_guard(kctx *c, guard *g)
 {
@@ -595,6 +629,7 @@ static void remove_guard(kctx *c, guard *g)
       }
       xe_set_ops(i, ops, n, kinds);
    }
+   delete_dead_condition(c->m, g->cond);
    xe_module_invalidate(c->m);
 }
 
