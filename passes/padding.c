@@ -13,7 +13,8 @@
  *  - every access in it is a load or store through a kernel argument
  *    (CrossWorkgroup pointer) at an element offset affine in the ids with
  *    non-negative coefficients (src/affine.h); no atomics, barriers,
- *    group operations, calls, or memory built-ins;
+ *    group operations, calls, memory built-ins, or integer division by a
+ *    non-constant (src/region.c);
  *  - buffers the region stores to are used nowhere else in the kernel;
  *  - and one of two proofs holds:
  *    disjoint:    the guard is a threshold on one id v and every access to
@@ -30,6 +31,12 @@
  *                 the G item with the same k (same value, same address).
  *                 This covers `out[y*w + x] = f(in[y*w + x])` under a 2-D
  *                 guard, where x >= w aliases the next row.
+ *
+ * When the region fails as a whole, the guard may be narrowed: kept only
+ * on a branch inside the region whose other side goes to J (try_narrow).
+ *
+ * Rewrite: the guard branch becomes OpBranch to the region, J's phis lose
+ * their entry from the guard block, the condition is deleted when unused.
  *
  * Host contract (only with --assume-padded[=K,...]; otherwise remarks
  * only): buffer sizes per the "padding" manifest section, buffer arguments
