@@ -374,12 +374,10 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
 
 /* ---- the padding each buffer needs ---- */
 
-#define MAX_ALT 4
 typedef struct need {
    bool used;
    uint32_t elem;
-   unsigned nalt;
-   xe_formula alt[MAX_ALT];   /* the maximum of these; none dominates another */
+   xe_formula_max size;
    unsigned min_bits;
 } need;
 
@@ -395,38 +393,7 @@ static bool need_add(need *nd, const xe_access *a)
    }
    if (a->off.min_bits < nd->min_bits)
       nd->min_bits = a->off.min_bits;
-   for (unsigned k = 0; k < nd->nalt; k++) {
-      if (xe_formula_dominates(&nd->alt[k], &f))
-         return true;
-   }
-   unsigned w = 0;
-   for (unsigned k = 0; k < nd->nalt; k++) {
-      if (!xe_formula_dominates(&f, &nd->alt[k]))
-         nd->alt[w++] = nd->alt[k];
-   }
-   nd->nalt = w;
-   if (nd->nalt == MAX_ALT)
-      return false;
-   nd->alt[nd->nalt++] = f;
-   return true;
-}
-
-static char *need_text(kctx *c, const need *nd)
-{
-   char *buf = NULL;
-   size_t len = 0;
-   FILE *f = open_memstream(&buf, &len);
-   if (nd->nalt > 1)
-      fputs("max(", f);
-   for (unsigned k = 0; k < nd->nalt; k++) {
-      char *t = xe_formula_text(&nd->alt[k], c->names);
-      fprintf(f, "%s%s", k ? ", " : "", t);
-      free(t);
-   }
-   if (nd->nalt > 1)
-      fputs(")", f);
-   fclose(f);
-   return buf;
+   return xe_formula_max_add(&nd->size, &f);
 }
 
 static cJSON *need_json(kctx *c, int arg, const need *nd)
@@ -436,28 +403,16 @@ static cJSON *need_json(kctx *c, int arg, const need *nd)
    cJSON_AddNumberToObject(e, "arg", arg);
    cJSON_AddStringToObject(e, "name", c->names[arg]);
    cJSON_AddNumberToObject(e, "element_size", (double)xe_type_size(c->m, nd->elem));
-   cJSON *me;
-   if (nd->nalt == 1) {
-      me = xe_formula_json(&nd->alt[0], c->names);
-   } else {
-      me = cJSON_CreateObject();
-      char *t = need_text(c, nd);
-      cJSON_AddStringToObject(me, "text", t);
-      free(t);
-      cJSON *arr = cJSON_AddArrayToObject(me, "max_of");
-      for (unsigned k = 0; k < nd->nalt; k++)
-         cJSON_AddItemToArray(arr, xe_formula_json(&nd->alt[k], c->names));
-   }
-   cJSON_AddItemToObject(e, "min_elements", me);
+   cJSON_AddItemToObject(e, "min_elements", xe_formula_max_json(&nd->size, c->names));
    /* The proofs let padding values reach only padding. */
    cJSON_AddBoolToObject(e, "zero_fill", false);
    cJSON_AddBoolToObject(e, "distinct_allocation", true);
    cJSON *req = cJSON_AddObjectToObject(e, "requires");
    cJSON *nn = cJSON_AddArrayToObject(req, "nonnegative_args");
    bool seen[64] = { 0 };
-   for (unsigned k = 0; k < nd->nalt; k++) {
-      for (unsigned t = 0; t < nd->alt[k].n; t++) {
-         int a = nd->alt[k].t[t].arg;
+   for (unsigned k = 0; k < nd->size.n; k++) {
+      for (unsigned t = 0; t < nd->size.alt[k].n; t++) {
+         int a = nd->size.alt[k].t[t].arg;
          if (a >= 0 && a < 64 && !seen[a]) {
             seen[a] = true;
             cJSON_AddItemToArray(nn, cJSON_CreateNumber(a));
@@ -675,7 +630,7 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
    for (unsigned a = 0; a < c->nparams && a < 64; a++) {
       if (!local[a].used)
          continue;
-      char *t = need_text(c, &local[a]);
+      char *t = xe_formula_max_text(&local[a].size, c->names);
       fprintf(f, "%s%s (arg %u) to %s elements", first ? "" : ", ", c->names[a], a, t);
       free(t);
       first = false;

@@ -162,6 +162,56 @@ cJSON *xe_formula_json(const xe_formula *fm, const char *const *names)
    return o;
 }
 
+bool xe_formula_max_add(xe_formula_max *m, const xe_formula *f)
+{
+   for (unsigned k = 0; k < m->n; k++) {
+      if (xe_formula_dominates(&m->alt[k], f))
+         return true;
+   }
+   unsigned w = 0;
+   for (unsigned k = 0; k < m->n; k++) {
+      if (!xe_formula_dominates(f, &m->alt[k]))
+         m->alt[w++] = m->alt[k];
+   }
+   m->n = w;
+   if (m->n == XE_FORMULA_MAX_ALT)
+      return false;
+   m->alt[m->n++] = *f;
+   return true;
+}
+
+char *xe_formula_max_text(const xe_formula_max *m, const char *const *names)
+{
+   char *buf = NULL;
+   size_t len = 0;
+   FILE *f = open_memstream(&buf, &len);
+   if (m->n > 1)
+      fputs("max(", f);
+   for (unsigned k = 0; k < m->n; k++) {
+      char *t = xe_formula_text(&m->alt[k], names);
+      fprintf(f, "%s%s", k ? ", " : "", t);
+      free(t);
+   }
+   if (m->n > 1)
+      fputs(")", f);
+   fclose(f);
+   return buf;
+}
+
+cJSON *xe_formula_max_json(const xe_formula_max *m, const char *const *names)
+{
+   if (m->n == 1)
+      return xe_formula_json(&m->alt[0], names);
+   cJSON *o = cJSON_CreateObject();
+   char *t = xe_formula_max_text(m, names);
+   cJSON_AddStringToObject(o, "text", t);
+   free(t);
+   cJSON *arr = cJSON_AddArrayToObject(o, "max_of");
+   for (unsigned k = 0; k < m->n; k++)
+      cJSON_AddItemToArray(arr, xe_formula_json(&m->alt[k], names));
+   return o;
+}
+
 static bool eval_terms(const cJSON *terms, const xe_launch *l, const int64_t *args,
                        unsigned nargs, int64_t *value)
 {

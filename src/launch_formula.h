@@ -46,6 +46,20 @@ bool xe_formula_dominates(const xe_formula *a, const xe_formula *b);
 struct cJSON *xe_formula_json(const xe_formula *f, const char *const *arg_names);
 char *xe_formula_text(const xe_formula *f, const char *const *arg_names);
 
+/* The maximum of formulas none of which dominates another: what a buffer
+ * accessed at several indices needs (`in[i]`, `in[i + 1]` keep only the
+ * second; `a[x]`, `a[w*y]` keep both). */
+#define XE_FORMULA_MAX_ALT 4
+typedef struct xe_formula_max {
+   unsigned n;
+   xe_formula alt[XE_FORMULA_MAX_ALT];
+} xe_formula_max;
+/* Adds f unless dominated, dropping what f dominates; false if full. */
+bool xe_formula_max_add(xe_formula_max *m, const xe_formula *f);
+char *xe_formula_max_text(const xe_formula_max *m, const char *const *arg_names);
+/* The single formula's object, or {"text", "max_of": [...]}. */
+struct cJSON *xe_formula_max_json(const xe_formula_max *m, const char *const *arg_names);
+
 typedef struct xe_launch {
    uint64_t global_size[3], global_offset[3], local_size[3];
 } xe_launch;

@@ -207,6 +207,42 @@ START_TEST(stencil_dominates)
 }
 END_TEST
 
+START_TEST(max_of_formulas)
+{
+   /* a[x], a[w*y] (w = argument 0): neither bound covers the other. */
+   xe_affine ax = { .n = 1, .t = { { 1, XE_AFF_GID_X, -1 } }, .min_bits = 64 };
+   xe_affine ay = { .n = 1, .t = { { 1, XE_AFF_GID_Y, 0 } }, .min_bits = 64 };
+   xe_affine ax1 = { .n = 2, .t = { { 1, XE_AFF_NONE, -1 }, { 1, XE_AFF_GID_X, -1 } },
+                     .min_bits = 64 };
+   xe_formula fx, fy, fx1;
+   ck_assert(xe_formula_min_elements(&ax, &fx) && xe_formula_min_elements(&ay, &fy) &&
+             xe_formula_min_elements(&ax1, &fx1));
+   xe_formula_max m = { 0 };
+   ck_assert(xe_formula_max_add(&m, &fx));
+   ck_assert(xe_formula_max_add(&m, &fy));
+   ck_assert_uint_eq(m.n, 2);
+   ck_assert(xe_formula_max_add(&m, &fx1)); /* replaces a[x] */
+   ck_assert_uint_eq(m.n, 2);
+   ck_assert(xe_formula_max_add(&m, &fx));  /* dominated: no change */
+   ck_assert_uint_eq(m.n, 2);
+   const char *names[] = { "w" };
+   char *t = xe_formula_max_text(&m, names);
+   ck_assert_str_eq(t, "max(w*global_size[1] + w*global_offset[1] - w + 1, "
+                       "global_size[0] + global_offset[0] + 1)");
+   free(t);
+   cJSON *j = xe_formula_max_json(&m, names);
+   ck_assert_ptr_nonnull(cJSON_GetObjectItem(j, "max_of"));
+   xe_launch l = { { 64, 4, 1 }, { 0, 0, 0 }, { 64, 1, 1 } };
+   int64_t w = 10, v;
+   ck_assert(xe_formula_eval(j, &l, &w, 1, &v));
+   ck_assert_int_eq(v, 65);          /* x + 1 wins: 65 > 3*10 + 1 */
+   w = 100;
+   ck_assert(xe_formula_eval(j, &l, &w, 1, &v));
+   ck_assert_int_eq(v, 301);         /* w*y wins */
+   cJSON_Delete(j);
+}
+END_TEST
+
 /* Runs the padding pass; returns the number of OpBranchConditional left in
  * the kernel body. */
 static unsigned run_padding(xe_module *m, const char *kernel, const char *assume)
@@ -291,6 +327,7 @@ int main(void)
    tcase_add_test(tc, row_major_index_and_formula);
    tcase_add_test(tc, group_based_index);
    tcase_add_test(tc, stencil_dominates);
+   tcase_add_test(tc, max_of_formulas);
    tcase_add_test(tc, pass_decisions);
    tcase_add_test(tc, manifest_formula_evaluates);
    suite_add_tcase(s, tc);
