@@ -189,6 +189,18 @@ static char *default_manifest_path(const char *out)
    return p;
 }
 
+/* The module as the manifest names it: its file name when both sit in the
+ * same directory (the default), so manifests do not depend on where the
+ * build ran; the path as given otherwise. */
+static const char *module_ref(const char *out, const char *manifest)
+{
+   const char *so = strrchr(out, '/'), *sm = strrchr(manifest, '/');
+   size_t lo = so ? (size_t)(so - out) : 0, lm = sm ? (size_t)(sm - manifest) : 0;
+   if (lo == lm && !strncmp(out, manifest, lo))
+      return so ? so + 1 : out;
+   return out;
+}
+
 static int write_text(const char *path, const char *text)
 {
    char *err = NULL;
@@ -235,7 +247,7 @@ static int write_manifest(const cli *c, const char *json)
       return 0;
    }
    cJSON *j = cJSON_Parse(json);
-   cJSON_AddStringToObject(j, "module", c->out);
+   cJSON_AddStringToObject(j, "module", module_ref(c->out, path));
    char *text = cJSON_Print(j);
    int rc = write_text(path, text);
    cJSON_free(text);

@@ -5,6 +5,7 @@
 #include "pass.h"
 
 bool xeopt_pass_interface_vars(xe_module *m, const xe_options *opt, xe_remarks *r);
+bool xeopt_pass_padding(xe_module *m, const xe_options *opt, xe_remarks *r);
 bool xeopt_pass_block_order(xe_module *m, const xe_options *opt, xe_remarks *r);
 
 #endif

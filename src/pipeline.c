@@ -14,6 +14,8 @@
 
 /* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
 static const xe_pass_info registry[] = {
+   { "padding", "remove bounds-check branches of padded buffers (--assume-padded)",
+     xeopt_pass_padding, 4, XE_PRESERVE_NONE },
    { "interface-vars", "list every global variable an entry point uses in its interface",
      xeopt_pass_interface_vars, 6, XE_PRESERVE_CFG },
    /* Last: other passes may add blocks. */

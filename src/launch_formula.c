@@ -1,0 +1,266 @@
+/*
+ * Launch formulas; see launch_formula.h.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "launch_formula.h"
+
+static const char *q_name[] = { NULL, "global_size", "global_offset", "local_size" };
+
+static bool add(xe_formula *f, int64_t coeff, int arg, enum xe_launch_q q, int dim)
+{
+   if (q == XE_Q_ONE)
+      dim = 0;
+   for (unsigned k = 0; k < f->n; k++) {
+      xe_monomial *t = &f->t[k];
+      if (t->arg == arg && t->q == q && t->dim == dim) {
+         if (__builtin_add_overflow(t->coeff, coeff, &t->coeff))
+            return false;
+         if (!t->coeff) {
+            memmove(t, t + 1, (f->n - k - 1) * sizeof(*t));
+            f->n--;
+         }
+         return true;
+      }
+   }
+   if (!coeff)
+      return true;
+   if (f->n == XE_FORMULA_MAX)
+      return false;
+   f->t[f->n++] = (xe_monomial){ coeff, arg, q, dim };
+   return true;
+}
+
+bool xe_formula_min_elements(const xe_affine *a, xe_formula *out)
+{
+   memset(out, 0, sizeof(*out));
+   for (unsigned k = 0; k < a->n; k++) {
+      const xe_aff_term *t = &a->t[k];
+      if (t->coeff < 0)
+         return false;
+      bool ok;
+      if (t->var < 0) {
+         ok = add(out, t->coeff, t->arg, XE_Q_ONE, 0);
+      } else if (t->var <= XE_AFF_GID_Z) {
+         /* coeff·arg·(global_size + global_offset - 1) */
+         int d = t->var - XE_AFF_GID_X;
+         ok = add(out, t->coeff, t->arg, XE_Q_GLOBAL_SIZE, d) &&
+              add(out, t->coeff, t->arg, XE_Q_GLOBAL_OFFSET, d) &&
+              add(out, -t->coeff, t->arg, XE_Q_ONE, 0);
+      } else if (t->var >= XE_AFF_GBASE_X) {
+         /* group base and folded ids are below global_size[d] */
+         int d = (t->var - XE_AFF_GBASE_X) % 3;
+         ok = add(out, t->coeff, t->arg, XE_Q_GLOBAL_SIZE, d) &&
+              add(out, -t->coeff, t->arg, XE_Q_ONE, 0);
+      } else {
+         int d = t->var - XE_AFF_LID_X;
+         ok = add(out, t->coeff, t->arg, XE_Q_LOCAL_SIZE, d) &&
+              add(out, -t->coeff, t->arg, XE_Q_ONE, 0);
+      }
+      if (!ok)
+         return false;
+   }
+   return add(out, 1, -1, XE_Q_ONE, 0);
+}
+
+bool xe_formula_dominates(const xe_formula *a, const xe_formula *b)
+{
+   xe_formula d = *a;
+   for (unsigned k = 0; k < b->n; k++) {
+      if (!add(&d, -b->t[k].coeff, b->t[k].arg, b->t[k].q, b->t[k].dim))
+         return false;
+   }
+   /* Sizes are >= 1, so a negative constant c·arg is covered by a positive
+    * size monomial with the same argument and coefficient >= |c|. */
+   for (unsigned k = 0; k < d.n; k++) {
+      const xe_monomial *t = &d.t[k];
+      if (t->coeff >= 0)
+         continue;
+      if (t->q != XE_Q_ONE)
+         return false;
+      bool covered = false;
+      for (unsigned j = 0; j < d.n && !covered; j++) {
+         const xe_monomial *s = &d.t[j];
+         covered = s->arg == t->arg && (s->q == XE_Q_GLOBAL_SIZE || s->q == XE_Q_LOCAL_SIZE) &&
+                   s->coeff >= -t->coeff;
+      }
+      if (!covered)
+         return false;
+   }
+   return true;
+}
+
+static void arg_text(FILE *f, int arg, const char *const *names)
+{
+   if (names && names[arg])
+      fputs(names[arg], f);
+   else
+      fprintf(f, "arg%d", arg);
+}
+
+char *xe_formula_text(const xe_formula *fm, const char *const *names)
+{
+   char *buf = NULL;
+   size_t len = 0;
+   FILE *f = open_memstream(&buf, &len);
+   bool first = true;
+   /* Launch terms first, the constant part last: "global_size[0] + 3". */
+   for (int pass = 0; pass < 2; pass++) {
+      for (unsigned k = 0; k < fm->n; k++) {
+         const xe_monomial *t = &fm->t[k];
+         if ((t->q == XE_Q_ONE) != pass)
+            continue;
+         int64_t c = t->coeff;
+         fputs(first ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + "), f);
+         first = false;
+         if (c < 0)
+            c = -c;
+         bool any = false;
+         if (c != 1 || (t->arg < 0 && t->q == XE_Q_ONE)) {
+            fprintf(f, "%lld", (long long)c);
+            any = true;
+         }
+         if (t->arg >= 0) {
+            fputs(any ? "*" : "", f);
+            arg_text(f, t->arg, names);
+            any = true;
+         }
+         if (t->q != XE_Q_ONE)
+            fprintf(f, "%s%s[%d]", any ? "*" : "", q_name[t->q], t->dim);
+      }
+   }
+   if (first)
+      fputs("0", f);
+   fclose(f);
+   return buf;
+}
+
+cJSON *xe_formula_json(const xe_formula *fm, const char *const *names)
+{
+   cJSON *o = cJSON_CreateObject();
+   char *text = xe_formula_text(fm, names);
+   cJSON_AddStringToObject(o, "text", text);
+   free(text);
+   cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+   for (unsigned k = 0; k < fm->n; k++) {
+      const xe_monomial *t = &fm->t[k];
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddNumberToObject(e, "coeff", (double)t->coeff);
+      if (t->arg >= 0)
+         cJSON_AddNumberToObject(e, "arg", t->arg);
+      if (t->q != XE_Q_ONE) {
+         cJSON_AddStringToObject(e, "launch", q_name[t->q]);
+         cJSON_AddNumberToObject(e, "dim", t->dim);
+      }
+      cJSON_AddItemToArray(terms, e);
+   }
+   return o;
+}
+
+bool xe_formula_max_add(xe_formula_max *m, const xe_formula *f)
+{
+   for (unsigned k = 0; k < m->n; k++) {
+      if (xe_formula_dominates(&m->alt[k], f))
+         return true;
+   }
+   unsigned w = 0;
+   for (unsigned k = 0; k < m->n; k++) {
+      if (!xe_formula_dominates(f, &m->alt[k]))
+         m->alt[w++] = m->alt[k];
+   }
+   m->n = w;
+   if (m->n == XE_FORMULA_MAX_ALT)
+      return false;
+   m->alt[m->n++] = *f;
+   return true;
+}
+
+char *xe_formula_max_text(const xe_formula_max *m, const char *const *names)
+{
+   char *buf = NULL;
+   size_t len = 0;
+   FILE *f = open_memstream(&buf, &len);
+   if (m->n > 1)
+      fputs("max(", f);
+   for (unsigned k = 0; k < m->n; k++) {
+      char *t = xe_formula_text(&m->alt[k], names);
+      fprintf(f, "%s%s", k ? ", " : "", t);
+      free(t);
+   }
+   if (m->n > 1)
+      fputs(")", f);
+   fclose(f);
+   return buf;
+}
+
+cJSON *xe_formula_max_json(const xe_formula_max *m, const char *const *names)
+{
+   if (m->n == 1)
+      return xe_formula_json(&m->alt[0], names);
+   cJSON *o = cJSON_CreateObject();
+   char *t = xe_formula_max_text(m, names);
+   cJSON_AddStringToObject(o, "text", t);
+   free(t);
+   cJSON *arr = cJSON_AddArrayToObject(o, "max_of");
+   for (unsigned k = 0; k < m->n; k++)
+      cJSON_AddItemToArray(arr, xe_formula_json(&m->alt[k], names));
+   return o;
+}
+
+static bool eval_terms(const cJSON *terms, const xe_launch *l, const int64_t *args,
+                       unsigned nargs, int64_t *value)
+{
+   int64_t sum = 0;
+   const cJSON *t;
+   cJSON_ArrayForEach(t, terms) {
+      const cJSON *c = cJSON_GetObjectItem(t, "coeff"), *a = cJSON_GetObjectItem(t, "arg"),
+                  *q = cJSON_GetObjectItem(t, "launch"), *d = cJSON_GetObjectItem(t, "dim");
+      if (!cJSON_IsNumber(c))
+         return false;
+      int64_t v = (int64_t)c->valuedouble;
+      if (a) {
+         if (!cJSON_IsNumber(a) || a->valueint < 0 || (unsigned)a->valueint >= nargs)
+            return false;
+         v *= args[a->valueint];
+      }
+      if (q) {
+         int dim = cJSON_IsNumber(d) ? d->valueint : -1;
+         if (!cJSON_IsString(q) || dim < 0 || dim > 2)
+            return false;
+         const uint64_t *src = !strcmp(q->valuestring, "global_size")   ? l->global_size
+                               : !strcmp(q->valuestring, "global_offset") ? l->global_offset
+                               : !strcmp(q->valuestring, "local_size")    ? l->local_size
+                                                                          : NULL;
+         if (!src)
+            return false;
+         v *= (int64_t)src[dim];
+      }
+      sum += v;
+   }
+   *value = sum;
+   return true;
+}
+
+bool xe_formula_eval(const cJSON *f, const xe_launch *l, const int64_t *args, unsigned nargs,
+                     int64_t *value)
+{
+   const cJSON *max_of = cJSON_GetObjectItem(f, "max_of");
+   if (!max_of)
+      return eval_terms(cJSON_GetObjectItem(f, "terms"), l, args, nargs, value);
+   bool any = false;
+   const cJSON *alt;
+   cJSON_ArrayForEach(alt, max_of) {
+      int64_t v;
+      if (!xe_formula_eval(alt, l, args, nargs, &v))
+         return false;
+      if (!any || v > *value)
+         *value = v;
+      any = true;
+   }
+   return any;
+}
