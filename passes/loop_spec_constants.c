@@ -5,7 +5,8 @@
  * IGC cannot unroll `for (j = 0; j < inner; j++)` when inner is an
  * argument.  For each scalar integer argument from which a loop's exit
  * bound is computed (directly or through arithmetic with constants:
- * `n - 1`, `n / 2`, `n >> 1`, conversions) the pass adds a pair of
+ * `n - 1`, `n / 2`, `n >> 1`, conversions; or, against a constant bound,
+ * the initial value of a count-down loop) the pass adds a pair of
  * specialization constants, a flag (OpSpecConstantFalse) and a value
  * (OpSpecConstant of the argument's type, 0), and one
  *
@@ -323,15 +324,26 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
       unsigned bk = xe_op(l->exit_cmp, 0) == iv || xe_op(l->exit_cmp, 0) == next ? 1 : 0;
       xe_inst *chain[MAX_CHAIN + 2];
       unsigned n = 0;
-      xe_inst *p = trace_arg(m, f, xe_op(l->exit_cmp, bk), chain, &n, 0);
+      uint32_t bound = xe_op(l->exit_cmp, bk);
+      xe_inst *p = trace_arg(m, f, bound, chain, &n, 0);
+      const char *what = "exit bound";
+      if (p && bound == p->result_id)
+         chain[n++] = l->exit_cmp;
+      if (!p && is_const(m, bound)) {
+         /* A count-down loop, `for (j = n; j > 0; j--)`: the argument
+          * decides the trip count through the initial value. */
+         p = trace_arg(m, f, l->iv_init, chain, &n, 0);
+         if (p && l->iv_init == p->result_id)
+            chain[n++] = l->iv;
+         what = "initial value";
+      }
       if (!p) {
          xe_remark(r, k->name, XE_REMARK_MISSED,
-                   "loop %s: the exit bound is not computed from a scalar integer kernel "
-                   "argument by arithmetic with constants", hn);
+                   "loop %s: neither the exit bound nor (against a constant bound) the "
+                   "initial value is computed from a scalar integer kernel argument by "
+                   "arithmetic with constants", hn);
          continue;
       }
-      if (xe_op(l->exit_cmp, bk) == p->result_id)
-         chain[n++] = l->exit_cmp;
       unsigned guards = find_guards(m, f, ls, l, p, chain, &n);
       unsigned index = 0;
       xe_foreach_inst(q, &f->params) {
@@ -357,8 +369,8 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
          add_use(a, chain[j]);
       const char *an = xe_name(m, p->result_id);
       xe_remark(r, k->name, XE_REMARK_NOTE,
-                "loop %s: exit bound computed from argument '%s' (index %u), %u guard(s) "
-                "before the loop", hn, an ? an : "?", index, guards);
+                "loop %s: %s computed from argument '%s' (index %u), %u guard(s) "
+                "before the loop", hn, what, an ? an : "?", index, guards);
       found++;
    }
    return found;
