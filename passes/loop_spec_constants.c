@@ -431,5 +431,18 @@ bool xeopt_pass_loop_spec_constants(xe_module *m, const xe_options *opt, xe_rema
       progress |= nargs > 0;
       free(args);
    }
+   for (unsigned s = 0; s < opt->specialize.n; s++) {
+      const char *v = opt->specialize.v[s], *colon = strchr(v, ':');
+      if (!colon || colon == v || !strchr(colon, '=')) {
+         xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: expected KERNEL:ARG=VALUE", v);
+         continue;
+      }
+      bool known = false;
+      for (unsigned ki = 0; ki < nk && ki < 64 && !known; ki++)
+         known = strlen(ks[ki].name) == (size_t)(colon - v) &&
+                 !strncmp(ks[ki].name, v, (size_t)(colon - v));
+      if (!known)
+         xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: no kernel of that name", v);
+   }
    return progress;
 }
