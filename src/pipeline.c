@@ -16,6 +16,8 @@
 static const xe_pass_info registry[] = {
    { "padding", "remove bounds-check branches of padded buffers (--assume-padded)",
      xeopt_pass_padding, 4, XE_PRESERVE_NONE },
+   { "loop-spec-constants", "let the runtime fold loop bounds taken from kernel arguments",
+     xeopt_pass_loop_spec_constants, 4, XE_PRESERVE_CFG },
    { "interface-vars", "list every global variable an entry point uses in its interface",
      xeopt_pass_interface_vars, 6, XE_PRESERVE_CFG },
    /* Last: other passes may add blocks. */

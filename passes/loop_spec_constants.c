@@ -1,0 +1,448 @@
+/*
+ * loop-spec-constants: let the runtime fold a loop trip count that is a
+ * kernel argument (guide "特殊化定数", REWRITES.md section 4).
+ *
+ * IGC cannot unroll `for (j = 0; j < inner; j++)` when inner is an
+ * argument.  For each scalar integer argument from which a loop's exit
+ * bound is computed (directly or through arithmetic with constants:
+ * `n - 1`, `n / 2`, `n >> 1`, conversions; or, against a constant bound,
+ * the initial value of a count-down loop) the pass adds a pair of
+ * specialization constants, a flag (OpSpecConstantFalse) and a value
+ * (OpSpecConstant of the argument's type, 0), and one
+ *
+ *    %sel = OpSelect %T %flag %value %arg
+ *
+ * at the top of the kernel body; the bound computation of every such loop
+ * (the exit compare's bound and the guard clang puts before the loop,
+ * `n > 0`) reads %sel instead of %arg.  Other uses of the argument keep it.
+ *
+ * Preconditions proved: the loop has a simple induction variable whose
+ * compare decides the only exit (loops.c); the bound reaches a parameter of
+ * the kernel body through integer arithmetic whose other operands are
+ * constants; the body is called only by its kernel's wrapper, so its
+ * parameter is that kernel's argument.
+ *
+ * Host contract: unspecialized (flag false, the default) the module
+ * computes exactly what the input did.  With the flag set, at zeModuleCreate
+ * or offline through `--specialize KERNEL:ARG=VALUE` (which makes the
+ * defaults flag = true, value = VALUE), the host must pass the argument
+ * equal to the value.  The manifest section `spec_constants` records both
+ * SpecIds per kernel and argument (docs/manifest.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "builder.h"
+#include "cfg.h"
+#include "passes.h"
+#include "spec_ids.h"
+
+#define MAX_CHAIN 16
+#define MAX_PARAMS 64
+
+/* One kernel argument that bounds loops of the body. */
+typedef struct spec_arg {
+   xe_inst *param;
+   unsigned index;
+   unsigned loops;
+   /* Instructions whose operand is the argument and must read the select. */
+   unsigned nuses;
+   xe_inst *uses[4 * MAX_CHAIN];
+} spec_arg;
+
+static bool is_int_type(const xe_module *m, uint32_t type)
+{
+   xe_inst *t = xe_def(m, type);
+   return t && t->opcode == SpvOpTypeInt;
+}
+
+static bool is_const(const xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   return d && (d->opcode == SpvOpConstant || d->opcode == SpvOpSpecConstant ||
+                d->opcode == SpvOpConstantNull);
+}
+
+/* Does id compute from exactly one scalar integer parameter of f by
+ * arithmetic with constants?  Returns the parameter and appends the
+ * instructions using it directly to chain. */
+static xe_inst *trace_arg(xe_module *m, xe_function *f, uint32_t id, xe_inst **chain,
+                          unsigned *n, unsigned depth)
+{
+   xe_inst *d = xe_def(m, id);
+   if (!d || depth > 8)
+      return NULL;
+   if (d->opcode == SpvOpFunctionParameter)
+      return d->list == &f->params && is_int_type(m, d->type_id) ? d : NULL;
+   if (!d->block || d->block->fn != f || !is_int_type(m, d->type_id))
+      return NULL;
+   switch (d->opcode) {
+   case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast: {
+      xe_inst *p = trace_arg(m, f, xe_op(d, 0), chain, n, depth + 1);
+      if (p && xe_op(d, 0) == p->result_id && *n < MAX_CHAIN)
+         chain[(*n)++] = d;
+      return p;
+   }
+   case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpSDiv: case SpvOpUDiv:
+   case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: case SpvOpShiftLeftLogical: {
+      unsigned k = is_const(m, xe_op(d, 1)) ? 0 : is_const(m, xe_op(d, 0)) ? 1 : 2;
+      if (k == 2)
+         return NULL;
+      xe_inst *p = trace_arg(m, f, xe_op(d, k), chain, n, depth + 1);
+      if (p && xe_op(d, k) == p->result_id && *n < MAX_CHAIN)
+         chain[(*n)++] = d;
+      return p;
+   }
+   default:
+      return NULL;
+   }
+}
+
+/* A compare of a bound derived from param against anything else that is
+ * not (a constant, or the loop's initial value).  Returns the compare's
+ * bound operand index, or -1. */
+static int guard_operand(xe_module *m, xe_function *f, xe_inst *cmp, const xe_loop *l,
+                         const xe_inst *param, xe_inst **chain, unsigned *n)
+{
+   for (int k = 0; k < 2; k++) {
+      uint32_t other = xe_op(cmp, 1 - k);
+      if (!is_const(m, other) && other != l->iv_init)
+         continue;
+      unsigned save = *n;
+      if (trace_arg(m, f, xe_op(cmp, k), chain, n, 0) == param) {
+         if (xe_op(cmp, k) == param->result_id && *n < MAX_CHAIN)
+            chain[(*n)++] = cmp;
+         return k;
+      }
+      *n = save;
+   }
+   return -1;
+}
+
+static bool is_compare(uint16_t op)
+{
+   return op >= SpvOpIEqual && op <= SpvOpSLessThanEqual; /* the ten integer compares */
+}
+
+/* Guards: conditional branches on the idom chain above the preheader (in
+ * the same enclosing loop) with one target leading to the loop and the
+ * other not, deciding on a compare of the same argument. */
+static unsigned find_guards(xe_module *m, xe_function *f, const xe_loops *ls, const xe_loop *l,
+                            const xe_inst *param, xe_inst **chain, unsigned *n)
+{
+   const xe_cfg *c = xe_function_cfg(f);
+   const xe_loop *parent = l->parent == XE_NONE ? NULL : &ls->loops[l->parent];
+   unsigned guards = 0;
+   for (uint32_t b = l->preheader; b != XE_NONE; b = c->idom[b]) {
+      if (parent && !xe_loop_contains(parent, b))
+         break;
+      uint32_t inner = xe_loop_of_block(ls, b);
+      if (inner != (parent ? l->parent : XE_NONE))
+         break; /* inside a sibling loop */
+      xe_inst *t = xe_block_terminator(c->blocks[b]);
+      if (t && t->opcode == SpvOpBranchConditional) {
+         uint32_t t0 = xe_cfg_block_index(c, xe_op(t, 1));
+         uint32_t t1 = xe_cfg_block_index(c, xe_op(t, 2));
+         bool d0 = t0 != XE_NONE && xe_dominates(c, t0, l->header);
+         bool d1 = t1 != XE_NONE && xe_dominates(c, t1, l->header);
+         xe_inst *cmp = xe_def(m, xe_op(t, 0));
+         if (d0 != d1 && cmp && is_compare(cmp->opcode) &&
+             guard_operand(m, f, cmp, l, param, chain, n) >= 0)
+            guards++;
+      }
+      if (c->idom[b] == b)
+         break;
+   }
+   return guards;
+}
+
+static const char *label_name(xe_module *m, const xe_block *b, char *buf, size_t n)
+{
+   const char *s = xe_name(m, xe_block_id(b));
+   if (s)
+      return s;
+   snprintf(buf, n, "%%%u", xe_block_id(b));
+   return buf;
+}
+
+static void add_use(spec_arg *a, xe_inst *i)
+{
+   for (unsigned k = 0; k < a->nuses; k++) {
+      if (a->uses[k] == i)
+         return;
+   }
+   if (a->nuses < sizeof(a->uses) / sizeof(a->uses[0]))
+      a->uses[a->nuses++] = i;
+}
+
+/* The value of `--specialize KERNEL:ARG=VALUE` for this argument.  Returns
+ * 1 with *value set, 0 when none, -1 when the value is malformed. */
+static int specialize_value(const xe_options *opt, const char *kernel, const char *arg_name,
+                            unsigned index, long long *value)
+{
+   int found = 0;
+   size_t kl = strlen(kernel);
+   for (unsigned k = 0; k < opt->specialize.n; k++) {
+      const char *s = opt->specialize.v[k];
+      const char *colon = strchr(s, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+      if (!eq || (size_t)(colon - s) != kl || strncmp(s, kernel, kl))
+         continue;
+      const char *a = colon + 1;
+      size_t al = (size_t)(eq - a);
+      char *end;
+      unsigned long idx = strtoul(a, &end, 10);
+      bool by_index = al && end == eq;
+      if (by_index ? idx != index
+                   : !arg_name || strlen(arg_name) != al || strncmp(a, arg_name, al))
+         continue;
+      errno = 0;
+      long long v = strtoll(eq + 1, &end, 0);
+      if (errno || end == eq + 1 || *end) {
+         unsigned long long u = strtoull(eq + 1, &end, 0);
+         if (errno == ERANGE || end == eq + 1 || *end || eq[1] == '-')
+            return -1;
+         v = (long long)u;
+      }
+      *value = v;
+      found = 1;
+   }
+   return found;
+}
+
+/* Does value fit a width-bit integer, read as signed or unsigned? */
+static bool fits(long long v, unsigned width)
+{
+   if (width >= 64)
+      return true;
+   return v >= -(1LL << (width - 1)) && v <= (long long)((1ULL << width) - 1);
+}
+
+/* Adds the constants and the select for one argument; rewrites its uses. */
+static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
+                           const xe_kernel *k, spec_arg *a, xe_inst **last_sel)
+{
+   const char *arg_name = xe_name(m, a->param->result_id);
+   uint32_t type = a->param->type_id;
+   unsigned width = xe_type_width(m, type);
+   long long value = 0;
+   int spec = specialize_value(opt, k->name, arg_name, a->index, &value);
+   if (spec < 0 || (spec && !fits(value, width))) {
+      xe_remark(r, k->name, XE_REMARK_MISSED,
+                "--specialize value for argument '%s' is not a %u-bit integer; the constants "
+                "keep their unspecialized defaults", arg_name ? arg_name : "?", width);
+      spec = 0;
+      value = 0;
+   }
+   uint32_t flag_id = xe_spec_id_fresh(m, 0);
+   uint32_t flag = xe_global_append(m, spec ? SpvOpSpecConstantTrue : SpvOpSpecConstantFalse,
+                                    xe_type_bool(m), 0, NULL, NULL);
+   xe_decorate(m, flag, SpvDecorationSpecId, &flag_id, 1);
+   uint32_t value_sid = xe_spec_id_fresh(m, flag_id + 1);
+   uint32_t words[2] = { (uint32_t)value, (uint32_t)((unsigned long long)value >> 32) };
+   const uint8_t lits[2] = { XE_W_LIT, XE_W_LIT };
+   uint32_t val = xe_global_append(m, SpvOpSpecConstant, type, width > 32 ? 2 : 1, words, lits);
+   xe_decorate(m, val, SpvDecorationSpecId, &value_sid, 1);
+   char name[160];
+   snprintf(name, sizeof(name), "%s.spec_flag", arg_name ? arg_name : "arg");
+   xe_set_name(m, flag, name);
+   snprintf(name, sizeof(name), "%s.spec_value", arg_name ? arg_name : "arg");
+   xe_set_name(m, val, name);
+
+   /* At the top of the entry block, after its OpVariables and the selects
+    * added before, in argument order. */
+   xe_inst *pos = *last_sel ? (*last_sel)->next : xe_block_first_non_phi(k->body->first);
+   while (pos && pos->opcode == SpvOpVariable)
+      pos = pos->next;
+   xe_builder b = pos ? xe_builder_before(m, pos) : xe_builder_at_end(m, k->body->first);
+   uint32_t sel = xe_build3(&b, SpvOpSelect, type, flag, val, a->param->result_id);
+   *last_sel = xe_def(m, sel);
+   snprintf(name, sizeof(name), "%s.spec", arg_name ? arg_name : "arg");
+   xe_set_name(m, sel, name);
+   for (unsigned u = 0; u < a->nuses; u++) {
+      xe_inst *i = a->uses[u];
+      for (unsigned o = 0; o < xe_nops(i); o++) {
+         if (xe_op_kind(i, o) == XE_W_ID && xe_op(i, o) == a->param->result_id)
+            xe_set_op(i, o, sel);
+      }
+   }
+
+   cJSON *e = cJSON_CreateObject();
+   cJSON_AddStringToObject(e, "argument", arg_name ? arg_name : "");
+   cJSON_AddNumberToObject(e, "index", a->index);
+   char tname[16];
+   snprintf(tname, sizeof(tname), "i%u", width);
+   cJSON_AddStringToObject(e, "type", tname);
+   cJSON_AddNumberToObject(e, "size", width / 8);
+   cJSON_AddNumberToObject(e, "flag_spec_id", flag_id);
+   cJSON_AddNumberToObject(e, "value_spec_id", value_sid);
+   cJSON_AddBoolToObject(e, "flag_default", spec != 0);
+   /* As text: a 64-bit value does not survive a JSON double. */
+   char vbuf[32];
+   snprintf(vbuf, sizeof(vbuf), "%lld", value);
+   cJSON_AddStringToObject(e, "value_default", vbuf);
+   cJSON_AddNumberToObject(e, "loops", a->loops);
+   cJSON_AddStringToObject(e, "guarantee",
+                           "whenever the flag constant is true, the argument passed at launch "
+                           "equals the value constant");
+   xe_manifest_add(m, k->name, "spec_constants", e);
+   if (spec)
+      xe_remark(r, k->name, XE_REMARK_APPLIED,
+                "argument '%s' bounds %u loop(s): spec constants %u (flag) and %u (value) "
+                "specialized to %lld; the host must pass %s = %lld",
+                arg_name ? arg_name : "?", a->loops, flag_id, value_sid, value,
+                arg_name ? arg_name : "?", value);
+   else
+      xe_remark(r, k->name, XE_REMARK_APPLIED,
+                "argument '%s' bounds %u loop(s): spec constants %u (flag, false) and %u "
+                "(value) select it; unspecialized the bound is unchanged",
+                arg_name ? arg_name : "?", a->loops, flag_id, value_sid);
+}
+
+/* Which loops of the body have an argument bound; fills args. */
+static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_arg *args,
+                        unsigned *nargs)
+{
+   xe_function *f = k->body;
+   const xe_loops *ls = xe_function_loops(f);
+   const xe_cfg *c = xe_function_cfg(f);
+   unsigned found = 0;
+   for (uint32_t li = 0; li < ls->n; li++) {
+      const xe_loop *l = &ls->loops[li];
+      char buf[32];
+      const char *hn = label_name(m, c->blocks[l->header], buf, sizeof(buf));
+      if (!l->exit_cmp) {
+         xe_remark(r, k->name, XE_REMARK_MISSED,
+                   "loop %s: no simple induction variable with a single exit compare", hn);
+         continue;
+      }
+      uint32_t iv = l->iv->result_id, next = l->iv_next->result_id;
+      unsigned bk = xe_op(l->exit_cmp, 0) == iv || xe_op(l->exit_cmp, 0) == next ? 1 : 0;
+      xe_inst *chain[MAX_CHAIN + 2];
+      unsigned n = 0;
+      uint32_t bound = xe_op(l->exit_cmp, bk);
+      xe_inst *p = trace_arg(m, f, bound, chain, &n, 0);
+      const char *what = "exit bound";
+      if (p && bound == p->result_id)
+         chain[n++] = l->exit_cmp;
+      if (!p && is_const(m, bound)) {
+         /* A count-down loop, `for (j = n; j > 0; j--)`: the argument
+          * decides the trip count through the initial value. */
+         p = trace_arg(m, f, l->iv_init, chain, &n, 0);
+         if (p && l->iv_init == p->result_id)
+            chain[n++] = l->iv;
+         what = "initial value";
+      }
+      if (!p) {
+         xe_remark(r, k->name, XE_REMARK_MISSED,
+                   "loop %s: neither the exit bound nor (against a constant bound) the "
+                   "initial value is computed from a scalar integer kernel argument by "
+                   "arithmetic with constants", hn);
+         continue;
+      }
+      unsigned guards = find_guards(m, f, ls, l, p, chain, &n);
+      unsigned index = 0;
+      xe_foreach_inst(q, &f->params) {
+         if (q == p)
+            break;
+         index += q->opcode == SpvOpFunctionParameter;
+      }
+      spec_arg *a = NULL;
+      for (unsigned j = 0; j < *nargs; j++) {
+         if (args[j].param == p)
+            a = &args[j];
+      }
+      if (!a) {
+         if (*nargs == MAX_PARAMS)
+            continue;
+         a = &args[(*nargs)++];
+         memset(a, 0, sizeof(*a));
+         a->param = p;
+         a->index = index;
+      }
+      a->loops++;
+      for (unsigned j = 0; j < n; j++)
+         add_use(a, chain[j]);
+      const char *an = xe_name(m, p->result_id);
+      xe_remark(r, k->name, XE_REMARK_NOTE,
+                "loop %s: %s computed from argument '%s' (index %u), %u guard(s) "
+                "before the loop", hn, what, an ? an : "?", index, guards);
+      found++;
+   }
+   return found;
+}
+
+/* --specialize entries naming this kernel but no argument that bounds a loop. */
+static void unused_specializations(xe_module *m, const xe_options *opt, const xe_kernel *k,
+                                   const spec_arg *args, unsigned nargs, xe_remarks *r)
+{
+   size_t kl = strlen(k->name);
+   for (unsigned s = 0; s < opt->specialize.n; s++) {
+      const char *v = opt->specialize.v[s];
+      if (strncmp(v, k->name, kl) || v[kl] != ':')
+         continue;
+      bool used = false;
+      long long dummy;
+      for (unsigned j = 0; j < nargs && !used; j++) {
+         xe_options one = *opt;
+         xe_strlist l = { 1, (char **)&v };
+         one.specialize = l;
+         used = specialize_value(&one, k->name, xe_name(m, args[j].param->result_id),
+                                 args[j].index, &dummy) != 0;
+      }
+      if (!used)
+         xe_remark(r, k->name, XE_REMARK_MISSED,
+                   "--specialize %s: that argument bounds no loop this pass can specialize", v);
+   }
+}
+
+bool xeopt_pass_loop_spec_constants(xe_module *m, const xe_options *opt, xe_remarks *r)
+{
+   xe_kernel ks[64];
+   unsigned nk = xe_kernels(m, ks, 64);
+   bool progress = false;
+   for (unsigned ki = 0; ki < nk && ki < 64; ki++) {
+      const xe_kernel *k = &ks[ki];
+      if (!k->body || !k->body->first)
+         continue;
+      if (k->body != k->fn && k->body_callers != 1) {
+         xe_remark(r, k->name, XE_REMARK_MISSED,
+                   "the kernel body is called from %u places: its parameters are not only "
+                   "this kernel's arguments", k->body_callers);
+         continue;
+      }
+      if (k->body == k->fn && xe_function_callers(m, k->fn)) {
+         xe_remark(r, k->name, XE_REMARK_MISSED,
+                   "the kernel function is also called: its parameters are not only this "
+                   "kernel's arguments");
+         continue;
+      }
+      spec_arg *args = calloc(MAX_PARAMS, sizeof(spec_arg));
+      unsigned nargs = 0;
+      collect(m, k, r, args, &nargs);
+      xe_inst *last_sel = NULL;
+      for (unsigned j = 0; j < nargs; j++)
+         specialize_arg(m, r, opt, k, &args[j], &last_sel);
+      unused_specializations(m, opt, k, args, nargs, r);
+      progress |= nargs > 0;
+      free(args);
+   }
+   for (unsigned s = 0; s < opt->specialize.n; s++) {
+      const char *v = opt->specialize.v[s], *colon = strchr(v, ':');
+      if (!colon || colon == v || !strchr(colon, '=')) {
+         xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: expected KERNEL:ARG=VALUE", v);
+         continue;
+      }
+      bool known = false;
+      for (unsigned ki = 0; ki < nk && ki < 64 && !known; ki++)
+         known = strlen(ks[ki].name) == (size_t)(colon - v) &&
+                 !strncmp(ks[ki].name, v, (size_t)(colon - v));
+      if (!known)
+         xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: no kernel of that name", v);
+   }
+   return progress;
+}
