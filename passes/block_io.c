@@ -191,31 +191,129 @@ static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *p
    return "address not provably lane-contiguous";
 }
 
-/* The lane-0 (sub-group base) pointer of ptr, built before pos. */
-static uint32_t build_base(xe_module *m, xe_builder *b, const xe_lanes *l, uint32_t ptr)
+/* Lane-0 values.  The sub-group base is the access's address in lane 0.
+ * Rather than computing the address in every lane and broadcasting it,
+ * we broadcast the lane-varying leaves (built-in ids) once, right after
+ * their definition, and re-emit the pure integer/pointer operations on
+ * them: lane0(op(a, b)) = op(lane0(a), lane0(b)) holds for any lane-wise
+ * operation, and IGC then computes the base with scalar instructions.
+ * Uniform values are their own lane-0 value.  A broadcast needs every lane
+ * of the sub-group to execute it, so leaves must be in uniform blocks;
+ * otherwise we broadcast the final index at the access (uniform block by
+ * the transform's precondition). */
+typedef struct lane0_ctx {
+   xe_module *m;
+   const xe_lanes *l;
+   uint32_t *memo;    /* by original id; 0 = not built, UINT32_MAX = failed */
+   uint32_t bound;
+} lane0_ctx;
+
+static xe_inst *after_phis(xe_inst *i)
 {
+   while (i->next && (i->next->opcode == SpvOpPhi || i->next->opcode == SpvOpLine ||
+                      i->next->opcode == SpvOpNoLine))
+      i = i->next;
+   return i;
+}
+
+static uint32_t broadcast_after(lane0_ctx *c, xe_inst *def)
+{
+   xe_module *m = c->m;
+   xe_inst *t = xe_def(m, def->type_id);
+   if (!t || !def->block || !xe_lanes_block_uniform(c->l, def->block->label->result_id))
+      return 0;
+   xe_inst *pos = def->opcode == SpvOpPhi ? after_phis(def) : def;
+   uint32_t u32 = xe_type_int(m, 32);
+   uint32_t ops[3] = { xe_const_int(m, u32, SCOPE_SUBGROUP), def->result_id, xe_const_int(m, u32, 0) };
+   xe_inst *last;
+   uint32_t r;
+   if (t->opcode == SpvOpTypeInt) {
+      r = xe_fresh_id(m);
+      last = xe_inst_create(SpvOpGroupBroadcast, def->type_id, r, ops, 3, NULL);
+      xe_list_insert_after(m, pos, last);
+      return r;
+   }
+   if (t->opcode != SpvOpTypePointer)
+      return 0;
+   uint32_t u64 = xe_type_int(m, 64), a = xe_fresh_id(m), b = xe_fresh_id(m);
+   r = xe_fresh_id(m);
+   xe_inst *i1 = xe_inst_create(SpvOpConvertPtrToU, u64, a, &def->result_id, 1, NULL);
+   ops[1] = a;
+   xe_inst *i2 = xe_inst_create(SpvOpGroupBroadcast, u64, b, ops, 3, NULL);
+   xe_inst *i3 = xe_inst_create(SpvOpConvertUToPtr, def->type_id, r, &b, 1, NULL);
+   xe_list_insert_after(m, pos, i1);
+   xe_list_insert_after(m, i1, i2);
+   xe_list_insert_after(m, i2, i3);
+   return r;
+}
+
+static uint32_t lane0(lane0_ctx *c, uint32_t id, unsigned depth)
+{
+   if (id >= c->bound)
+      return 0;
+   if (c->memo[id])
+      return c->memo[id] == UINT32_MAX ? 0 : c->memo[id];
+   const xe_lane_fact *f = xe_lanes_fact(c->l, id);
+   xe_inst *d = xe_def(c->m, id);
+   uint32_t r = 0;
+   if (f->kind == XE_LANE_UNIFORM) {
+      r = id;
+   } else if (d && d->block && depth < 64) {
+      switch (d->opcode) {
+      case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpShiftLeftLogical:
+      case SpvOpSConvert: case SpvOpUConvert: case SpvOpBitcast: case SpvOpCopyObject:
+      case SpvOpConvertPtrToU: case SpvOpConvertUToPtr:
+      case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain: {
+         uint32_t ops[16];
+         unsigned n = xe_nops(d);
+         bool ok = n <= 16;
+         for (unsigned k = 0; ok && k < n; k++) {
+            ops[k] = xe_op_kind(d, k) == XE_W_ID ? lane0(c, xe_op(d, k), depth + 1) : xe_op(d, k);
+            ok = ops[k] != 0;
+         }
+         if (ok) {
+            r = xe_fresh_id(c->m);
+            xe_inst *cl = xe_inst_clone(d);
+            cl->result_id = r;
+            cl->words[cl->first_op - 1] = r;
+            xe_set_ops(cl, ops, n, d->kinds + d->first_op);
+            xe_list_insert_after(c->m, d, cl);
+            /* Wrap flags stay true: lane 0's operation is one the original
+             * program performs in lane 0. */
+            break;
+         }
+      }
+      /* fall through */
+      default:
+         r = broadcast_after(c, d);
+         break;
+      }
+   }
+   c->memo[id] = r ? r : UINT32_MAX;
+   return r;
+}
+
+/* The lane-0 (sub-group base) pointer of ptr, built before the access. */
+static uint32_t build_base(lane0_ctx *c, xe_builder *b, uint32_t ptr)
+{
+   xe_module *m = c->m;
+   uint32_t r = lane0(c, ptr, 0);
+   if (r)
+      return r;
    uint32_t u32 = xe_type_int(m, 32), zero = xe_const_int(m, u32, 0);
    uint32_t scope = xe_const_int(m, u32, SCOPE_SUBGROUP);
    xe_inst *d = xe_def(m, ptr);
-   if ((d->opcode == SpvOpInBoundsPtrAccessChain || d->opcode == SpvOpPtrAccessChain) &&
-       xe_nops(d) == 2 && xe_lanes_fact(l, xe_op(d, 0))->kind == XE_LANE_UNIFORM) {
-      /* Broadcast the index: the measured form that IGC turns into one
-       * transposed block message. */
-      uint32_t idx = xe_op(d, 1);
-      uint32_t idx_type = xe_def(m, idx)->type_id;
-      uint32_t idx0 = xe_build3(b, SpvOpGroupBroadcast, idx_type, scope, idx, zero);
-      return xe_build2(b, (SpvOp)d->opcode, d->type_id, xe_op(d, 0), idx0);
-   }
    uint32_t u64 = xe_type_int(m, 64);
    uint32_t addr = xe_build1(b, SpvOpConvertPtrToU, u64, ptr);
    uint32_t addr0 = xe_build3(b, SpvOpGroupBroadcast, u64, scope, addr, zero);
    return xe_build1(b, SpvOpConvertUToPtr, d->type_id, addr0);
 }
 
-static void rewrite(xe_module *m, const xe_lanes *l, access *a)
+static void rewrite(lane0_ctx *c, access *a)
 {
+   xe_module *m = c->m;
    xe_builder b = xe_builder_before(m, a->inst);
-   uint32_t base = build_base(m, &b, l, a->ptr);
+   uint32_t base = build_base(c, &b, a->ptr);
    xe_inst *t = xe_def(m, a->elem_type);
    uint32_t u32 = xe_type_int(m, 32);
    bool is_float = t->opcode == SpvOpTypeFloat;
@@ -368,10 +466,14 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
                 acc[n].use_offset ? ", global offset assumed" : "");
    }
    if (nconv) {
+      /* Lane-0 values do not depend on which facts proved the access;
+       * the plain facts only decide what is already uniform. */
+      lane0_ctx lc = { m, plain, calloc(plain->bound, sizeof(uint32_t)), plain->bound };
       for (unsigned n = 0; n < nacc; n++) {
          if (acc[n].inst)
-            rewrite(m, acc[n].use_offset ? assumed : plain, &acc[n]);
+            rewrite(&lc, &acc[n]);
       }
+      free(lc.memo);
       xe_add_capability(m, SpvCapabilityGroups);
       xe_add_capability(m, SpvCapabilitySubgroupBufferBlockIOINTEL);
       if (!xe_has_extension(m, "SPV_INTEL_subgroups"))
