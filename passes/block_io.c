@@ -12,13 +12,14 @@
  *  - the kernel has SubgroupSize SG and LocalSize.x % SG == 0 (from the
  *    module, or added by --subgroup-size / --local-size);
  *  - the address is CrossWorkgroup and lane-affine with stride equal to
- *    the element size, and the element is a 32-bit integer or float;
+ *    the element size;
  *  - the access is in a sub-group uniform block: every lane of the
  *    sub-group executes it, which block reads require and which makes the
  *    broadcast from lane 0 well defined (lane 0 exists in a full
  *    sub-group: partial sub-groups are excluded by the host contract);
  *  - alignment (cl_intel_subgroups, "Restrictions"): the sub-group's base
- *    pointer 4-byte aligned for reads and 16-byte aligned for writes.
+ *    pointer 4-byte aligned for reads and 16-byte aligned for writes (the
+ *    same for the _char, _short and _long variants).
  *    Reads: the access's own Aligned operand (lane 0's address is one of
  *    the addresses it covers) or the kernel argument's Alignment
  *    decoration plus the known alignment of the offset.  Writes: the
@@ -34,10 +35,12 @@
  * --subgroup-size / --local-size; argument alignment and global offset
  * assumed under --assume-aligned.  Execution modes are added only when
  * the kernel actually changes.
+ *  - elements of 8, 16, 32 or 64 bits (integers, or floats moved through
+ *    OpBitcast to the integer of the same width).
  *
  * Not done: merging k = 0..n-1 loads of `p[base + k*SG + lane]` into one
- * vector block read (each still becomes its own block read); 8-, 16- and
- * 64-bit elements (remarked as skipped).
+ * vector block read (each still becomes its own block read); vector
+ * elements.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,8 +129,9 @@ static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *p
       snprintf(why, n, "element type is not a scalar integer or float");
       return why;
    }
-   if (xe_op(t, 0) != 32) {
-      snprintf(why, n, "%u-bit elements are not converted (32-bit only)", xe_op(t, 0));
+   unsigned width = xe_op(t, 0);
+   if (width != 8 && width != 16 && width != 32 && width != 64) {
+      snprintf(why, n, "%u-bit elements have no block read/write", width);
       return why;
    }
    if (!xe_lanes_block_uniform(plain, a->inst->block->label->result_id)) {
@@ -141,7 +145,9 @@ static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *p
          snprintf(why, n, "divergent block: not every lane of the sub-group reaches it");
       return why;
    }
-   const uint64_t size = 4, need = a->store ? 16 : 4;
+   /* cl_intel_subgroups(_char/_short/_long): reads 4-byte, writes
+    * 16-byte aligned, whatever the element size. */
+   const uint64_t size = width / 8, need = a->store ? 16 : 4;
    const xe_lane_fact *f = xe_lanes_fact(plain, a->ptr);
    bool stride_ok = f->kind == XE_LANE_AFFINE && f->stride == (int64_t)size;
    uint64_t memal = 0;
@@ -315,7 +321,14 @@ static void rewrite(lane0_ctx *c, access *a)
    xe_builder b = xe_builder_before(m, a->inst);
    uint32_t base = build_base(c, &b, a->ptr);
    xe_inst *t = xe_def(m, a->elem_type);
-   uint32_t u32 = xe_type_int(m, 32);
+   unsigned width = xe_op(t, 0);
+   /* Block I/O takes integers: floats are moved as same-width integers
+    * (the module may use half or double without 16/64-bit integers). */
+   static const SpvCapability int_cap[] = { [8] = SpvCapabilityInt8, [16] = SpvCapabilityInt16,
+                                            [64] = SpvCapabilityInt64 };
+   if (width != 32)
+      xe_add_capability(m, int_cap[width]);
+   uint32_t u32 = xe_type_int(m, width);
    bool is_float = t->opcode == SpvOpTypeFloat;
    if (is_float)
       base = xe_build1(&b, SpvOpBitcast, xe_type_pointer(m, SpvStorageClassCrossWorkgroup, u32), base);

@@ -33,6 +33,7 @@ static const isa_case cases[] = {
    { "guarded", "sg_guarded", "sg_guarded", "--assume-aligned", -1, -1 },
    { "wide", "sg_wide", "sg_wide", "", 1, 8 },
    { "loop", "block_io_loop", "block_io_loop", "--assume-aligned", 2, 1 },
+   { "types", "block_io_types", "block_io_types", "--assume-aligned", 0, 8 },
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
