@@ -16,6 +16,8 @@
 static const xe_pass_info registry[] = {
    { "padding", "remove bounds-check branches of padded buffers (--assume-padded)",
      xeopt_pass_padding, 4, XE_PRESERVE_NONE },
+   { "block-io", "turn lane-contiguous global loads/stores into sub-group block reads/writes",
+     xeopt_pass_block_io, 4, XE_PRESERVE_CFG },
    { "loop-spec-constants", "let the runtime fold loop bounds taken from kernel arguments",
      xeopt_pass_loop_spec_constants, 4, XE_PRESERVE_CFG },
    { "interface-vars", "list every global variable an entry point uses in its interface",

@@ -1,0 +1,211 @@
+/*
+ * Lane analysis (src/lanes.c) on real modules from testdata/spv: strides,
+ * the no-wrap proofs of widening conversions, the global-offset opt-in,
+ * and sub-group uniform blocks.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io.h"
+#include "lanes.h"
+#include "testutil.h"
+
+static xe_module *load(const char *name)
+{
+   char *rel, *path, *err = NULL;
+   size_t n;
+   if (asprintf(&rel, "testdata/spv/%s.spv", name) < 0)
+      abort();
+   path = tu_src(rel);
+   void *bytes = tu_read(path, &n);
+   ck_assert_msg(bytes, "cannot read %s", path);
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s: %s", path, err ? err : "");
+   free(bytes);
+   free(path);
+   free(rel);
+   return m;
+}
+
+/* The first value named name (OpName: the body's come before the
+ * wrapper's), failing the test when absent. */
+static uint32_t named(xe_module *m, const char *name)
+{
+   xe_foreach_inst(i, &m->sec[XE_SEC_DEBUG_NAME]) {
+      if (i->opcode == SpvOpName && !strcmp(xe_op_string(i, 1), name) && xe_def(m, xe_op(i, 0)) &&
+          (xe_def(m, xe_op(i, 0))->block || xe_def(m, xe_op(i, 0))->opcode == SpvOpFunctionParameter))
+         return xe_op(i, 0);
+   }
+   ck_abort_msg("no value named %s", name);
+   return 0;
+}
+
+static xe_lanes *analyze(xe_module *m, xe_kernel *k, unsigned flags)
+{
+   ck_assert_uint_eq(xe_kernels(m, k, 1), 1);
+   ck_assert_ptr_nonnull(k->body);
+   return xe_lanes_analyze(m, k->body, k->subgroup_size, k->local_size, flags);
+}
+
+#define FACT(l, m, name) xe_lanes_fact((l), named((m), (name)))
+
+START_TEST(copy_strides)
+{
+   xe_module *m = load("sg_copy");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   const xe_lane_fact *gid = FACT(l, m, "call");
+   ck_assert_int_eq(gid->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(gid->stride, 1);
+   ck_assert_uint_eq(gid->tz, 0);   /* global offset unknown */
+   const xe_lane_fact *p = FACT(l, m, "arrayidx");
+   ck_assert_int_eq(p->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(p->stride, 4);
+   ck_assert_uint_eq(p->root, named(m, "data2"));
+   ck_assert(xe_lanes_block_uniform(l, named(m, "entry")));
+   xe_lanes_free(l);
+   /* Under the opt-in the lane-0 global id is a multiple of SG = 16. */
+   l = analyze(m, &k, XE_LANES_ASSUME_OFFSET);
+   ck_assert_uint_eq(FACT(l, m, "call")->tz, 4);
+   ck_assert_uint_eq(FACT(l, m, "arrayidx")->tz, 6);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(strided)
+{
+   xe_module *m = load("sg_strided");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert_int_eq(FACT(l, m, "mul")->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(FACT(l, m, "mul")->stride, 2);
+   ck_assert_int_eq(FACT(l, m, "arrayidx")->stride, 8);
+   ck_assert_int_eq(FACT(l, m, "arrayidx1")->stride, 4);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+/* `int x = get_global_id(0)`, `y * width + x` sign-extended: the 32-bit
+ * values are affine modulo 2^32, but the sign extension is proven only
+ * when the lanes cannot straddle 2^31 (global offset opt-in). */
+START_TEST(two_d_wrap)
+{
+   xe_module *m = load("sg_copy_2d");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert_int_eq(FACT(l, m, "conv")->kind, XE_LANE_AFFINE);
+   ck_assert(!FACT(l, m, "conv")->nowrap_s);
+   ck_assert_int_eq(FACT(l, m, "call1")->kind, XE_LANE_UNIFORM);   /* y */
+   ck_assert_int_eq(FACT(l, m, "mul")->kind, XE_LANE_UNIFORM);
+   ck_assert_int_eq(FACT(l, m, "add")->stride, 1);
+   ck_assert_int_eq(FACT(l, m, "idxprom")->kind, XE_LANE_UNKNOWN);
+   xe_lanes_free(l);
+   l = analyze(m, &k, XE_LANES_ASSUME_OFFSET);
+   ck_assert(FACT(l, m, "conv")->nowrap_s);
+   ck_assert(FACT(l, m, "add")->nowrap_s);   /* NoSignedWrap on the add */
+   ck_assert_int_eq(FACT(l, m, "idxprom")->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(FACT(l, m, "idxprom")->stride, 1);
+   ck_assert_int_eq(FACT(l, m, "arrayidx")->stride, 4);
+   ck_assert_uint_eq(FACT(l, m, "arrayidx")->tz, 2);   /* row offset unknown */
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(guarded)
+{
+   xe_module *m = load("sg_guarded");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert(xe_lanes_block_uniform(l, named(m, "entry")));
+   ck_assert(!xe_lanes_block_uniform(l, named(m, "if.then")));
+   ck_assert_uint_eq(xe_lanes_divergent_cause(l, named(m, "if.then")), named(m, "cmp"));
+   ck_assert_int_eq(FACT(l, m, "cmp")->kind, XE_LANE_UNKNOWN);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+/* Local id with LocalSize.x = SG: lane-0 value a multiple of 16, so the
+ * 32-bit `group * 128 + lid + k*16` sign-extends exactly. */
+START_TEST(wide_local_id)
+{
+   xe_module *m = load("sg_wide");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert_int_eq(FACT(l, m, "conv")->stride, 1);
+   ck_assert_uint_eq(FACT(l, m, "conv")->tz, 4);
+   ck_assert_int_eq(FACT(l, m, "conv2")->kind, XE_LANE_UNIFORM);
+   ck_assert_uint_eq(FACT(l, m, "conv2")->tz, 7);
+   ck_assert_int_eq(FACT(l, m, "idxprom.3")->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(FACT(l, m, "arrayidx.7")->stride, 4);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(no_subgroup_size)
+{
+   xe_module *m = load("sg_no_sgsize");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert_uint_eq(k.subgroup_size, 0);
+   ck_assert_int_eq(FACT(l, m, "call")->kind, XE_LANE_UNKNOWN);
+   xe_lanes_free(l);
+   /* The same module analysed as if launched with SG 16, local 32. */
+   uint32_t ls[3] = { 32, 1, 1 };
+   l = xe_lanes_analyze(m, k.body, 16, ls, 0);
+   ck_assert_int_eq(FACT(l, m, "arrayidx")->stride, 4);
+   xe_lanes_free(l);
+   /* LocalSize.x not a multiple of SG: sub-groups may straddle rows. */
+   ls[0] = 24;
+   l = xe_lanes_analyze(m, k.body, 16, ls, 0);
+   ck_assert_int_eq(FACT(l, m, "call")->kind, XE_LANE_UNKNOWN);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+/* A loop with a uniform exit stays uniform (its phi counter is uniform);
+ * a loop bounded by the global id is divergent, and so is what follows
+ * it (no reconvergence analysis). */
+START_TEST(loops)
+{
+   xe_module *m = load("block_io_loop");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert(xe_lanes_block_uniform(l, named(m, "for.body")));
+   ck_assert_int_eq(FACT(l, m, "k.032")->kind, XE_LANE_UNIFORM);
+   ck_assert_int_eq(FACT(l, m, "cmp")->kind, XE_LANE_UNIFORM);
+   ck_assert_int_eq(FACT(l, m, "arrayidx")->stride, 4);
+   ck_assert(!xe_lanes_block_uniform(l, named(m, "for.body7")));
+   ck_assert_uint_eq(xe_lanes_divergent_cause(l, named(m, "for.body7")), named(m, "cmp433.not"));
+   ck_assert(!xe_lanes_block_uniform(l, named(m, "for.cond.cleanup6")));
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("lanes");
+   TCase *tc = tcase_create("facts");
+   tcase_add_test(tc, copy_strides);
+   tcase_add_test(tc, strided);
+   tcase_add_test(tc, two_d_wrap);
+   tcase_add_test(tc, guarded);
+   tcase_add_test(tc, wide_local_id);
+   tcase_add_test(tc, no_subgroup_size);
+   tcase_add_test(tc, loops);
+   suite_add_tcase(s, tc);
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? 1 : 0;
+}
