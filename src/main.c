@@ -8,6 +8,7 @@
  * leaves a partial or clobbered file; with an error no file is written.
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,9 @@ int main(int argc, char **argv)
 {
    if (argc > 1 && !strcmp(argv[1], "run"))
       return xe_cmd_run(argc - 1, argv + 1);
+   /* A full disk or a file-size limit must be an error from write(), not
+    * a signal that kills xeopt half-way (the temporary file is removed). */
+   signal(SIGXFSZ, SIG_IGN);
    cli c = { .hooks = { .print_to = stderr, .time_to = stderr } };
    xe_options_init(&c.opt);
    int rc = parse_args(&c, argc, argv);

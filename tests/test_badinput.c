@@ -57,6 +57,8 @@ static void expect(const char *in, const char *args, int code, const char *msg)
 {
    char *out = tu_tmp("bad-out.spv");
    tu_write(out, "OLD", 3);
+   size_t nin_before = 0, nin_after = 0;
+   char *in_before = tu_read(in, &nin_before);
    char *err = NULL;
    int rc = tu_sh(NULL, &err, "%s %s '%s' -o '%s'", tu_xeopt(), args, in, out);
    char *want;
@@ -67,6 +69,11 @@ static void expect(const char *in, const char *args, int code, const char *msg)
    size_t n;
    char *kept = tu_read(out, &n);
    ck_assert_msg(kept && n == 3 && !memcmp(kept, "OLD", 3), "%s: output was touched", in);
+   char *in_after = tu_read(in, &nin_after);
+   ck_assert_msg(nin_before == nin_after && (!in_before || !memcmp(in_before, in_after, nin_after)),
+                 "%s: the input was modified", in);
+   free(in_before);
+   free(in_after);
    free(kept);
    free(want);
    free(err);
@@ -249,6 +256,38 @@ START_TEST(stdin_stdout)
 }
 END_TEST
 
+START_TEST(file_size_limit)
+{
+   /* ulimit -f 1 allows 1024 bytes: writing a 3 KB module must fail with a
+    * message, leave the old output as it was and no temporary file. */
+   char *in = tu_src("testdata/spv/convolution.spv");
+   char *dir = tu_tmp("fsize"), *out, *err = NULL;
+   if (asprintf(&out, "%s/out.spv", dir) < 0)
+      abort();
+   tu_sh(NULL, NULL, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+   tu_write(out, "OLD", 3);
+   int rc = tu_sh(NULL, &err, "ulimit -f 1 && %s -O0 '%s' -o '%s'", tu_xeopt(), in, out);
+   ck_assert_int_eq(rc, 1);
+   char *want;
+   if (asprintf(&want, "xeopt: error: %s: cannot write: File too large\n", out) < 0)
+      abort();
+   ck_assert_str_eq(err, want);
+   size_t n;
+   char *kept = tu_read(out, &n);
+   ck_assert(kept && n == 3 && !memcmp(kept, "OLD", 3));
+   char *ls = NULL;
+   tu_sh(&ls, NULL, "ls -A '%s'", dir);
+   ck_assert_str_eq(ls, "out.spv\n");
+   free(ls);
+   free(kept);
+   free(want);
+   free(err);
+   free(out);
+   free(dir);
+   free(in);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("badinput");
@@ -261,6 +300,7 @@ int main(void)
    tcase_add_test(tc, usage_errors);
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
+   tcase_add_test(tc, file_size_limit);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);
    srunner_run_all(sr, CK_NORMAL);
