@@ -49,6 +49,9 @@ const char *tu_xeopt(void)
 
 char *tu_read(const char *path, size_t *n)
 {
+   struct stat st;
+   if (stat(path, &st) || !S_ISREG(st.st_mode))
+      return NULL;
    FILE *f = fopen(path, "rb");
    if (!f)
       return NULL;
