@@ -150,19 +150,6 @@ static bool multiply(xe_affine *out, const xe_affine *a, const xe_affine *b)
    return true;
 }
 
-static int param_index(xe_function *f, uint32_t id)
-{
-   int k = 0;
-   xe_foreach_inst(p, &f->params) {
-      if (p->opcode != SpvOpFunctionParameter)
-         continue;
-      if (p->result_id == id)
-         return k;
-      k++;
-   }
-   return -1;
-}
-
 /* Component k of a built-in vector: `OpCompositeExtract (OpLoad %var) k`;
  * returns the built-in (or -1) and sets *comp. */
 static int builtin_comp(const xe_module *m, const xe_inst *i, unsigned *comp)
@@ -265,7 +252,7 @@ static bool compute(xe_affine_ctx *c, uint32_t id, xe_affine *out)
       return add_term(out, s, XE_AFF_NONE, -1);
    }
    if (i->opcode == SpvOpFunctionParameter) {
-      int k = i->block ? -1 : param_index(c->body, id);
+      int k = i->block ? -1 : xe_param_index(c->body, id);
       if (k < 0)
          return false;
       return add_term(out, 1, XE_AFF_NONE, k);

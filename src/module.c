@@ -411,6 +411,19 @@ xe_function *xe_function_by_id(const xe_module *m, uint32_t id)
    return d && d->opcode == SpvOpFunction ? d->function : NULL;
 }
 
+int xe_param_index(const xe_function *f, uint32_t id)
+{
+   int k = 0;
+   xe_foreach_inst(p, &f->params) {
+      if (p->opcode != SpvOpFunctionParameter)
+         continue;
+      if (p->result_id == id)
+         return k;
+      k++;
+   }
+   return -1;
+}
+
 /* ---- opcode facts ---- */
 
 bool xe_opcode_is_branch(uint16_t op)

@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +15,6 @@
 
 static char *inputs[512];
 static int ninputs;
-
-static void load_inputs(void)
-{
-   char *dir = tu_src("testdata/spv");
-   DIR *d = opendir(dir);
-   struct dirent *e;
-   while (d && (e = readdir(d)) && ninputs < 512) {
-      size_t l = strlen(e->d_name);
-      if (l > 4 && !strcmp(e->d_name + l - 4, ".spv") &&
-          asprintf(&inputs[ninputs++], "%s/%s", dir, e->d_name) < 0)
-         abort();
-   }
-   if (d)
-      closedir(d);
-   free(dir);
-}
 
 START_TEST(o2_valid_and_compiles)
 {
@@ -47,7 +30,7 @@ END_TEST
 
 int main(void)
 {
-   load_inputs();
+   ninputs = tu_list("testdata/spv", ".spv", inputs, 512);
    Suite *s = suite_create("o2_all");
    TCase *tc = tcase_create("inputs");
    tcase_set_timeout(tc, 120);

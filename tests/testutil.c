@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,4 +166,29 @@ void tu_ocloc(const char *path)
       free(out);
       free(dir);
    }
+}
+
+static int by_name(const void *a, const void *b)
+{
+   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tu_list(const char *rel, const char *suffix, char **out, int max)
+{
+   char *dir = tu_src(rel);
+   DIR *d = opendir(dir);
+   struct dirent *e;
+   int n = 0;
+   size_t ls = strlen(suffix);
+   while (d && (e = readdir(d)) && n < max) {
+      size_t l = strlen(e->d_name);
+      if (l > ls && !strcmp(e->d_name + l - ls, suffix) &&
+          asprintf(&out[n++], "%s/%s", dir, e->d_name) < 0)
+         abort();
+   }
+   if (d)
+      closedir(d);
+   free(dir);
+   qsort(out, n, sizeof(*out), by_name);
+   return n;
 }

@@ -29,6 +29,9 @@ void tu_spirv_val(const char *path);
 /* Fails the test unless IGC (ocloc) compiles path for dg2 and pvc; skips
  * silently when ocloc is missing unless XEOPT_REQUIRE_OCLOC=1. */
 void tu_ocloc(const char *path);
+/* Absolute paths of the files in the source directory rel whose names end
+ * in suffix, sorted, at most max (malloc'd); returns how many. */
+int tu_list(const char *rel, const char *suffix, char **out, int max);
 /* The command that runs the xeopt binary under test, quoted for the shell
  * (under valgrind when XEOPT_VALGRIND=1). */
 const char *tu_xeopt(void);
