@@ -114,6 +114,8 @@ static xe_lane_fact builtin_fact(const ctx *c, int b, unsigned comp)
        * of SG.  Its global x adds group * LocalSize.x (a multiple of SG)
        * and the global work offset (anything, unless assumed). */
       f = (xe_lane_fact){ XE_LANE_AFFINE, (uint8_t)sgtz, true, true, 1, 0 };
+      if (b == SpvBuiltInLocalInvocationId && c->ls[0] == c->sg)
+         f.tz = 64;   /* one sub-group per row: lane 0 is at x = 0 */
       if (b == SpvBuiltInGlobalInvocationId && !(c->flags & XE_LANES_ASSUME_OFFSET))
          f.tz = 0;
       return f;

@@ -131,17 +131,19 @@ START_TEST(guarded)
 }
 END_TEST
 
-/* Local id with LocalSize.x = SG: lane-0 value a multiple of 16, so the
- * 32-bit `group * 128 + lid + k*16` sign-extends exactly. */
+/* Local id with LocalSize.x = SG: lane 0's x is 0, so the 32-bit
+ * `group * 128 + lid + k*16` sign-extends exactly (and the wide form can
+ * prove the k*16 steps do not wrap in lane 0). */
 START_TEST(wide_local_id)
 {
    xe_module *m = load("sg_wide");
    xe_kernel k;
    xe_lanes *l = analyze(m, &k, 0);
    ck_assert_int_eq(FACT(l, m, "conv")->stride, 1);
-   ck_assert_uint_eq(FACT(l, m, "conv")->tz, 4);
+   ck_assert_uint_eq(FACT(l, m, "conv")->tz, 32);   /* LocalSize.x == SG: lane 0 at x = 0 */
    ck_assert_int_eq(FACT(l, m, "conv2")->kind, XE_LANE_UNIFORM);
    ck_assert_uint_eq(FACT(l, m, "conv2")->tz, 7);
+   ck_assert_uint_eq(FACT(l, m, "add")->tz, 7);
    ck_assert_int_eq(FACT(l, m, "idxprom.3")->kind, XE_LANE_AFFINE);
    ck_assert_int_eq(FACT(l, m, "arrayidx.7")->stride, 4);
    xe_lanes_free(l);
