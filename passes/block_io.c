@@ -212,14 +212,17 @@ static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *p
 
 /* ---- wide form: k = 0..n-1 loads of p[base + k*SG + lane] ----
  * Lane 0's address of each load is written as key + offset, where key is
- * (base pointer, index leaf, sign-extended?) and offset a constant number
- * of bytes.  Loads with the same key whose offsets step by SG elements
+ * (base pointer, the index's non-constant terms, sign-extended?) and
+ * offset a constant number of bytes.  Loads with the same key whose offsets step by SG elements
  * read one vector block (component k of lane i = p[k*SG + i], the
  * cl_intel_subgroups layout). */
+#define LIN_LEAVES 4
+
 typedef struct lin {
-   uint32_t base, leaf;
+   uint32_t base;
+   uint32_t leaf[LIN_LEAVES];   /* sorted, 0-padded: the sum's non-constant terms */
    bool sext, ok;
-   int64_t off;      /* bytes */
+   int64_t off;                 /* bytes */
 } lin;
 
 static int64_t sext_const(uint64_t v, unsigned w)
@@ -227,30 +230,36 @@ static int64_t sext_const(uint64_t v, unsigned w)
    return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
 }
 
-/* id = leaf + off (mod 2^w) through OpIAdd of constants; *nsw when every
- * add carries NoSignedWrap. */
-static uint32_t lin_int(xe_module *m, uint32_t id, unsigned w, int64_t *off, bool *nsw)
+/* Splits id (width w) into a sum of leaves plus a constant, through
+ * OpIAdd trees, modulo 2^w.  *nsw: every add carries NoSignedWrap. */
+static bool lin_sum(xe_module *m, uint32_t id, unsigned w, lin *r, unsigned *nleaf, bool *nsw,
+                    unsigned depth)
 {
-   *off = 0;
-   *nsw = true;
-   for (unsigned depth = 0; depth < 16; depth++) {
-      xe_inst *d = xe_def(m, id);
-      uint64_t c;
-      if (!d || d->opcode != SpvOpIAdd)
-         break;
-      unsigned k = xe_const_uint(m, xe_op(d, 1), &c) ? 0 : xe_const_uint(m, xe_op(d, 0), &c) ? 1 : 2;
-      if (k == 2)
-         break;
-      *off += sext_const(c, w);
-      *nsw &= has_nsw(m, d->result_id);
-      id = xe_op(d, k);
+   xe_inst *d = xe_def(m, id);
+   uint64_t c;
+   if (xe_const_uint(m, id, &c)) {
+      r->off += sext_const(c, w);
+      return true;
    }
-   return id;
+   if (d && d->opcode == SpvOpIAdd && depth < 8) {
+      *nsw &= has_nsw(m, id);
+      return lin_sum(m, xe_op(d, 0), w, r, nleaf, nsw, depth + 1) &&
+             lin_sum(m, xe_op(d, 1), w, r, nleaf, nsw, depth + 1);
+   }
+   if (*nleaf == LIN_LEAVES)
+      return false;
+   unsigned k = (*nleaf)++;
+   while (k > 0 && r->leaf[k - 1] > id) {   /* insertion sort */
+      r->leaf[k] = r->leaf[k - 1];
+      k--;
+   }
+   r->leaf[k] = id;
+   return true;
 }
 
 static lin lin_addr(xe_module *m, const xe_lanes *l, uint32_t ptr)
 {
-   lin r = { ptr, 0, false, true, 0 };
+   lin r = { 0, { 0 }, false, false, 0 };
    xe_inst *d = xe_def(m, ptr);
    if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
        xe_nops(d) != 2)
@@ -261,33 +270,41 @@ static lin lin_addr(xe_module *m, const xe_lanes *l, uint32_t ptr)
    xe_inst *id = xe_def(m, idx);
    if (!esize || !id)
       return r;
-   unsigned w = xe_type_width(m, id->type_id);
-   int64_t off;
-   bool nsw;
+   unsigned w = xe_type_width(m, id->type_id), nleaf = 0;
+   bool nsw = true;
    r.base = xe_op(d, 0);
    if (w == 64 && id->opcode == SpvOpSConvert) {
       xe_inst *x = xe_def(m, xe_op(id, 0));
       unsigned xw = x ? xe_type_width(m, x->type_id) : 0;
-      if (!xw || xw >= 64)
-         return r.ok = false, r;
-      uint32_t leaf = lin_int(m, x->result_id, xw, &off, &nsw);
-      /* sext(leaf + off) == sext(leaf) + off in lane 0 when no add of the
-       * chain overflows there (NoSignedWrap), or when lane 0's leaf is a
-       * multiple of 2^t with 0 <= off < 2^t, t <= xw-1: the sum stays
-       * in one aligned window and cannot cross the wrap point. */
-      unsigned t = xe_lanes_fact(l, leaf)->tz;
-      if (t > xw - 1)
-         t = xw - 1;
-      if (!nsw && !(off >= 0 && off < ((int64_t)1 << t)))
-         return r.ok = false, r;
-      r.leaf = leaf, r.sext = true;
+      if (!xw || xw >= 64 || !lin_sum(m, x->result_id, xw, &r, &nleaf, &nsw, 0) || !nleaf)
+         return r;
+      /* sext(S + off) == sext(S) + off in lane 0 (S the wrapped sum of the
+       * leaves) when lane 0's S is a multiple of 2^t with 0 <= off < 2^t,
+       * t <= xw-1: the sum stays in one aligned window and cannot cross
+       * the wrap point.  With a single leaf, NoSignedWrap on every add of
+       * the chain also proves it (no partial sum overflows in lane 0). */
+      unsigned t = xw - 1;
+      for (unsigned k = 0; k < nleaf; k++) {
+         unsigned tz = xe_lanes_fact(l, r.leaf[k])->tz;
+         t = tz < t ? tz : t;
+      }
+      if (!(r.off >= 0 && r.off < ((int64_t)1 << t)) && !(nleaf == 1 && nsw))
+         return r;
+      r.sext = true;
    } else if (w == 64) {
-      r.leaf = lin_int(m, idx, 64, &off, &nsw);
+      if (!lin_sum(m, idx, 64, &r, &nleaf, &nsw, 0) || !nleaf)
+         return r;
    } else {
-      return r.ok = false, r;
+      return r;
    }
-   r.off = off * (int64_t)esize;
+   r.off *= (int64_t)esize;
+   r.ok = true;
    return r;
+}
+
+static bool lin_same_key(const lin *a, const lin *b)
+{
+   return a->base == b->base && a->sext == b->sext && !memcmp(a->leaf, b->leaf, sizeof(a->leaf));
 }
 
 /* Instructions a load may be moved across: they do not write memory. */
@@ -309,7 +326,7 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
       if (!first->inst || first->store || first->merged)
          continue;
       lin la = lin_addr(m, first->use_offset ? assumed : plain, first->ptr);
-      if (!la.ok || !la.leaf)
+      if (!la.ok)
          continue;
       uint64_t step = (uint64_t)sg * (xe_type_width(m, first->elem_type) / 8);
       access *members[8] = { first };
@@ -317,22 +334,21 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
       unsigned b = a + 1;
       /* Scan forward in the block while nothing writes memory. */
       for (xe_inst *i = first->inst->next; i && n < 8; i = i->next) {
+         /* Accesses the pass leaves alone (inst cleared) are judged by
+          * no_write below like any other instruction. */
+         while (b < nacc && !acc[b].inst)
+            b++;
          if (b < nacc && acc[b].inst == i) {
             access *c = &acc[b++];
             if (c->store)
                break;
             if (!c->merged && c->elem_type == first->elem_type) {
                lin lc = lin_addr(m, c->use_offset ? assumed : plain, c->ptr);
-               if (lc.ok && lc.base == la.base && lc.leaf == la.leaf && lc.sext == la.sext &&
-                   lc.off == la.off + (int64_t)(n * step))
+               if (lc.ok && lin_same_key(&la, &lc) && lc.off == la.off + (int64_t)(n * step))
                   members[n++] = c;
             }
             continue;
          }
-         while (b < nacc && !acc[b].inst)
-            b++;
-         if (b < nacc && acc[b].inst == i)
-            continue;
          if (!no_write(i))
             break;
       }

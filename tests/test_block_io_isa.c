@@ -36,6 +36,7 @@ static const isa_case cases[] = {
     * 2 transposed loads on pvc */
    { "wide", "sg_wide", "sg_wide", "", 1, { 4, 2 } },
    { "loop", "block_io_loop", "block_io_loop", "--assume-aligned", 2, { 1, 1 } },
+   { "wide-store", "block_io_wide_store", "block_io_wide_store", "", 2, { 2, 2 } },
    { "types", "block_io_types", "block_io_types", "--assume-aligned", 0, { 8, 8 } },
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
