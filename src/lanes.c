@@ -403,7 +403,9 @@ static void set(ctx *c, uint32_t id, xe_lane_fact f)
 {
    xe_lane_fact *old = &c->l->fact[id];
    xe_lane_fact n = old->kind == XE_LANE_TOP ? f : meet(*old, f);
-   if (memcmp(old, &n, sizeof(n))) {
+   /* Field by field: struct padding is not initialised. */
+   if (old->kind != n.kind || old->tz != n.tz || old->nowrap_s != n.nowrap_s ||
+       old->nowrap_u != n.nowrap_u || old->stride != n.stride || old->root != n.root) {
       *old = n;
       c->changed = true;
    }
