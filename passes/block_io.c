@@ -5,14 +5,17 @@
  * Guide: "sub-group block load/store" (shared/docs/REWRITES.md section 2).
  * `data[i]` with i = get_global_id(0) makes every lane send its own 64-bit
  * address (a scattered message); a block read needs only the sub-group's
- * base address, which we build as OpGroupBroadcast(Subgroup, index, 0):
- * with IGC that compiles to one transposed block message.
+ * base address.  The base is lane 0's address: the lane-varying built-in
+ * ids it derives from are broadcast once (OpGroupBroadcast Subgroup, 0)
+ * and the index arithmetic is re-emitted on them, so IGC computes it
+ * with scalar instructions and emits one transposed block message.
  *
  * Preconditions proved per access (lanes.h does the analysis):
  *  - the kernel has SubgroupSize SG and LocalSize.x % SG == 0 (from the
  *    module, or added by --subgroup-size / --local-size);
  *  - the address is CrossWorkgroup and lane-affine with stride equal to
- *    the element size;
+ *    the element size; elements of 8, 16, 32 or 64 bits (integers, or
+ *    floats moved through OpBitcast to the integer of the same width);
  *  - the access is in a sub-group uniform block: every lane of the
  *    sub-group executes it, which block reads require and which makes the
  *    broadcast from lane 0 well defined (lane 0 exists in a full
@@ -34,9 +37,9 @@
  * (no partial work-groups, hence no partial sub-groups); modes added by
  * --subgroup-size / --local-size; argument alignment and global offset
  * assumed under --assume-aligned.  Execution modes are added only when
- * the kernel actually changes.
- *  - elements of 8, 16, 32 or 64 bits (integers, or floats moved through
- *    OpBitcast to the integer of the same width).
+ * the kernel actually changes.  SubgroupSize needs SubgroupDispatch, a
+ * SPIR-V 1.1 capability: --subgroup-size is ignored (with a note) on 1.0
+ * modules because xeopt never raises the module version.
  *
  * Wide form: loads of `p[base + k*SG + lane]`, k = 0..n-1 (n = 2, 4, 8),
  * in one block with no memory write between them, become one vector
