@@ -5,14 +5,17 @@
  * Guide: "sub-group block load/store" (shared/docs/REWRITES.md section 2).
  * `data[i]` with i = get_global_id(0) makes every lane send its own 64-bit
  * address (a scattered message); a block read needs only the sub-group's
- * base address, which we build as OpGroupBroadcast(Subgroup, index, 0):
- * with IGC that compiles to one transposed block message.
+ * base address.  The base is lane 0's address: the lane-varying built-in
+ * ids it derives from are broadcast once (OpGroupBroadcast Subgroup, 0)
+ * and the index arithmetic is re-emitted on them, so IGC computes it
+ * with scalar instructions and emits one transposed block message.
  *
  * Preconditions proved per access (lanes.h does the analysis):
  *  - the kernel has SubgroupSize SG and LocalSize.x % SG == 0 (from the
  *    module, or added by --subgroup-size / --local-size);
  *  - the address is CrossWorkgroup and lane-affine with stride equal to
- *    the element size;
+ *    the element size; elements of 8, 16, 32 or 64 bits (integers, or
+ *    floats moved through OpBitcast to the integer of the same width);
  *  - the access is in a sub-group uniform block: every lane of the
  *    sub-group executes it, which block reads require and which makes the
  *    broadcast from lane 0 well defined (lane 0 exists in a full
@@ -34,13 +37,17 @@
  * (no partial work-groups, hence no partial sub-groups); modes added by
  * --subgroup-size / --local-size; argument alignment and global offset
  * assumed under --assume-aligned.  Execution modes are added only when
- * the kernel actually changes.
- *  - elements of 8, 16, 32 or 64 bits (integers, or floats moved through
- *    OpBitcast to the integer of the same width).
+ * the kernel actually changes.  SubgroupSize needs SubgroupDispatch, a
+ * SPIR-V 1.1 capability: --subgroup-size is ignored (with a note) on 1.0
+ * modules because xeopt never raises the module version.
  *
- * Not done: merging k = 0..n-1 loads of `p[base + k*SG + lane]` into one
- * vector block read (each still becomes its own block read); vector
- * elements.
+ * Wide form: loads of `p[base + k*SG + lane]`, k = 0..n-1 (n = 2, 4, 8),
+ * in one block with no memory write between them, become one vector
+ * block read (component k = p[k*SG + lane]).  Lane 0's addresses are
+ * compared as key + constant (merge_loads).
+ *
+ * Not done: merging stores; vector elements; reconvergence after a
+ * divergent region (the join is treated as divergent).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +69,9 @@ typedef struct access {
    bool use_offset;   /* needs the assumed-offset facts */
    bool use_argalign; /* needs --assume-aligned for the argument */
    uint32_t root;
+   unsigned width;    /* > 1: first load of a merged group of width loads */
+   struct access *next_in_group;
+   bool merged;       /* a later member of a group: rewritten with the first */
 } access;
 
 static const char *id_name(xe_module *m, uint32_t id, char *buf, size_t n)
@@ -110,6 +120,12 @@ static bool mem_aligned(const xe_inst *i, unsigned first_mem_op, uint64_t *align
       return true;
    }
    return false;
+}
+
+static bool has_nsw(const xe_module *m, uint32_t id)
+{
+   uint32_t v;
+   return xe_decoration(m, id, SpvDecorationNoSignedWrap, &v, 0);
 }
 
 static bool is_volatile(const xe_inst *i, unsigned first_mem_op)
@@ -195,6 +211,165 @@ static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *p
    if (f->kind == XE_LANE_UNIFORM)
       return "address is the same in every lane";
    return "address not provably lane-contiguous";
+}
+
+/* ---- wide form: k = 0..n-1 loads of p[base + k*SG + lane] ----
+ * Lane 0's address of each load is written as key + offset, where key is
+ * (base pointer, the index's non-constant terms, sign-extended?) and
+ * offset a constant number of bytes.  Loads with the same key whose offsets step by SG elements
+ * read one vector block (component k of lane i = p[k*SG + i], the
+ * cl_intel_subgroups layout). */
+#define LIN_LEAVES 4
+
+typedef struct lin {
+   uint32_t base;
+   uint32_t leaf[LIN_LEAVES];   /* sorted, 0-padded: the sum's non-constant terms */
+   bool sext, ok;
+   int64_t off;                 /* bytes */
+} lin;
+
+static int64_t sext_const(uint64_t v, unsigned w)
+{
+   return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+
+/* Splits id (width w) into a sum of leaves plus a constant, through
+ * OpIAdd trees, modulo 2^w.  *nsw: every add carries NoSignedWrap. */
+static bool lin_sum(xe_module *m, uint32_t id, unsigned w, lin *r, unsigned *nleaf, bool *nsw,
+                    unsigned depth)
+{
+   xe_inst *d = xe_def(m, id);
+   uint64_t c;
+   if (xe_const_uint(m, id, &c)) {
+      r->off += sext_const(c, w);
+      return true;
+   }
+   if (d && d->opcode == SpvOpIAdd && depth < 8) {
+      *nsw &= has_nsw(m, id);
+      return lin_sum(m, xe_op(d, 0), w, r, nleaf, nsw, depth + 1) &&
+             lin_sum(m, xe_op(d, 1), w, r, nleaf, nsw, depth + 1);
+   }
+   if (*nleaf == LIN_LEAVES)
+      return false;
+   unsigned k = (*nleaf)++;
+   while (k > 0 && r->leaf[k - 1] > id) {   /* insertion sort */
+      r->leaf[k] = r->leaf[k - 1];
+      k--;
+   }
+   r->leaf[k] = id;
+   return true;
+}
+
+static lin lin_addr(xe_module *m, const xe_lanes *l, uint32_t ptr)
+{
+   lin r = { 0, { 0 }, false, false, 0 };
+   xe_inst *d = xe_def(m, ptr);
+   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
+       xe_nops(d) != 2)
+      return r;
+   xe_inst *bt = xe_def(m, xe_def(m, xe_op(d, 0))->type_id);
+   uint64_t esize = xe_type_size(m, xe_op(bt, 1));
+   uint32_t idx = xe_op(d, 1);
+   xe_inst *id = xe_def(m, idx);
+   if (!esize || !id)
+      return r;
+   unsigned w = xe_type_width(m, id->type_id), nleaf = 0;
+   bool nsw = true;
+   r.base = xe_op(d, 0);
+   if (w == 64 && id->opcode == SpvOpSConvert) {
+      xe_inst *x = xe_def(m, xe_op(id, 0));
+      unsigned xw = x ? xe_type_width(m, x->type_id) : 0;
+      if (!xw || xw >= 64 || !lin_sum(m, x->result_id, xw, &r, &nleaf, &nsw, 0) || !nleaf)
+         return r;
+      /* sext(S + off) == sext(S) + off in lane 0 (S the wrapped sum of the
+       * leaves) when lane 0's S is a multiple of 2^t with 0 <= off < 2^t,
+       * t <= xw-1: the sum stays in one aligned window and cannot cross
+       * the wrap point.  With a single leaf, NoSignedWrap on every add of
+       * the chain also proves it (no partial sum overflows in lane 0). */
+      unsigned t = xw - 1;
+      for (unsigned k = 0; k < nleaf; k++) {
+         unsigned tz = xe_lanes_fact(l, r.leaf[k])->tz;
+         t = tz < t ? tz : t;
+      }
+      if (!(r.off >= 0 && r.off < ((int64_t)1 << t)) && !(nleaf == 1 && nsw))
+         return r;
+      r.sext = true;
+   } else if (w == 64) {
+      if (!lin_sum(m, idx, 64, &r, &nleaf, &nsw, 0) || !nleaf)
+         return r;
+   } else {
+      return r;
+   }
+   r.off *= (int64_t)esize;
+   r.ok = true;
+   return r;
+}
+
+static bool lin_same_key(const lin *a, const lin *b)
+{
+   return a->base == b->base && a->sext == b->sext && !memcmp(a->leaf, b->leaf, sizeof(a->leaf));
+}
+
+/* Instructions a load may be moved across: they do not write memory. */
+static bool no_write(const xe_inst *i)
+{
+   unsigned op = i->opcode;
+   return op == SpvOpLoad || op == SpvOpLine || op == SpvOpNoLine ||
+          (op >= SpvOpVectorExtractDynamic && op <= SpvOpCopyObject) ||
+          (op >= SpvOpAccessChain && op <= SpvOpInBoundsPtrAccessChain) ||
+          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) || (op >= SpvOpSNegate && op <= SpvOpBitCount);
+}
+
+static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, access *acc,
+                            unsigned nacc, const xe_lanes *plain, const xe_lanes *assumed, uint32_t sg)
+{
+   unsigned groups = 0;
+   for (unsigned a = 0; a < nacc; a++) {
+      access *first = &acc[a];
+      if (!first->inst || first->store || first->merged)
+         continue;
+      lin la = lin_addr(m, first->use_offset ? assumed : plain, first->ptr);
+      if (!la.ok)
+         continue;
+      uint64_t step = (uint64_t)sg * (xe_type_width(m, first->elem_type) / 8);
+      access *members[8] = { first };
+      unsigned n = 1;
+      unsigned b = a + 1;
+      /* Scan forward in the block while nothing writes memory. */
+      for (xe_inst *i = first->inst->next; i && n < 8; i = i->next) {
+         /* Accesses the pass leaves alone (inst cleared) are judged by
+          * no_write below like any other instruction. */
+         while (b < nacc && !acc[b].inst)
+            b++;
+         if (b < nacc && acc[b].inst == i) {
+            access *c = &acc[b++];
+            if (c->store)
+               break;
+            if (!c->merged && c->elem_type == first->elem_type) {
+               lin lc = lin_addr(m, c->use_offset ? assumed : plain, c->ptr);
+               if (lc.ok && lin_same_key(&la, &lc) && lc.off == la.off + (int64_t)(n * step))
+                  members[n++] = c;
+            }
+            continue;
+         }
+         if (!no_write(i))
+            break;
+      }
+      unsigned width = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
+      if (width < 2)
+         continue;
+      first->width = width;
+      for (unsigned k = 1; k < width; k++) {
+         members[k]->merged = true;
+         members[k - 1]->next_in_group = members[k];
+      }
+      char n0[64], n1[64];
+      xe_remark(r, kernel, XE_REMARK_APPLIED, "loads via %s .. %s: merged into one %u-wide block read",
+                id_name(m, first->ptr, n0, sizeof(n0)), id_name(m, members[width - 1]->ptr, n1, sizeof(n1)),
+                width);
+      groups++;
+   }
+   return groups;
 }
 
 /* Lane-0 values.  The sub-group base is the access's address in lane 0.
@@ -342,6 +517,34 @@ static void rewrite(lane0_ctx *c, access *a)
       xe_inst_delete(m, a->inst);
       return;
    }
+   if (a->width > 1) {
+      /* Component k of the vector is the k-th load of the group; each
+       * extract takes over its load's result id (inserting the new
+       * definition before deleting the old one keeps the id table right:
+       * a removal forgets only its own definition). */
+      if (a->width >= 8)
+         xe_add_capability(m, SpvCapabilityVector16);   /* 8- and 16-component vectors */
+      uint32_t vt = xe_type_vector(m, u32, a->width);
+      uint32_t vec = xe_build1(&b, SpvOpSubgroupBlockReadINTEL, vt, base);
+      unsigned k = 0;
+      for (access *g = a; g; g = g->next_in_group, k++) {
+         uint32_t ops[2] = { vec, k }, result = g->inst->result_id;
+         uint8_t kinds[2] = { XE_W_ID, XE_W_LIT };
+         uint32_t val = vec;
+         if (is_float) {
+            val = xe_fresh_id(m);
+            xe_build_inst(&b, xe_inst_create(SpvOpCompositeExtract, u32, val, ops, 2, kinds));
+         }
+         xe_build_inst(&b, is_float ? xe_inst_create(SpvOpBitcast, g->elem_type, result, &val, 1, NULL)
+                                    : xe_inst_create(SpvOpCompositeExtract, g->elem_type, result, ops,
+                                                     2, kinds));
+      }
+      for (access *g = a, *n; g; g = n) {
+         n = g->next_in_group;
+         xe_inst_delete(m, g->inst);
+      }
+      return;
+   }
    /* The last instruction takes the load's result id: no use rewriting. */
    uint32_t result = a->inst->result_id;
    xe_inst *fin;
@@ -400,7 +603,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
          if (pointer_storage(m, xe_op(i, 0), &pointee) != SpvStorageClassCrossWorkgroup)
             continue;
          acc = realloc(acc, (nacc + 1) * sizeof(*acc));
-         acc[nacc++] = (access){ i, xe_op(i, 0), pointee, st, false, false, 0 };
+         acc[nacc++] = (access){ i, xe_op(i, 0), pointee, st, false, false, 0, 1, NULL, false };
       }
    }
    if (!nacc)
@@ -482,8 +685,9 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
       /* Lane-0 values do not depend on which facts proved the access;
        * the plain facts only decide what is already uniform. */
       lane0_ctx lc = { m, plain, calloc(plain->bound, sizeof(uint32_t)), plain->bound };
+      merge_loads(m, r, k->name, acc, nacc, plain, assumed, sg);
       for (unsigned n = 0; n < nacc; n++) {
-         if (acc[n].inst)
+         if (acc[n].inst && !acc[n].merged)
             rewrite(&lc, &acc[n]);
       }
       free(lc.memo);

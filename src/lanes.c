@@ -114,6 +114,8 @@ static xe_lane_fact builtin_fact(const ctx *c, int b, unsigned comp)
        * of SG.  Its global x adds group * LocalSize.x (a multiple of SG)
        * and the global work offset (anything, unless assumed). */
       f = (xe_lane_fact){ XE_LANE_AFFINE, (uint8_t)sgtz, true, true, 1, 0 };
+      if (b == SpvBuiltInLocalInvocationId && c->ls[0] == c->sg)
+         f.tz = 64;   /* one sub-group per row: lane 0 is at x = 0 */
       if (b == SpvBuiltInGlobalInvocationId && !(c->flags & XE_LANES_ASSUME_OFFSET))
          f.tz = 0;
       return f;
@@ -348,6 +350,37 @@ static xe_lane_fact eval(ctx *c, const xe_inst *i, bool block_uniform)
          r = meet(r, get(c, xe_op(i, n)));
       return r;
    }
+   case SpvOpSLessThan: case SpvOpULessThan:
+   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual:
+   case SpvOpSGreaterThan: case SpvOpUGreaterThan:
+   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: {
+      /* x < c (or c > x, x >= c, c <= x) with x affine: the lanes' values
+       * lie in one aligned window [x0, x0 + 2^t) that holds no wrap point
+       * (window rule); when c is a multiple of 2^t the window is entirely
+       * below or entirely at/above c, so every lane gets the same answer. */
+      xe_lane_fact a = get(c, xe_op(i, 0)), b = get(c, xe_op(i, 1));
+      if (a.kind == XE_LANE_TOP || b.kind == XE_LANE_TOP)
+         return (xe_lane_fact){ XE_LANE_TOP, 0, false, false, 0, 0 };
+      if (a.kind == XE_LANE_UNIFORM && b.kind == XE_LANE_UNIFORM)
+         return uniform(0);
+      bool x_left = i->opcode == SpvOpSLessThan || i->opcode == SpvOpULessThan ||
+                    i->opcode == SpvOpSGreaterThanEqual || i->opcode == SpvOpUGreaterThanEqual;
+      bool x_right = i->opcode == SpvOpSGreaterThan || i->opcode == SpvOpUGreaterThan ||
+                     i->opcode == SpvOpSLessThanEqual || i->opcode == SpvOpULessThanEqual;
+      xe_lane_fact x = x_left ? a : b, k = x_left ? b : a;
+      xe_inst *xd = xe_def(m, xe_op(i, x_left ? 0 : 1));
+      unsigned xw = xd ? value_width(m, xd->type_id) : 0;
+      bool sgn = i->opcode == SpvOpSLessThan || i->opcode == SpvOpSGreaterThanEqual ||
+                 i->opcode == SpvOpSGreaterThan || i->opcode == SpvOpSLessThanEqual;
+      if ((!x_left && !x_right) || x.kind != XE_LANE_AFFINE || k.kind != XE_LANE_UNIFORM || !xw ||
+          x.stride <= 0 || !c->sg)
+         return F_UNKNOWN;
+      unsigned t = umin(x.tz, sgn ? xw - 1 : xw);
+      unsigned __int128 span = (unsigned __int128)x.stride * (c->sg - 1);
+      if (t >= 64 || span >= ((unsigned __int128)1 << t) || k.tz < t)
+         return F_UNKNOWN;
+      return uniform(0);
+   }
    case SpvOpSelect: {
       xe_lane_fact cond = get(c, xe_op(i, 0));
       if (!is_uniform(cond))
@@ -370,7 +403,9 @@ static void set(ctx *c, uint32_t id, xe_lane_fact f)
 {
    xe_lane_fact *old = &c->l->fact[id];
    xe_lane_fact n = old->kind == XE_LANE_TOP ? f : meet(*old, f);
-   if (memcmp(old, &n, sizeof(n))) {
+   /* Field by field: struct padding is not initialised. */
+   if (old->kind != n.kind || old->tz != n.tz || old->nowrap_s != n.nowrap_s ||
+       old->nowrap_u != n.nowrap_u || old->stride != n.stride || old->root != n.root) {
       *old = n;
       c->changed = true;
    }

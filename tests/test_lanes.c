@@ -131,17 +131,19 @@ START_TEST(guarded)
 }
 END_TEST
 
-/* Local id with LocalSize.x = SG: lane-0 value a multiple of 16, so the
- * 32-bit `group * 128 + lid + k*16` sign-extends exactly. */
+/* Local id with LocalSize.x = SG: lane 0's x is 0, so the 32-bit
+ * `group * 128 + lid + k*16` sign-extends exactly (and the wide form can
+ * prove the k*16 steps do not wrap in lane 0). */
 START_TEST(wide_local_id)
 {
    xe_module *m = load("sg_wide");
    xe_kernel k;
    xe_lanes *l = analyze(m, &k, 0);
    ck_assert_int_eq(FACT(l, m, "conv")->stride, 1);
-   ck_assert_uint_eq(FACT(l, m, "conv")->tz, 4);
+   ck_assert_uint_eq(FACT(l, m, "conv")->tz, 32);   /* LocalSize.x == SG: lane 0 at x = 0 */
    ck_assert_int_eq(FACT(l, m, "conv2")->kind, XE_LANE_UNIFORM);
    ck_assert_uint_eq(FACT(l, m, "conv2")->tz, 7);
+   ck_assert_uint_eq(FACT(l, m, "add")->tz, 7);
    ck_assert_int_eq(FACT(l, m, "idxprom.3")->kind, XE_LANE_AFFINE);
    ck_assert_int_eq(FACT(l, m, "arrayidx.7")->stride, 4);
    xe_lanes_free(l);
@@ -191,6 +193,30 @@ START_TEST(loops)
 }
 END_TEST
 
+/* `local_id < 32` and `< 16` are the same in all 16 lanes of a sub-group
+ * (lane 0's local x is a multiple of 16); `< 8` is not. */
+START_TEST(aligned_compares)
+{
+   xe_module *m = load("barrier_local");
+   xe_kernel k;
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   uint32_t ls[3] = { 64, 1, 1 };
+   xe_lanes *l = xe_lanes_analyze(m, k.body, 16, ls, 0);
+   ck_assert_int_eq(FACT(l, m, "cmp4")->kind, XE_LANE_UNIFORM);
+   ck_assert_int_eq(FACT(l, m, "cmp4.1")->kind, XE_LANE_UNIFORM);
+   ck_assert_int_eq(FACT(l, m, "cmp4.2")->kind, XE_LANE_UNKNOWN);
+   ck_assert(xe_lanes_block_uniform(l, named(m, "if.then")));
+   ck_assert(!xe_lanes_block_uniform(l, named(m, "if.then.2")));
+   xe_lanes_free(l);
+   /* With sub-groups of 32 even `< 16` splits a sub-group. */
+   l = xe_lanes_analyze(m, k.body, 32, ls, 0);
+   ck_assert_int_eq(FACT(l, m, "cmp4")->kind, XE_LANE_UNIFORM);
+   ck_assert_int_eq(FACT(l, m, "cmp4.1")->kind, XE_LANE_UNKNOWN);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("lanes");
@@ -202,6 +228,7 @@ int main(void)
    tcase_add_test(tc, wide_local_id);
    tcase_add_test(tc, no_subgroup_size);
    tcase_add_test(tc, loops);
+   tcase_add_test(tc, aligned_compares);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);
    srunner_run_all(sr, CK_NORMAL);
