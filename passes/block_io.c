@@ -576,19 +576,6 @@ static cJSON *entry(const char *requirement)
    return e;
 }
 
-static unsigned param_index(const xe_function *f, uint32_t id)
-{
-   unsigned k = 0;
-   xe_foreach_inst(p, &f->params) {
-      if (p->opcode != SpvOpFunctionParameter)
-         continue;
-      if (p->result_id == id)
-         return k;
-      k++;
-   }
-   return UINT32_MAX;
-}
-
 static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_kernel *k)
 {
    xe_function *f = k->body;
@@ -727,7 +714,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
             continue;
          done[ndone++] = acc[n].root;
          e = entry("argument_alignment");
-         cJSON_AddNumberToObject(e, "argument", param_index(f, acc[n].root));
+         cJSON_AddNumberToObject(e, "argument", xe_param_index(f, acc[n].root));
          const char *an = xe_name(m, acc[n].root);
          cJSON_AddStringToObject(e, "name", an ? an : "");
          cJSON_AddNumberToObject(e, "bytes", 16);
