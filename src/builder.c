@@ -104,7 +104,7 @@ static uint32_t find_global(xe_module *m, SpvOp op, uint32_t type_id, unsigned n
 {
    xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
       if (i->opcode == op && i->type_id == type_id && xe_nops(i) == nops &&
-          !memcmp(&i->words[i->first_op], ops, nops * 4))
+          (!nops || !memcmp(&i->words[i->first_op], ops, nops * 4)))
          return i->result_id;
    }
    return 0;
