@@ -718,6 +718,10 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       g->cond = xe_op(t, 0);
       uint32_t si = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 1 : 2));
       uint32_t ji = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 2 : 1));
+      if (si == XE_NONE || ji == XE_NONE) {
+         free(g);
+         continue;
+      }
       g->reg.in = c.cfg->blocks[si];
       g->reg.out = c.cfg->blocks[ji];
       bool ok = analyze(&c, g);

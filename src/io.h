@@ -16,6 +16,10 @@
  * no "error:" prefix), e.g. "truncated instruction at word 12". */
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err);
 
+/* The structural facts every pass relies on (structure.c): NULL when they
+ * hold, else a malloc'd message.  xe_read calls it. */
+char *xe_check_structure(const xe_module *m);
+
 /* Writes the module in logical layout order into a malloc'd word array
  * (*nwords words), in the input's byte order when native_order is false,
  * else host order.  Never fails except on out-of-memory (returns NULL). */

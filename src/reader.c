@@ -290,6 +290,8 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       res = fail(&r, "missing OpFunctionEnd at the end of the module");
    if (res == SPV_SUCCESS)
       r.m->big_endian = swapped;
+   if (res == SPV_SUCCESS && (r.err = xe_check_structure(r.m)))
+      res = SPV_ERROR_INVALID_BINARY;
    if (res != SPV_SUCCESS) {
       if (!r.err) {
          /* SPIRV-Tools' messages name the word themselves. */
