@@ -233,7 +233,7 @@ static bool prove_disjoint(kctx *c, guard *g, char *why, size_t n)
       const xe_access *st = &g->reg.acc[s];
       if (!st->store)
          continue;
-      int64_t ss;
+      int64_t ss = 0;
       if (single_var(&st->off, &ss) != v || st->off.n > 2 ||
           (st->off.n == 2 && st->off.t[0].arg >= 0)) {
          snprintf(why, n, "the store index into %s is not `s*id + c` in the guarded id",
@@ -242,7 +242,7 @@ static bool prove_disjoint(kctx *c, guard *g, char *why, size_t n)
       }
       for (unsigned a = 0; a < g->reg.nacc; a++) {
          const xe_access *ac = &g->reg.acc[a];
-         int64_t sa;
+         int64_t sa = 0;
          if (ac->arg != st->arg)
             continue;
          if (single_var(&ac->off, &sa) != v || sa != ss || ac->off.n > 2 ||
