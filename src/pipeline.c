@@ -14,6 +14,8 @@
 
 /* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
 static const xe_pass_info registry[] = {
+   { "private-arrays", "shrink private arrays (length, element type, scalars, no volatile)",
+     xeopt_pass_private_arrays, 6, XE_PRESERVE_CFG },
    { "block-order", "write blocks in dominance order so the output validates",
      xeopt_pass_block_order, 6, XE_PRESERVE_NONE },
 };
