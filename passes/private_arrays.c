@@ -551,8 +551,11 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
          xe_module_invalidate(m);
          changed |= scalarise(m, kn, r, &a);
          xe_module_invalidate(m);
-         if (changed)
+         if (changed) {
             drop_lifetimes(m, &a);
+            for (unsigned c = 0; c < a.ncasts; c++)
+               delete_if_dead(m, a.casts[c]->result_id);
+         }
          else
             xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
                       var_name(m, &a), a.len);
