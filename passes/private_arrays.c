@@ -22,7 +22,9 @@
  * Lifetime markers of rewritten arrays are dropped (hints; their sizes
  * would be stale).
  *
- * Host contract: none.  Not done yet: splitting vector arrays (rewrite 3).
+ *  - split: an array of vectors accessed whole or per constant component
+ *    becomes one scalar array per component.
+ * Host contract: none.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -61,18 +63,29 @@ static bool is_chain(uint16_t op)
           op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
 }
 
-/* The array index of a chain into the variable: `var 0 idx` for the
- * pointer forms, `var idx` otherwise; 0 when the chain has another shape. */
+/* The array index of a chain into the variable: `var 0 idx [comp]` for
+ * the pointer forms, `var idx [comp]` otherwise, comp a constant vector
+ * component; 0 when the chain has another shape. */
 static uint32_t chain_index(xe_module *m, xe_inst *c)
 {
    bool ptr = c->opcode == SpvOpPtrAccessChain || c->opcode == SpvOpInBoundsPtrAccessChain;
    unsigned want = ptr ? 3 : 2;
    uint64_t z;
-   if (xe_nops(c) != want)
+   if (xe_nops(c) != want && !(xe_nops(c) == want + 1 && xe_const_uint(m, xe_op(c, want), &z)))
       return 0;
    if (ptr && !(xe_const_uint(m, xe_op(c, 1), &z) && z == 0))
       return 0;
    return xe_op(c, want - 1);
+}
+
+/* The constant vector component a chain selects, -1 for a whole element. */
+static int chain_comp(xe_module *m, xe_inst *c)
+{
+   bool ptr = c->opcode == SpvOpPtrAccessChain || c->opcode == SpvOpInBoundsPtrAccessChain;
+   uint64_t v;
+   if (xe_nops(c) != (ptr ? 4u : 3u) || !xe_const_uint(m, xe_op(c, xe_nops(c) - 1), &v))
+      return -1;
+   return (int)v;
 }
 
 /* A zero constant: OpConstantNull or a UniformConstant variable whose
@@ -463,7 +476,8 @@ static bool scalarise(xe_module *m, const char *kn, xe_remarks *r, parr *a)
    if (a->escape || a->copy_out || a->zero_init || a->len > 64)
       return false;
    for (unsigned c = 0; c < a->nchains; c++) {
-      if (!xe_const_uint(m, chain_index(m, a->chains[c]), &v) || v >= a->len)
+      if (!xe_const_uint(m, chain_index(m, a->chains[c]), &v) || v >= a->len ||
+          chain_comp(m, a->chains[c]) >= 0)
          return false;
    }
    uint32_t *vars = calloc(a->len, sizeof(uint32_t));
@@ -486,6 +500,91 @@ static bool scalarise(xe_module *m, const char *kn, xe_remarks *r, parr *a)
              "scalarise: '%s[%u]' is indexed only by constants -> %u scalar variables",
              var_name(m, a), a->len, used);
    free(vars);
+   a->nchains = 0;
+   return true;
+}
+
+/* ---- rewrite 3: split an array of vectors ---- */
+static bool split(xe_module *m, const char *kn, xe_remarks *r, parr *a)
+{
+   xe_inst *vt = xe_def(m, a->elem);
+   if (!vt || vt->opcode != SpvOpTypeVector || a->escape)
+      return false;
+   if (a->copy_out || a->zero_init) {
+      xe_remark(r, kn, XE_REMARK_MISSED, "split '%s': copied as bytes", var_name(m, a));
+      return false;
+   }
+   uint32_t st = xe_op(vt, 0), nc = xe_op(vt, 1);
+   uint32_t ssize = (uint32_t)xe_type_size(m, st);
+   for (unsigned c = 0; c < a->nchains; c++) {
+      if (chain_comp(m, a->chains[c]) >= (int)nc)
+         return false;
+   }
+   uint32_t u64 = xe_type_int(m, 64), zero = xe_const_int(m, u64, 0);
+   uint32_t arr = xe_type_array(m, st, xe_const_int(m, u64, a->len));
+   uint32_t at = xe_type_pointer(m, SpvStorageClassFunction, arr);
+   uint32_t sp = xe_type_pointer(m, SpvStorageClassFunction, st);
+   uint32_t vars[16];
+   if (nc > 16)
+      return false;
+   for (uint32_t c = nc; c-- > 0;) {
+      uint32_t sc = SpvStorageClassFunction;
+      uint8_t kind = XE_W_LIT;
+      xe_inst *nv = xe_inst_create(SpvOpVariable, at, xe_fresh_id(m), &sc, 1, &kind);
+      xe_list_insert_after(m, a->var, nv);
+      vars[c] = nv->result_id;
+   }
+   for (unsigned c = 0; c < a->nchains; c++) {
+      xe_inst *ch = a->chains[c];
+      uint32_t idx = chain_index(m, ch);
+      int comp = chain_comp(m, ch);
+      if (comp >= 0) {
+         uint32_t ops[3] = { vars[comp], zero, idx };
+         xe_set_opcode(ch, SpvOpInBoundsPtrAccessChain);
+         xe_set_ops(ch, ops, 3, NULL);
+         continue;
+      }
+      xe_module_invalidate(m);
+      uint32_t n;
+      const xe_use *u0 = xe_uses(m, ch->result_id, &n);
+      xe_inst **us = malloc((n + 1) * sizeof(xe_inst *));
+      for (uint32_t k = 0; k < n; k++)
+         us[k] = u0[k].inst;
+      for (uint32_t k = 0; k < n; k++) {
+         xe_inst *i = us[k];
+         if (!i->block)
+            continue;
+         xe_builder b = xe_builder_before(m, i);
+         uint32_t parts[16];
+         for (uint32_t q = 0; q < nc; q++) {
+            uint32_t ops[3] = { vars[q], zero, idx };
+            uint32_t p = xe_build(&b, SpvOpInBoundsPtrAccessChain, sp, 3, ops)->result_id;
+            if (i->opcode == SpvOpStore) {
+               uint32_t lit = q;
+               uint32_t eops[2] = { xe_op(i, 1), lit };
+               uint8_t ek[2] = { XE_W_ID, XE_W_LIT };
+               xe_inst *e = xe_inst_create(SpvOpCompositeExtract, st, xe_fresh_id(m), eops, 2, ek);
+               xe_build_inst(&b, e);
+               xe_build_store(&b, p, e->result_id, SpvMemoryAccessAlignedMask, ssize);
+            } else {
+               parts[q] = xe_build_load(&b, st, p, SpvMemoryAccessAlignedMask, ssize);
+            }
+         }
+         if (i->opcode == SpvOpLoad) {
+            xe_inst *cc = xe_inst_create(SpvOpCompositeConstruct, i->type_id, i->result_id, parts,
+                                         nc, NULL);
+            xe_inst *next = i->next;
+            xe_inst_delete(m, i);
+            xe_list_insert_before(m, next, cc);
+         } else {
+            xe_inst_delete(m, i);
+         }
+      }
+      free(us);
+      delete_if_dead(m, ch->result_id);
+   }
+   xe_remark(r, kn, XE_REMARK_APPLIED, "split: '%s[%u]' of %u-component vectors -> %u scalar arrays",
+             var_name(m, a), a->len, nc, nc);
    a->nchains = 0;
    return true;
 }
@@ -549,12 +648,18 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
          xe_module_invalidate(m);
          changed |= narrow(m, f, kn, r, &a);
          xe_module_invalidate(m);
-         changed |= scalarise(m, kn, r, &a);
+         bool gone = split(m, kn, r, &a);
+         xe_module_invalidate(m);
+         if (!gone)
+            gone = scalarise(m, kn, r, &a);
+         changed |= gone;
          xe_module_invalidate(m);
          if (changed) {
             drop_lifetimes(m, &a);
             for (unsigned c = 0; c < a.ncasts; c++)
                delete_if_dead(m, a.casts[c]->result_id);
+            if (gone)
+               delete_if_dead(m, a.var->result_id);
          }
          else
             xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
