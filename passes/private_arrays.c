@@ -27,6 +27,7 @@
  * Host contract: none.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,6 +493,9 @@ static bool scalarise(xe_module *m, const char *kn, xe_remarks *r, parr *a)
          xe_list_insert_after(m, a->var, nv);
          vars[v] = nv->result_id;
          used++;
+         char name[96];
+         snprintf(name, sizeof(name), "%s.%u", var_name(m, a), (unsigned)v);
+         xe_set_name(m, nv->result_id, name);
       }
       xe_replace_all_uses(m, a->chains[c]->result_id, vars[v]);
       xe_inst_delete(m, a->chains[c]);
