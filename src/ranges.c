@@ -268,9 +268,28 @@ bool xe_loop_trip_count(xe_module *m, xe_function *f, uint32_t li, uint64_t *cou
    return false;
 }
 
+/* Natural loops describe every cycle only when the CFG is reducible:
+ * every retreating edge (to an earlier block in reverse postorder) goes to
+ * a block that dominates its source. */
+static bool reducible(const xe_cfg *c)
+{
+   for (uint32_t b = 0; b < c->n; b++) {
+      if (c->rpo_index[b] == XE_NONE)
+         continue;
+      for (uint32_t q = c->succ_start[b]; q < c->succ_start[b + 1]; q++) {
+         uint32_t t = c->succ[q];
+         if (c->rpo_index[t] <= c->rpo_index[b] && !xe_dominates(c, t, b))
+            return false;
+      }
+   }
+   return true;
+}
+
 bool xe_block_exec_bound(xe_module *m, xe_function *f, uint32_t block, uint64_t *bound)
 {
    const xe_loops *ls = xe_function_loops(f);
+   if (!reducible(xe_function_cfg(f)))
+      return false;
    uint64_t b = 1;
    for (uint32_t li = xe_loop_of_block(ls, block); li != XE_NONE; li = ls->loops[li].parent) {
       uint64_t t;
