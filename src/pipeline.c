@@ -20,6 +20,8 @@ static const xe_pass_info registry[] = {
      xeopt_pass_block_io, 4, XE_PRESERVE_CFG },
    { "loop-spec-constants", "let the runtime fold loop bounds taken from kernel arguments",
      xeopt_pass_loop_spec_constants, 4, XE_PRESERVE_CFG },
+   { "private-arrays", "shrink private arrays (length, element type, scalars, no volatile)",
+     xeopt_pass_private_arrays, 6, XE_PRESERVE_CFG },
    { "interface-vars", "list every global variable an entry point uses in its interface",
      xeopt_pass_interface_vars, 6, XE_PRESERVE_CFG },
    /* Last: other passes may add blocks. */
