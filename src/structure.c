@@ -5,7 +5,7 @@
  * modules that fail spirv-val only on the block-order or interface rules).
  *
  *  - every id an instruction uses is defined somewhere in the module;
- *  - a result type names a type;
+ *  - a result type names a type, entry points and calls name functions;
  *  - every block ends in a terminator, and only there;
  *  - branch targets and OpPhi parents are blocks of the same function.
  *
@@ -45,6 +45,16 @@ static char *check_inst(const xe_module *m, const xe_inst *i)
    }
    if (i->type_id && !is_type(xe_def(m, i->type_id)))
       return fail("result type %%%u of %%%u is not a type", i->type_id, i->result_id);
+   /* Operands that must name a function. */
+   unsigned fn_op = i->opcode == SpvOpEntryPoint ? 1
+                    : i->opcode == SpvOpFunctionCall ? 0
+                    : UINT32_MAX;
+   if (fn_op != UINT32_MAX) {
+      const xe_inst *d = xe_def(m, xe_op(i, fn_op));
+      if (!d || d->opcode != SpvOpFunction)
+         return fail("%s names %%%u, which is not a function", xe_opcode_name(i->opcode),
+                     xe_op(i, fn_op));
+   }
    return NULL;
 }
 
