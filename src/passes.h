@@ -4,6 +4,7 @@
 
 #include "pass.h"
 
+bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks *r);
 bool xeopt_pass_block_order(xe_module *m, const xe_options *opt, xe_remarks *r);
 
 #endif
