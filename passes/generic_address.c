@@ -143,6 +143,34 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
       }
    }
 
+   /* Keep only values that end in an access or a foldable cast: retyping a
+    * value whose every use wants it Generic again only adds casts. */
+   for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t id = 1; id < bound; id++) {
+         if (!retype[id])
+            continue;
+         uint32_t n;
+         const xe_use *us = xe_uses(m, id, &n);
+         bool useful = false;
+         for (uint32_t k = 0; k < n && !useful; k++) {
+            xe_inst *u = us[k].inst;
+            if (!u->block)
+               continue;
+            if (u->result_id && u->result_id < bound && retype[u->result_id])
+               useful = true;
+            else if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr)
+               useful = true;
+            else if (u->opcode != SpvOpConvertPtrToU && use_accepts_specific(&a, u, us[k].word, false))
+               useful = true;
+         }
+         if (!useful) {
+            retype[id] = 0;
+            changed = true;
+         }
+      }
+   }
+
    /* Retype, remembering the Generic type for casts back. */
    unsigned nretyped = 0;
    xe_foreach_block(b, f) {
