@@ -83,6 +83,134 @@ static bool use_accepts_specific(const xe_as_info *a, xe_inst *u, unsigned w, bo
    }
 }
 
+
+/* At most this many versions of one function (original included). */
+#define MAX_VERSIONS 4
+
+static uint32_t remap(uint32_t *map, uint32_t bound, uint32_t id)
+{
+   return id < bound && map[id] ? map[id] : id;
+}
+
+static xe_inst *clone_inst(xe_module *m, const xe_inst *i, uint32_t *map, uint32_t bound)
+{
+   xe_inst *c = xe_inst_clone(i);
+   for (unsigned w = 1; w < c->nwords; w++)
+      if (c->kinds[w] == XE_W_ID || c->kinds[w] == XE_W_RESULT)
+         c->words[w] = remap(map, bound, c->words[w]);
+   c->result_id = remap(map, bound, c->result_id);
+   (void)m;
+   return c;
+}
+
+/* A copy of f with fresh ids, appended to the module. */
+static xe_function *clone_function(xe_module *m, xe_function *f)
+{
+   uint32_t bound = m->bound;
+   uint32_t *map = calloc(bound, sizeof(uint32_t));
+   map[xe_function_id(f)] = xe_fresh_id(m);
+   xe_foreach_inst(p, &f->params)
+      if (p->result_id)
+         map[p->result_id] = xe_fresh_id(m);
+   xe_foreach_block(b, f) {
+      map[xe_block_id(b)] = xe_fresh_id(m);
+      xe_foreach_inst(i, &b->insts)
+         if (i->result_id)
+            map[i->result_id] = xe_fresh_id(m);
+   }
+   xe_function *nf = xe_function_create(m, clone_inst(m, f->def, map, bound),
+                                        clone_inst(m, f->end, map, bound));
+   xe_foreach_inst(p, &f->params)
+      xe_list_append(m, &nf->params, clone_inst(m, p, map, bound));
+   xe_foreach_block(b, f) {
+      xe_block *nb = xe_block_create(m, nf, map[xe_block_id(b)]);
+      xe_block_insert(nf, NULL, nb);
+      xe_foreach_inst(i, &b->insts)
+         xe_block_append(m, nb, clone_inst(m, i, map, bound));
+   }
+   xe_function_append(m, nf);
+   const char *n = xe_name(m, xe_function_id(f));
+   if (n) {
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s.as%u", n, xe_function_id(nf));
+      xe_set_name(m, xe_function_id(nf), buf);
+   }
+   free(map);
+   return nf;
+}
+
+/* Clones called functions whose Generic parameters get different spaces
+ * from different call sites, one version per combination of argument
+ * spaces, so each version sees one space per parameter.  Returns whether
+ * it cloned anything. */
+static bool specialize_calls(xe_module *m, const int *ps, const uint8_t *pconf, xe_remarks *r)
+{
+   bool progress = false;
+   xe_function *last = m->last_fn;
+   for (xe_function *f = m->first_fn; f; f = f->next) {
+      bool conflicted = false;
+      xe_foreach_inst(p, &f->params)
+         if (p->result_id && pconf[p->result_id])
+            conflicted = true;
+      if (!conflicted || !f->first)
+         goto next;
+      /* Collect call sites and their argument-space keys. */
+      uint64_t keys[MAX_VERSIONS];
+      xe_function *versions[MAX_VERSIONS];
+      unsigned nv = 0;
+      bool too_many = false;
+      xe_foreach_fn(caller, m) {
+         if (!caller->first)
+            continue;
+         xe_as_info a;
+         xe_as_analyze(m, caller, ps, &a);
+         xe_foreach_block(b, caller) {
+            xe_foreach_inst(i, &b->insts) {
+               if (i->opcode != SpvOpFunctionCall || xe_op(i, 0) != xe_function_id(f))
+                  continue;
+               uint64_t key = 0;
+               for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
+                  uint32_t arg = xe_op(i, k);
+                  int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
+                              ? a.space[arg] : -3;
+                  key = key * 8 + (uint64_t)(sp + 4);
+               }
+               unsigned v = 0;
+               while (v < nv && keys[v] != key)
+                  v++;
+               if (v == nv) {
+                  if (nv == MAX_VERSIONS) {
+                     too_many = true;
+                     continue;
+                  }
+                  keys[nv] = key;
+                  versions[nv] = nv ? clone_function(m, f) : f;
+                  nv++;
+               }
+               if (v > 0) {
+                  xe_set_op(i, 0, xe_function_id(versions[v]));
+                  progress = true;
+               }
+            }
+         }
+         xe_as_free(&a);
+      }
+      const char *fn = xe_name(m, xe_function_id(f));
+      if (nv > 1)
+         xe_remark(r, NULL, XE_REMARK_APPLIED,
+                   "%s cloned into %u versions, one per combination of argument address spaces",
+                   fn ? fn : "?", nv);
+      if (too_many)
+         xe_remark(r, NULL, XE_REMARK_MISSED,
+                   "%s: more than %u combinations of argument address spaces, the rest stay generic",
+                   fn ? fn : "?", MAX_VERSIONS);
+   next:
+      if (f == last)
+         break;
+   }
+   return progress;
+}
+
 static const char *kernel_of(xe_kernel *ks, unsigned nk, xe_function *f)
 {
    for (unsigned k = 0; k < nk; k++)
@@ -106,14 +234,31 @@ static void where(xe_module *m, xe_function *f, xe_inst *i, char *buf, size_t n)
       snprintf(buf + l, n - l, " (line %u)", line);
 }
 
-static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_remarks *r)
+static bool run_function(xe_module *m, xe_function *f, const char *kernel, const int *ps,
+                         const uint8_t *pconf, xe_remarks *r)
 {
    xe_as_info a;
-   xe_as_analyze(m, f, &a);
+   xe_as_analyze(m, f, ps, &a);
    bool progress = false;
    uint32_t bound = a.n;
    uint8_t *retype = calloc(bound, 1);
    uint32_t *orig_type = calloc(bound, sizeof(uint32_t));
+   uint32_t *alias = calloc(bound, sizeof(uint32_t));
+   const char *fname = xe_name(m, xe_function_id(f)) ? xe_name(m, xe_function_id(f)) : "?";
+
+   xe_foreach_inst(p, &f->params) {
+      if (!p->result_id || !xe_is_generic_ptr_type(m, p->type_id) || specific(a.space[p->result_id]))
+         continue;
+      const char *pn = xe_name(m, p->result_id);
+      if (pconf[p->result_id])
+         xe_remark(r, kernel, XE_REMARK_MISSED,
+                   "parameter %%%s of %s stays generic: callers pass pointers of different address spaces (per-space cloning not implemented)",
+                   pn ? pn : "?", fname);
+      else
+         xe_remark(r, kernel, XE_REMARK_MISSED,
+                   "parameter %%%s of %s stays generic: a caller passes a pointer of unknown space",
+                   pn ? pn : "?", fname);
+   }
 
    /* Remarks first, on the accesses that stay generic. */
    xe_foreach_block(b, f) {
@@ -138,10 +283,13 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
       xe_foreach_inst(i, &b->insts) {
          uint32_t id = i->result_id;
          if (id && id < bound && xe_is_generic_ptr_type(m, i->type_id) && specific(a.space[id]) &&
-             retypable(i->opcode))
+             (retypable(i->opcode) || i->opcode == SpvOpLoad))
             retype[id] = 1;
       }
    }
+   xe_foreach_inst(p, &f->params)
+      if (p->result_id && xe_is_generic_ptr_type(m, p->type_id) && specific(a.space[p->result_id]))
+         retype[p->result_id] = 1;
 
    /* Keep only values that end in an access or a foldable cast: retyping a
     * value whose every use wants it Generic again only adds casts. */
@@ -173,10 +321,41 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
 
    /* Retype, remembering the Generic type for casts back. */
    unsigned nretyped = 0;
+   /* Roots (parameters, loaded pointers) keep their Generic value; a cast
+    * to the proven space right after them feeds the accesses. */
+   xe_foreach_inst(p, &f->params) {
+      uint32_t id = p->result_id;
+      if (!id || id >= bound || !retype[id])
+         continue;
+      xe_inst *gt = xe_def(m, p->type_id);
+      uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+      xe_builder bd = xe_builder_before(m, xe_block_first_non_phi(f->first));
+      alias[id] = xe_build1(&bd, SpvOpGenericCastToPtr, nt, id);
+      orig_type[id] = p->type_id;
+      const char *pn = xe_name(m, id);
+      xe_remark(r, kernel, XE_REMARK_APPLIED, "parameter %%%s of %s is always %s: accesses use it directly",
+                pn ? pn : "?", fname, space_name(a.space[id]));
+      nretyped++;
+   }
+   xe_foreach_block(b, f) {
+      xe_foreach_inst_safe(i, nx, &b->insts) {
+         uint32_t id = i->result_id;
+         if (!id || id >= bound || !retype[id] || i->opcode != SpvOpLoad)
+            continue;
+         xe_inst *gt = xe_def(m, i->type_id);
+         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+         uint32_t ops[1] = { id };
+         xe_inst *c = xe_inst_create(SpvOpGenericCastToPtr, nt, xe_fresh_id(m), ops, 1, NULL);
+         xe_list_insert_after(m, i, c);
+         alias[id] = c->result_id;
+         orig_type[id] = i->type_id;
+         nretyped++;
+      }
+   }
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
          uint32_t id = i->result_id;
-         if (!id || id >= bound || !retype[id])
+         if (!id || id >= bound || !retype[id] || alias[id])
             continue;
          xe_inst *gt = xe_def(m, i->type_id);
          uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
@@ -202,6 +381,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
       if (!retype[id])
          continue;
       uint32_t n;
+      uint32_t root = id;
       const xe_use *us = xe_uses(m, id, &n);
       xe_use *copy = malloc(sizeof(xe_use) * (n ? n : 1));
       for (uint32_t k = 0; k < n; k++)
@@ -211,6 +391,12 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
          unsigned w = copy[k].word;
          if (!u->block)
             continue;   /* names and decorations */
+         if (alias[root]) {
+            if (u->result_id == alias[root])
+               continue;   /* the cast itself */
+            id = alias[root];
+            u->words[w] = id;
+         }
          bool ru = u->result_id && u->result_id < bound && retype[u->result_id];
          if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr) {
             xe_inst *tt = xe_def(m, u->type_id);
@@ -249,6 +435,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
          u->words[w] = g;
       }
       free(copy);
+      id = root;
       xe_module_invalidate(m);
    }
    if (nretyped) {
@@ -258,6 +445,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, xe_re
    }
    free(retype);
    free(orig_type);
+   free(alias);
    xe_as_free(&a);
    return progress;
 }
@@ -270,10 +458,22 @@ bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks 
    if (nk > 64)
       nk = 64;
    bool progress = false;
-   xe_foreach_fn(f, m) {
-      if (!f->first)
-         continue;
-      progress |= run_function(m, f, kernel_of(ks, nk, f), r);
+   uint8_t *pconf;
+   int *ps = xe_as_param_spaces(m, &pconf);
+   if (specialize_calls(m, ps, pconf, r)) {
+      progress = true;
+      xe_module_invalidate(m);
+      free(ps);
+      free(pconf);
+      ps = xe_as_param_spaces(m, &pconf);
    }
+   xe_foreach_fn(f, m) {
+      /* Dead helpers (inlined everywhere) only make noise. */
+      if (!f->first || (!kernel_of(ks, nk, f) && !xe_function_callers(m, f)))
+         continue;
+      progress |= run_function(m, f, kernel_of(ks, nk, f), ps, pconf, r);
+   }
+   free(ps);
+   free(pconf);
    return progress;
 }

@@ -11,12 +11,19 @@ kernel void generic_address_memcpy(global uchar *g, global uchar *dst, uint n)
    tile[get_local_id(0)] = g[get_global_id(0)];
    barrier(CLK_LOCAL_MEM_FENCE);
    generic_xtoy(g, dst, 0, 0, n);
-   generic_xtoy(tile, dst, 0, n, 64);
+   generic_xtoy(tile, dst, 0, n, n & 63);
+}
+
+/* The same helper, called only with global pointers. */
+void generic_xtoy_g(uchar *in, uchar *out, uint from, uint to, uint len)
+{
+   for (uint i = from; i < from + len;)
+      out[to++] = in[i++];
 }
 
 kernel void generic_address_global_only(global uchar *a, global uchar *b, uint n)
 {
-   generic_xtoy(a, b, 0, 0, n);
+   generic_xtoy_g(a, b, 0, 0, n);
 }
 
 kernel void generic_address_private_var(global int *a, global int *b)
