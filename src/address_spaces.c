@@ -61,6 +61,8 @@ static int load_space(const xe_module *m, const xe_as_info *a, xe_inst *ld, bool
    const xe_use *us = xe_uses((xe_module *)m, v->result_id, &n);
    int s = XE_AS_NONE;
    bool c = false;
+   if (xe_nops(v) > 1)   /* an initializer is one more store */
+      s = operand_space(m, a, xe_op(v, 1));
    for (uint32_t k = 0; k < n; k++) {
       xe_inst *u = us[k].inst;
       if (!u->block)
