@@ -110,15 +110,23 @@ END_TEST
 /* IGC lowers an access through a generic pointer to a check of the
  * address tag (and with 0xE0000000, compare against the local window)
  * and two paths, SLM and global.  Counts the tag masks in one kernel. */
-static int tag_checks(const char *spv, const char *dev, const char *platform, const char *kernel)
+/* IGC keeps the -O0 helper as a subroutine whose loop closes with a jmpi
+ * back; returns the largest such loop body (instructions), or with
+ * count_tags the number of tag masks. */
+static int isa_stat(const char *spv, const char *dev, const char *platform, const char *kernel,
+                    bool count_tags)
 {
    char *dir = tu_tmp(dev);
    char *out = NULL;
    int rc = tu_sh(&out, NULL,
                   "mkdir -p '%s' && cd '%s' && rm -rf d k_* && ocloc compile -spirv_input -file '%s' -device %s -output k >/dev/null 2>&1 && "
                   "ocloc disasm -file k_*%s*.bin -dump d -device %s >/dev/null 2>&1 && "
-                  "iga64 -d -p=%s d/%s_KernelHeap.dat | grep -c -- '-536870912'",
-                  dir, dir, spv, dev, dev, dev, platform, kernel);
+                  "iga64 -d -p=%s d/%s_KernelHeap.dat > isa.txt; %s",
+                  dir, dir, spv, dev, dev, dev, platform, kernel,
+                  count_tags ? "grep -c -- '-536870912' isa.txt"
+                             : "awk '/^L[0-9]+:/{l=$1;sub(\":\",\"\",l);p[l]=n;next}"
+                               "/^ *(\\(|[a-z])/{n++;if($0~/jmpi/){match($0,/L[0-9]+/);t=substr($0,RSTART,RLENGTH);"
+                               "if((t in p)&&n-p[t]>b)b=n-p[t]}}END{print b+0}' isa.txt");
    ck_assert_msg(out, "ocloc/iga64 did not run (rc %d)", rc);
    int n = atoi(out);
    free(out);
@@ -138,12 +146,18 @@ START_TEST(isa_generic_check_removed)
    ck_assert_int_eq(tu_sh(NULL, NULL, "'%s' --passes=generic-address '%s' -o '%s'", tu_xeopt(), in, after), 0);
    static const char *devs[][2] = { { "dg2", "12p71" }, { "pvc", "12p72" } };
    for (int d = 0; d < 2; d++) {
+      const char *dv = devs[d][0], *pl = devs[d][1];
       /* The helper called with a global and a local source pays the check... */
-      ck_assert_int_ge(tag_checks(in, devs[d][0], devs[d][1], "generic_address_memcpy"), 1);
+      ck_assert_int_ge(isa_stat(in, dv, pl, "generic_address_memcpy", true), 1);
       /* ...until it is cloned per space. */
-      ck_assert_int_eq(tag_checks(after, devs[d][0], devs[d][1], "generic_address_memcpy"), 0);
+      ck_assert_int_eq(isa_stat(after, dv, pl, "generic_address_memcpy", true), 0);
       /* A select of global and local must keep it. */
-      ck_assert_int_ge(tag_checks(after, devs[d][0], devs[d][1], "generic_address_phi"), 1);
+      ck_assert_int_ge(isa_stat(after, dv, pl, "generic_address_phi", true), 1);
+      /* Per iteration the copy loop gets shorter (two loops now, the
+       * larger one still below the generic loop). */
+      int lb = isa_stat(in, dv, pl, "generic_address_memcpy", false);
+      int la = isa_stat(after, dv, pl, "generic_address_memcpy", false);
+      ck_assert_msg(la > 0 && la < lb, "%s: loop body %d -> %d", dv, lb, la);
    }
    free(in);
    free(after);
