@@ -9,6 +9,7 @@ bool xeopt_pass_padding(xe_module *m, const xe_options *opt, xe_remarks *r);
 bool xeopt_pass_loop_spec_constants(xe_module *m, const xe_options *opt, xe_remarks *r);
 bool xeopt_pass_block_io(xe_module *m, const xe_options *opt, xe_remarks *r);
 bool xeopt_pass_private_arrays(xe_module *m, const xe_options *opt, xe_remarks *r);
+bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks *r);
 bool xeopt_pass_block_order(xe_module *m, const xe_options *opt, xe_remarks *r);
 
 #endif

@@ -14,6 +14,8 @@
 
 /* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
 static const xe_pass_info registry[] = {
+   { "generic-address", "give Generic pointers the one storage class that reaches them",
+     xeopt_pass_generic_address, 6, XE_PRESERVE_NONE },
    { "padding", "remove bounds-check branches of padded buffers (--assume-padded)",
      xeopt_pass_padding, 4, XE_PRESERVE_NONE },
    { "block-io", "turn lane-contiguous global loads/stores into sub-group block reads/writes",

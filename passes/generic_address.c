@@ -1,0 +1,479 @@
+/*
+ * generic-address: give Generic pointers the storage class they really hold.
+ *
+ * Guide: REWRITES.md section 5 (seed opencl20-generic-address-space).  Every
+ * access through a Generic pointer costs IGC a run-time check of the address
+ * range unless it can resolve the space.  Where src/address_spaces.c proves
+ * that only one storage class reaches a Generic value, the value and the
+ * chain that builds it (access chains, bitcasts, OpPhi, OpSelect) are
+ * retyped to that class, OpPtrCastToGeneric becomes a same-class bitcast,
+ * and OpGenericCastToPtr[Explicit] of a known value folds (to the pointer,
+ * or to null when to_global()/to_local()/to_private() asks another class).
+ *
+ * Preconditions proved: the one-space fact for each retyped value; uses that
+ * need a Generic operand (calls, stores of the pointer, OpReturnValue, ...)
+ * get a fresh OpPtrCastToGeneric, so they see the same pointer as before.
+ * Not done (remarked): pointers from parameters or loads (interprocedural
+ * cloning and private-variable tracking); values two spaces reach.
+ * Host contract: unchanged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "address_spaces.h"
+#include "builder.h"
+#include "passes.h"
+
+static const char *space_name(int s)
+{
+   switch (s) {
+   case SpvStorageClassCrossWorkgroup: return "CrossWorkgroup";
+   case SpvStorageClassWorkgroup: return "Workgroup";
+   case SpvStorageClassFunction: return "Function";
+   default: return "other";
+   }
+}
+
+static bool retypable(uint16_t op)
+{
+   switch (op) {
+   case SpvOpPtrCastToGeneric: case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+   case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain: case SpvOpBitcast:
+   case SpvOpCopyObject: case SpvOpSelect: case SpvOpPhi:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Only the three spaces that the generic space aliases are inferred. */
+static bool specific(int s)
+{
+   return s == SpvStorageClassCrossWorkgroup || s == SpvStorageClassWorkgroup ||
+          s == SpvStorageClassFunction;
+}
+
+static uint32_t const_null(xe_module *m, uint32_t type)
+{
+   xe_foreach_inst(g, &m->sec[XE_SEC_GLOBAL])
+      if (g->opcode == SpvOpConstantNull && g->type_id == type)
+         return g->result_id;
+   return xe_global_append(m, SpvOpConstantNull, type, 0, NULL, NULL);
+}
+
+/* Does the use at operand word w of user accept a pointer of any class? */
+static bool use_accepts_specific(const xe_as_info *a, xe_inst *u, unsigned w, bool retyped_user)
+{
+   if (retyped_user)
+      return true;
+   unsigned k = w - u->first_op;
+   switch (u->opcode) {
+   case SpvOpLoad: return k == 0;
+   case SpvOpStore: return k == 0;
+   case SpvOpConvertPtrToU: return true;
+   case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange:
+   case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
+   case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:
+   case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr:
+   case SpvOpAtomicXor:
+      return k == 0;
+   default:
+      (void)a;
+      return false;
+   }
+}
+
+
+/* At most this many versions of one function (original included). */
+#define MAX_VERSIONS 4
+
+static uint32_t remap(uint32_t *map, uint32_t bound, uint32_t id)
+{
+   return id < bound && map[id] ? map[id] : id;
+}
+
+static xe_inst *clone_inst(xe_module *m, const xe_inst *i, uint32_t *map, uint32_t bound)
+{
+   xe_inst *c = xe_inst_clone(i);
+   for (unsigned w = 1; w < c->nwords; w++)
+      if (c->kinds[w] == XE_W_ID || c->kinds[w] == XE_W_RESULT)
+         c->words[w] = remap(map, bound, c->words[w]);
+   c->result_id = remap(map, bound, c->result_id);
+   (void)m;
+   return c;
+}
+
+/* A copy of f with fresh ids, appended to the module. */
+static xe_function *clone_function(xe_module *m, xe_function *f)
+{
+   uint32_t bound = m->bound;
+   uint32_t *map = calloc(bound, sizeof(uint32_t));
+   map[xe_function_id(f)] = xe_fresh_id(m);
+   xe_foreach_inst(p, &f->params)
+      if (p->result_id)
+         map[p->result_id] = xe_fresh_id(m);
+   xe_foreach_block(b, f) {
+      map[xe_block_id(b)] = xe_fresh_id(m);
+      xe_foreach_inst(i, &b->insts)
+         if (i->result_id)
+            map[i->result_id] = xe_fresh_id(m);
+   }
+   xe_function *nf = xe_function_create(m, clone_inst(m, f->def, map, bound),
+                                        clone_inst(m, f->end, map, bound));
+   xe_foreach_inst(p, &f->params)
+      xe_list_append(m, &nf->params, clone_inst(m, p, map, bound));
+   xe_foreach_block(b, f) {
+      xe_block *nb = xe_block_create(m, nf, map[xe_block_id(b)]);
+      xe_block_insert(nf, NULL, nb);
+      xe_foreach_inst(i, &b->insts)
+         xe_block_append(m, nb, clone_inst(m, i, map, bound));
+   }
+   xe_function_append(m, nf);
+   const char *n = xe_name(m, xe_function_id(f));
+   if (n) {
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s.as%u", n, xe_function_id(nf));
+      xe_set_name(m, xe_function_id(nf), buf);
+   }
+   free(map);
+   return nf;
+}
+
+/* Clones called functions whose Generic parameters get different spaces
+ * from different call sites, one version per combination of argument
+ * spaces, so each version sees one space per parameter.  Returns whether
+ * it cloned anything. */
+static bool specialize_calls(xe_module *m, const int *ps, const uint8_t *pconf, xe_remarks *r)
+{
+   bool progress = false;
+   xe_function *last = m->last_fn;
+   for (xe_function *f = m->first_fn; f; f = f->next) {
+      bool conflicted = false;
+      xe_foreach_inst(p, &f->params)
+         if (p->result_id && pconf[p->result_id])
+            conflicted = true;
+      if (!conflicted || !f->first)
+         goto next;
+      /* Collect call sites and their argument-space keys. */
+      uint64_t keys[MAX_VERSIONS];
+      xe_function *versions[MAX_VERSIONS];
+      unsigned nv = 0;
+      bool too_many = false;
+      xe_foreach_fn(caller, m) {
+         if (!caller->first)
+            continue;
+         xe_as_info a;
+         xe_as_analyze(m, caller, ps, &a);
+         xe_foreach_block(b, caller) {
+            xe_foreach_inst(i, &b->insts) {
+               if (i->opcode != SpvOpFunctionCall || xe_op(i, 0) != xe_function_id(f))
+                  continue;
+               uint64_t key = 0;
+               for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
+                  uint32_t arg = xe_op(i, k);
+                  int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
+                              ? a.space[arg] : -3;
+                  key = key * 8 + (uint64_t)(sp + 4);
+               }
+               unsigned v = 0;
+               while (v < nv && keys[v] != key)
+                  v++;
+               if (v == nv) {
+                  if (nv == MAX_VERSIONS) {
+                     too_many = true;
+                     continue;
+                  }
+                  keys[nv] = key;
+                  versions[nv] = nv ? clone_function(m, f) : f;
+                  nv++;
+               }
+               if (v > 0) {
+                  xe_set_op(i, 0, xe_function_id(versions[v]));
+                  progress = true;
+               }
+            }
+         }
+         xe_as_free(&a);
+      }
+      const char *fn = xe_name(m, xe_function_id(f));
+      if (nv > 1)
+         xe_remark(r, NULL, XE_REMARK_APPLIED,
+                   "%s cloned into %u versions, one per combination of argument address spaces",
+                   fn ? fn : "?", nv);
+      if (too_many)
+         xe_remark(r, NULL, XE_REMARK_MISSED,
+                   "%s: more than %u combinations of argument address spaces, the rest stay generic",
+                   fn ? fn : "?", MAX_VERSIONS);
+   next:
+      if (f == last)
+         break;
+   }
+   return progress;
+}
+
+static const char *kernel_of(xe_kernel *ks, unsigned nk, xe_function *f)
+{
+   for (unsigned k = 0; k < nk; k++)
+      if (ks[k].body == f || ks[k].fn == f)
+         return ks[k].name;
+   return NULL;
+}
+
+static void where(xe_module *m, xe_function *f, xe_inst *i, char *buf, size_t n)
+{
+   const char *fn = xe_name(m, xe_function_id(f));
+   unsigned line = 0;
+   for (xe_inst *p = i; p; p = p->prev)
+      if (p->opcode == SpvOpLine) {
+         line = xe_op(p, 1);
+         break;
+      }
+   const char *pn = xe_name(m, xe_op(i, 0));
+   int l = snprintf(buf, n, "in %s, pointer %%%s", fn ? fn : "?", pn ? pn : "?");
+   if (line && l > 0 && (size_t)l < n)
+      snprintf(buf + l, n - l, " (line %u)", line);
+}
+
+static bool run_function(xe_module *m, xe_function *f, const char *kernel, const int *ps,
+                         const uint8_t *pconf, xe_remarks *r)
+{
+   xe_as_info a;
+   xe_as_analyze(m, f, ps, &a);
+   bool progress = false;
+   uint32_t bound = a.n;
+   uint8_t *retype = calloc(bound, 1);
+   uint32_t *orig_type = calloc(bound, sizeof(uint32_t));
+   uint32_t *alias = calloc(bound, sizeof(uint32_t));
+   const char *fname = xe_name(m, xe_function_id(f)) ? xe_name(m, xe_function_id(f)) : "?";
+
+   xe_foreach_inst(p, &f->params) {
+      if (!p->result_id || !xe_is_generic_ptr_type(m, p->type_id) || specific(a.space[p->result_id]))
+         continue;
+      const char *pn = xe_name(m, p->result_id);
+      if (pconf[p->result_id])
+         xe_remark(r, kernel, XE_REMARK_MISSED,
+                   "parameter %%%s of %s stays generic: callers pass pointers of different address spaces (per-space cloning not implemented)",
+                   pn ? pn : "?", fname);
+      else
+         xe_remark(r, kernel, XE_REMARK_MISSED,
+                   "parameter %%%s of %s stays generic: a caller passes a pointer of unknown space",
+                   pn ? pn : "?", fname);
+   }
+
+   /* Remarks first, on the accesses that stay generic. */
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpLoad && i->opcode != SpvOpStore)
+            continue;
+         uint32_t p = xe_op(i, 0);
+         xe_inst *d = xe_def(m, p);
+         if (!d || !xe_is_generic_ptr_type(m, d->type_id) || p >= bound || specific(a.space[p]))
+            continue;
+         char w[256];
+         where(m, f, i, w, sizeof w);
+         if (a.conflict[p])
+            xe_remark(r, kernel, XE_REMARK_MISSED, "%s stays generic: two address spaces reach it", w);
+         else
+            xe_remark(r, kernel, XE_REMARK_MISSED,
+                      "%s stays generic: its space comes from a parameter, load or call not traced", w);
+      }
+   }
+
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         uint32_t id = i->result_id;
+         if (id && id < bound && xe_is_generic_ptr_type(m, i->type_id) && specific(a.space[id]) &&
+             (retypable(i->opcode) || i->opcode == SpvOpLoad))
+            retype[id] = 1;
+      }
+   }
+   xe_foreach_inst(p, &f->params)
+      if (p->result_id && xe_is_generic_ptr_type(m, p->type_id) && specific(a.space[p->result_id]))
+         retype[p->result_id] = 1;
+
+   /* Keep only values that end in an access or a foldable cast: retyping a
+    * value whose every use wants it Generic again only adds casts. */
+   for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t id = 1; id < bound; id++) {
+         if (!retype[id])
+            continue;
+         uint32_t n;
+         const xe_use *us = xe_uses(m, id, &n);
+         bool useful = false;
+         for (uint32_t k = 0; k < n && !useful; k++) {
+            xe_inst *u = us[k].inst;
+            if (!u->block)
+               continue;
+            if (u->result_id && u->result_id < bound && retype[u->result_id])
+               useful = true;
+            else if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr)
+               useful = true;
+            else if (u->opcode != SpvOpConvertPtrToU && use_accepts_specific(&a, u, us[k].word, false))
+               useful = true;
+         }
+         if (!useful) {
+            retype[id] = 0;
+            changed = true;
+         }
+      }
+   }
+
+   /* Retype, remembering the Generic type for casts back. */
+   unsigned nretyped = 0;
+   /* Roots (parameters, loaded pointers) keep their Generic value; a cast
+    * to the proven space right after them feeds the accesses. */
+   xe_foreach_inst(p, &f->params) {
+      uint32_t id = p->result_id;
+      if (!id || id >= bound || !retype[id])
+         continue;
+      xe_inst *gt = xe_def(m, p->type_id);
+      uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+      xe_builder bd = xe_builder_before(m, xe_block_first_non_phi(f->first));
+      alias[id] = xe_build1(&bd, SpvOpGenericCastToPtr, nt, id);
+      orig_type[id] = p->type_id;
+      const char *pn = xe_name(m, id);
+      xe_remark(r, kernel, XE_REMARK_APPLIED, "parameter %%%s of %s is always %s: accesses use it directly",
+                pn ? pn : "?", fname, space_name(a.space[id]));
+      nretyped++;
+   }
+   xe_foreach_block(b, f) {
+      xe_foreach_inst_safe(i, nx, &b->insts) {
+         uint32_t id = i->result_id;
+         if (!id || id >= bound || !retype[id] || i->opcode != SpvOpLoad)
+            continue;
+         xe_inst *gt = xe_def(m, i->type_id);
+         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+         uint32_t ops[1] = { id };
+         xe_inst *c = xe_inst_create(SpvOpGenericCastToPtr, nt, xe_fresh_id(m), ops, 1, NULL);
+         xe_list_insert_after(m, i, c);
+         alias[id] = c->result_id;
+         orig_type[id] = i->type_id;
+         nretyped++;
+      }
+   }
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         uint32_t id = i->result_id;
+         if (!id || id >= bound || !retype[id] || alias[id])
+            continue;
+         xe_inst *gt = xe_def(m, i->type_id);
+         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+         orig_type[id] = i->type_id;
+         i->words[1] = i->type_id = nt;
+         nretyped++;
+         if (i->opcode == SpvOpPtrCastToGeneric)
+            xe_set_opcode(i, SpvOpBitcast);
+         /* Null operands of a retyped phi/select must have the new type. */
+         unsigned from = i->opcode == SpvOpSelect ? 1 : 0;
+         if (i->opcode == SpvOpSelect || i->opcode == SpvOpPhi) {
+            for (unsigned k = from; k < xe_nops(i); k += (i->opcode == SpvOpPhi ? 2 : 1)) {
+               xe_inst *d = xe_def(m, xe_op(i, k));
+               if (d && d->opcode == SpvOpConstantNull)
+                  xe_set_op(i, k, const_null(m, nt));
+            }
+         }
+      }
+   }
+
+   /* Fix the uses that are not retyped themselves. */
+   for (uint32_t id = 1; id < bound; id++) {
+      if (!retype[id])
+         continue;
+      uint32_t n;
+      uint32_t root = id;
+      const xe_use *us = xe_uses(m, id, &n);
+      xe_use *copy = malloc(sizeof(xe_use) * (n ? n : 1));
+      for (uint32_t k = 0; k < n; k++)
+         copy[k] = us[k];
+      for (uint32_t k = 0; k < n; k++) {
+         xe_inst *u = copy[k].inst;
+         unsigned w = copy[k].word;
+         if (!u->block)
+            continue;   /* names and decorations */
+         if (alias[root]) {
+            if (u->result_id == alias[root])
+               continue;   /* the cast itself */
+            id = alias[root];
+            u->words[w] = id;
+         }
+         bool ru = u->result_id && u->result_id < bound && retype[u->result_id];
+         if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr) {
+            xe_inst *tt = xe_def(m, u->type_id);
+            int want = (int)xe_op(tt, 0);
+            char wbuf[256];
+            where(m, f, u, wbuf, sizeof wbuf);
+            if (want == a.space[id]) {
+               /* The cast always succeeds: same pointer, maybe retyped pointee. */
+               xe_set_opcode(u, SpvOpBitcast);
+               xe_set_ops(u, &id, 1, NULL);
+               xe_remark(r, kernel, XE_REMARK_APPLIED, "%s: cast to %s folded, the pointer is %s",
+                         wbuf, space_name(want), space_name(want));
+               progress = true;
+               continue;
+            }
+            if (u->opcode == SpvOpGenericCastToPtrExplicit) {
+               /* to_global() and friends return null for another space. */
+               xe_replace_all_uses(m, u->result_id, const_null(m, u->type_id));
+               xe_remark(r, kernel, XE_REMARK_APPLIED, "%s: cast to %s folded to null, the pointer is %s",
+                         wbuf, space_name(want), space_name(a.space[id]));
+               xe_inst_delete(m, u);
+               progress = true;
+               continue;
+            }
+         }
+         if (use_accepts_specific(&a, u, w, ru))
+            continue;
+         /* Give this use the Generic pointer it had. */
+         xe_inst *pos = u;
+         if (u->opcode == SpvOpPhi) {
+            xe_inst *lab = xe_def(m, u->words[w + 1]);
+            pos = xe_block_terminator(lab->block);
+         }
+         xe_builder bd = xe_builder_before(m, pos);
+         uint32_t g = xe_build1(&bd, SpvOpPtrCastToGeneric, orig_type[id], id);
+         u->words[w] = g;
+      }
+      free(copy);
+      id = root;
+      xe_module_invalidate(m);
+   }
+   if (nretyped) {
+      xe_remark(r, kernel, XE_REMARK_APPLIED, "in %s: %u generic pointer values given a specific storage class",
+                xe_name(m, xe_function_id(f)) ? xe_name(m, xe_function_id(f)) : "?", nretyped);
+      progress = true;
+   }
+   free(retype);
+   free(orig_type);
+   free(alias);
+   xe_as_free(&a);
+   return progress;
+}
+
+bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks *r)
+{
+   (void)opt;
+   xe_kernel ks[64];
+   unsigned nk = xe_kernels(m, ks, 64);
+   if (nk > 64)
+      nk = 64;
+   bool progress = false;
+   uint8_t *pconf;
+   int *ps = xe_as_param_spaces(m, &pconf);
+   if (specialize_calls(m, ps, pconf, r)) {
+      progress = true;
+      xe_module_invalidate(m);
+      free(ps);
+      free(pconf);
+      ps = xe_as_param_spaces(m, &pconf);
+   }
+   xe_foreach_fn(f, m) {
+      /* Dead helpers (inlined everywhere) only make noise. */
+      if (!f->first || (!kernel_of(ks, nk, f) && !xe_function_callers(m, f)))
+         continue;
+      progress |= run_function(m, f, kernel_of(ks, nk, f), ps, pconf, r);
+   }
+   free(ps);
+   free(pconf);
+   return progress;
+}

@@ -1,0 +1,40 @@
+/*
+ * Generic address space inference (OpenCL 2.0 generic pointers).
+ *
+ * For every value of Generic pointer type in a function, the one storage
+ * class it can hold, found by following OpPtrCastToGeneric through access
+ * chains, Generic-to-Generic bitcasts, OpPhi and OpSelect.  Values that come
+ * from elsewhere (parameters, loads, calls) are unknown; values reached by
+ * two spaces are conflicts.  Null constants constrain nothing.
+ */
+#ifndef XEOPT_ADDRESS_SPACES_H
+#define XEOPT_ADDRESS_SPACES_H
+#include "ir.h"
+
+enum {
+   XE_AS_NONE = -1,      /* nothing reaches it yet (null only) */
+   XE_AS_UNKNOWN = -2,   /* reached by a value we cannot trace, or two spaces */
+};
+
+typedef struct xe_as_info {
+   uint32_t n;           /* module bound at analysis time */
+   int *space;           /* space[id]: SpvStorageClass, XE_AS_NONE or XE_AS_UNKNOWN;
+                          * meaningful only for Generic pointer values of f */
+   uint8_t *conflict;    /* conflict[id]: two known spaces met here */
+} xe_as_info;
+
+bool xe_is_generic_ptr_type(const xe_module *m, uint32_t type_id);
+/* Analyses f; the caller frees with xe_as_free.  params, when not NULL,
+ * gives the space of Generic parameters by id (see xe_as_param_spaces);
+ * otherwise they are unknown.  Loads of a Generic pointer straight from a
+ * Function variable whose every use is a plain load or store take the join
+ * of the values stored. */
+void xe_as_analyze(xe_module *m, xe_function *f, const int *params, xe_as_info *out);
+/* Space of every Generic parameter of functions that are called, the join
+ * over all call sites (iterated to a fixed point across the call graph);
+ * XE_AS_UNKNOWN for the others.  *conflict_out (may be NULL) gets a
+ * per-id flag: two spaces reach the parameter.  Caller frees both. */
+int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out);
+void xe_as_free(xe_as_info *a);
+
+#endif

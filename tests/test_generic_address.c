@@ -1,0 +1,183 @@
+/*
+ * generic-address: facts of src/address_spaces.c on the clang modules of
+ * testdata/kernels/generic_address.cl, and IGC evidence that a generic
+ * access costs a run-time address-space check which the pass removes.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "address_spaces.h"
+#include "io.h"
+#include "testutil.h"
+
+static xe_module *load(const char *rel)
+{
+   char *p = tu_src(rel);
+   size_t n;
+   char *bytes = tu_read(p, &n);
+   ck_assert_ptr_nonnull(bytes);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s: %s", p, err ? err : "");
+   free(bytes);
+   free(p);
+   return m;
+}
+
+static xe_function *fn_named(xe_module *m, const char *name)
+{
+   xe_foreach_fn(f, m) {
+      const char *n = xe_name(m, xe_function_id(f));
+      if (n && !strcmp(n, name) && f->first)
+         return f;
+   }
+   ck_abort_msg("no function %s", name);
+   return NULL;
+}
+
+/* The space of the pointer operand of the first load/store in f that
+ * goes through a Generic pointer; sets *conflict. */
+static int first_generic_access(xe_module *m, xe_function *f, const int *ps, bool *conflict)
+{
+   xe_as_info a;
+   xe_as_analyze(m, f, ps, &a);
+   int s = 1000;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         if ((i->opcode != SpvOpLoad && i->opcode != SpvOpStore) || s != 1000)
+            continue;
+         xe_inst *d = xe_def(m, xe_op(i, 0));
+         if (d && xe_is_generic_ptr_type(m, d->type_id)) {
+            s = a.space[xe_op(i, 0)];
+            *conflict = a.conflict[xe_op(i, 0)];
+         }
+      }
+   }
+   xe_as_free(&a);
+   ck_assert_msg(s != 1000, "no generic access");
+   return s;
+}
+
+START_TEST(o2_inlined_facts)
+{
+   xe_module *m = load("testdata/spv/generic_address_O2.spv");
+   bool c = false;
+   /* The inlined memcpy: first generic access reads the global source. */
+   ck_assert_int_eq(first_generic_access(m, fn_named(m, "generic_address_memcpy"), NULL, &c),
+                    SpvStorageClassCrossWorkgroup);
+   ck_assert(!c);
+   /* The select of a global and a local pointer really holds both. */
+   ck_assert_int_eq(first_generic_access(m, fn_named(m, "generic_address_phi"), NULL, &c), XE_AS_UNKNOWN);
+   ck_assert(c);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(o0_private_and_params)
+{
+   xe_module *m = load("testdata/spv/generic_address_O0.spv");
+   uint8_t *conf;
+   int *ps = xe_as_param_spaces(m, &conf);
+   /* generic_xtoy_g is only called with global pointers; generic_xtoy gets
+    * a global and a local source, and a global destination. */
+   xe_function *g = fn_named(m, "generic_xtoy_g"), *x = fn_named(m, "generic_xtoy");
+   int seen = 0;
+   xe_foreach_inst(p, &g->params)
+      if (xe_is_generic_ptr_type(m, p->type_id)) {
+         ck_assert_int_eq(ps[p->result_id], SpvStorageClassCrossWorkgroup);
+         seen++;
+      }
+   ck_assert_int_eq(seen, 2);
+   xe_inst *in = x->params.first, *out = in->next;
+   ck_assert_int_eq(ps[in->result_id], XE_AS_UNKNOWN);
+   ck_assert(conf[in->result_id]);
+   ck_assert_int_eq(ps[out->result_id], SpvStorageClassCrossWorkgroup);
+   /* -O0 keeps pointers in private variables: the reload sees the store. */
+   bool c = false;
+   ck_assert_int_eq(first_generic_access(m, g, ps, &c), SpvStorageClassCrossWorkgroup);
+   ck_assert_int_eq(first_generic_access(m, fn_named(m, "generic_address_private_var"), ps, &c),
+                    SpvStorageClassCrossWorkgroup);
+   ck_assert_int_eq(first_generic_access(m, fn_named(m, "generic_address_phi"), ps, &c), XE_AS_UNKNOWN);
+   ck_assert(c);
+   free(ps);
+   free(conf);
+   xe_module_free(m);
+}
+END_TEST
+
+/* IGC lowers an access through a generic pointer to a check of the
+ * address tag (and with 0xE0000000, compare against the local window)
+ * and two paths, SLM and global.  Counts the tag masks in one kernel. */
+/* IGC keeps the -O0 helper as a subroutine whose loop closes with a jmpi
+ * back; returns the largest such loop body (instructions), or with
+ * count_tags the number of tag masks. */
+static int isa_stat(const char *spv, const char *dev, const char *platform, const char *kernel,
+                    bool count_tags)
+{
+   char *dir = tu_tmp(dev);
+   char *out = NULL;
+   int rc = tu_sh(&out, NULL,
+                  "mkdir -p '%s' && cd '%s' && rm -rf d k_* && ocloc compile -spirv_input -file '%s' -device %s -output k >/dev/null 2>&1 && "
+                  "ocloc disasm -file k_*%s*.bin -dump d -device %s >/dev/null 2>&1 && "
+                  "iga64 -d -p=%s d/%s_KernelHeap.dat > isa.txt; %s",
+                  dir, dir, spv, dev, dev, dev, platform, kernel,
+                  count_tags ? "grep -c -- '-536870912' isa.txt"
+                             : "awk '/^L[0-9]+:/{l=$1;sub(\":\",\"\",l);p[l]=n;next}"
+                               "/^ *(\\(|[a-z])/{n++;if($0~/jmpi/){match($0,/L[0-9]+/);t=substr($0,RSTART,RLENGTH);"
+                               "if((t in p)&&n-p[t]>b)b=n-p[t]}}END{print b+0}' isa.txt");
+   ck_assert_msg(out, "ocloc/iga64 did not run (rc %d)", rc);
+   int n = atoi(out);
+   free(out);
+   free(dir);
+   return n;
+}
+
+START_TEST(isa_generic_check_removed)
+{
+   if (!tu_have("ocloc") || !tu_have("iga64")) {
+      ck_assert_msg(!getenv("XEOPT_REQUIRE_OCLOC") || strcmp(getenv("XEOPT_REQUIRE_OCLOC"), "1"),
+                    "ocloc required");
+      return;
+   }
+   char *in = tu_src("testdata/spv/generic_address_O0.spv");
+   char *after = tu_tmp("after.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "'%s' --passes=generic-address '%s' -o '%s'", tu_xeopt(), in, after), 0);
+   static const char *devs[][2] = { { "dg2", "12p71" }, { "pvc", "12p72" } };
+   for (int d = 0; d < 2; d++) {
+      const char *dv = devs[d][0], *pl = devs[d][1];
+      /* The helper called with a global and a local source pays the check... */
+      ck_assert_int_ge(isa_stat(in, dv, pl, "generic_address_memcpy", true), 1);
+      /* ...until it is cloned per space. */
+      ck_assert_int_eq(isa_stat(after, dv, pl, "generic_address_memcpy", true), 0);
+      /* A select of global and local must keep it. */
+      ck_assert_int_ge(isa_stat(after, dv, pl, "generic_address_phi", true), 1);
+      /* Per iteration the copy loop gets shorter (two loops now, the
+       * larger one still below the generic loop). */
+      int lb = isa_stat(in, dv, pl, "generic_address_memcpy", false);
+      int la = isa_stat(after, dv, pl, "generic_address_memcpy", false);
+      ck_assert_msg(la > 0 && la < lb, "%s: loop body %d -> %d", dv, lb, la);
+   }
+   free(in);
+   free(after);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("generic_address");
+   TCase *tc = tcase_create("facts");
+   tcase_add_test(tc, o2_inlined_facts);
+   tcase_add_test(tc, o0_private_and_params);
+   suite_add_tcase(s, tc);
+   TCase *isa = tcase_create("isa");
+   tcase_set_timeout(isa, 300);
+   tcase_add_test(isa, isa_generic_check_removed);
+   suite_add_tcase(s, isa);
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? 1 : 0;
+}
