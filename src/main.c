@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "io.h"
 #include "pipeline.h"
+#include "exec/exec.h"
 
 #ifndef XEOPT_VERSION
 #define XEOPT_VERSION "0.1.0"
@@ -45,6 +46,9 @@ static const char *usage_text =
    "Checking and output:\n"
    "  -o FILE                output module ('-' for standard output)\n"
    "  --validate             validate the input, and the module after each pass\n"
+   "  --verify[=N]           run every kernel of input and output on N (default 3)\n"
+   "                         random launches in the interpreter; on a difference\n"
+   "                         write nothing and exit 1\n"
    "  --manifest=FILE        host-contract manifest (default: OUTPUT with .json,\n"
    "                         written only when a pass changed the contract)\n"
    "  --remarks              print what each pass did and why it skipped candidates\n"
@@ -59,7 +63,7 @@ static const char *usage_text =
 enum {
    OPT_PASSES = 256, OPT_LIST, OPT_VALIDATE, OPT_MANIFEST, OPT_REMARKS, OPT_REPORT,
    OPT_PRINT_AFTER, OPT_TIME, OPT_PADDED, OPT_ALIGNED, OPT_SGSIZE, OPT_LSIZE, OPT_SPEC,
-   OPT_VERSION, OPT_HELP,
+   OPT_VERSION, OPT_HELP, OPT_VERIFY,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +77,7 @@ static const struct option long_opts[] = {
    { "time-passes", no_argument, 0, OPT_TIME },
    { "assume-padded", optional_argument, 0, OPT_PADDED },
    { "assume-aligned", no_argument, 0, OPT_ALIGNED },
+   { "verify", optional_argument, 0, OPT_VERIFY },
    { "subgroup-size", required_argument, 0, OPT_SGSIZE },
    { "local-size", required_argument, 0, OPT_LSIZE },
    { "specialize", required_argument, 0, OPT_SPEC },
@@ -169,6 +174,8 @@ int main(int argc, char **argv)
    const char *out_path = NULL, *manifest_path = NULL, *report_path = NULL;
    xe_pipeline_hooks hooks = { .print_to = stderr, .time_to = stderr };
    bool remarks = false, quiet = false;
+   unsigned verify = 0;
+   xe_module *orig = NULL;
    int c, rc = XE_OK;
    opterr = 0;
    while ((c = getopt_long(argc, argv, ":o:O:q", long_opts, NULL)) != -1) {
@@ -197,6 +204,7 @@ int main(int argc, char **argv)
       case OPT_SPEC: xe_strlist_add(&opt.specialize, optarg); break;
       case OPT_VERSION: printf("xeopt %s\n", XEOPT_VERSION); return 0;
       case OPT_HELP: fputs(usage_text, stdout); return 0;
+      case OPT_VERIFY: verify = optarg ? (unsigned)atoi(optarg) : 3; break;
       case ':':
          xe_error(NULL, "option %s needs a value (see --help)", argv[optind - 1]);
          return XE_BAD_INPUT;
@@ -230,6 +238,8 @@ int main(int argc, char **argv)
       return XE_BAD_INPUT;
    }
    xe_module *m = xe_read(bytes, nbytes, &err);
+   if (m && verify)
+      orig = xe_read(bytes, nbytes, &err);
    free(bytes);
    if (!m) {
       xe_error(in_path, "%s", err);
@@ -269,6 +279,10 @@ int main(int argc, char **argv)
       err = NULL;
    }
 
+   if (verify && xe_verify_modules(orig, m, verify, quiet)) {
+      rc = XE_BAD_INPUT;
+      goto done;
+   }
    size_t nwords;
    uint32_t *words = xe_write(m, &nwords, false);
    rc = xe_write_file_atomic(out_path, words, nwords * 4, &err);
@@ -304,6 +318,8 @@ done:
       cJSON_Delete(report);
    xe_remarks_free(&rem);
    xe_module_free(m);
+   if (orig)
+      xe_module_free(orig);
    xe_options_free(&opt);
    return rc;
 }

@@ -1,2 +1,191 @@
-#include "exec.h"
-int xe_verify_modules(xe_module *a, xe_module *b, unsigned n, bool quiet) { (void)a;(void)b;(void)n;(void)quiet; return 0; }
+/*
+ * --verify: differential execution of the input and the optimized module.
+ * Every kernel runs on the same random launches in both; every buffer must
+ * come back byte for byte equal.  A launch on which the input itself fails
+ * (out of bounds, division by zero) is not a valid test of the rewrite: it
+ * is skipped with a remark, and another launch is tried.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <cjson/cJSON.h>
+#include "internal.h"
+#include "launch.h"
+
+/* Hook for host-contract sections of the manifest (padding, specialized
+ * arguments, required sizes): passes that change the contract record it in
+ * m->manifest["kernels"][K]; a launch must respect it.  Sections known so
+ * far: "local_size" [x,y,z] and "subgroup_size" N (the host launches with
+ * them), "padding" {"global_multiple": N} (global size rounded up to N),
+ * "specialize" {"ARG": V} (argument ARG is V). */
+static void verify_launch_from_contract(const xe_module *m, const char *kernel, xe_launch *l,
+                                        int64_t *fixed_scalar, unsigned nparams)
+{
+   if (!m->manifest) return;
+   cJSON *k = cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), kernel);
+   if (!k) return;
+   cJSON *it;
+   int d = 0;
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "local_size")) if (d < 3) l->local[d++] = (uint64_t)it->valuedouble;
+   if ((it = cJSON_GetObjectItem(k, "subgroup_size")) && cJSON_IsNumber(it)) l->subgroup_size = (unsigned)it->valuedouble;
+   cJSON *pad = cJSON_GetObjectItem(k, "padding");
+   if (pad && (it = cJSON_GetObjectItem(pad, "global_multiple")) && cJSON_IsNumber(it)) {
+      uint64_t q = (uint64_t)it->valuedouble;
+      if (q) l->global[0] = (l->global[0] + q - 1) / q * q;
+   }
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "specialize")) {
+      unsigned a = (unsigned)atoi(it->string);
+      if (a < nparams) fixed_scalar[a] = (int64_t)it->valuedouble;
+   }
+}
+
+static void free_args(xe_launch *l)
+{
+   for (unsigned k = 0; k < l->nargs; k++) {
+      free(l->args[k].data);
+      l->args[k].data = NULL;
+   }
+}
+
+static void copy_args(xe_launch *dst, const xe_launch *src)
+{
+   *dst = *src;
+   for (unsigned k = 0; k < src->nargs; k++)
+      if (src->args[k].data) {
+         dst->args[k].data = malloc(src->args[k].size + 1);
+         memcpy(dst->args[k].data, src->args[k].data, src->args[k].size);
+      }
+}
+
+static void print_launch(const xe_launch *l)
+{
+   fprintf(stderr, "  launch: --global %llu --local %llu --subgroup-size %u",
+           (unsigned long long)l->global[0], (unsigned long long)l->local[0], l->subgroup_size);
+   for (unsigned k = 0; k < l->nargs; k++) {
+      if (l->args[k].kind == XE_ARG_SCALAR)
+         fprintf(stderr, " arg%u=%lld", k, (long long)ld_s(l->args[k].data, (unsigned)l->args[k].size));
+      else
+         fprintf(stderr, " arg%u=%s[%llu bytes]", k, l->args[k].kind == XE_ARG_LOCAL ? "local" : "buf",
+                 (unsigned long long)l->args[k].size);
+   }
+   fputc('\n', stderr);
+}
+
+/* Returns 1 on a difference, 0 when equal or skipped. */
+static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_kernel *kb,
+                      unsigned trial, unsigned n, uint64_t *seed, bool quiet, bool *valid)
+{
+   enum xe_arg_kind kind[XE_EXEC_MAX_ARGS];
+   unsigned elem[XE_EXEC_MAX_ARGS];
+   bool isf[XE_EXEC_MAX_ARGS];
+   int np = xe_exec_params(a, ka->name, kind, elem, isf, XE_EXEC_MAX_ARGS);
+   int npb = xe_exec_params(b, ka->name, NULL, NULL, NULL, 0);
+   if (np != npb) {
+      fprintf(stderr, "xeopt: verify: kernel %s: %d parameters in the input, %d in the output\n",
+              ka->name, np, npb);
+      return 1;
+   }
+   xe_launch l = {0};
+   l.kernel = ka->name;
+   l.nargs = (unsigned)np;
+   l.dims = 1;
+   l.max_steps = 400000000;
+   const uint32_t *ls = kb->local_size[0] ? kb->local_size : ka->local_size;
+   l.subgroup_size = kb->subgroup_size ? kb->subgroup_size : ka->subgroup_size ? ka->subgroup_size : 16;
+   for (int d = 0; d < 3; d++) {
+      l.local[d] = ls[0] ? ls[d] : d == 0 ? (trial % 2 ? 32 : 16) : 1;
+      l.global[d] = l.local[d] * (d == 0 ? 2 + trial % 3 : 1);
+   }
+   int64_t fixed[XE_EXEC_MAX_ARGS];
+   for (int k = 0; k < np; k++) fixed[k] = INT64_MIN;
+   verify_launch_from_contract(b, ka->name, &l, fixed, (unsigned)np);
+   uint64_t total = l.global[0] * l.global[1] * l.global[2];
+   uint64_t lt = l.local[0] * l.local[1] * l.local[2];
+   for (int k = 0; k < np; k++) {
+      xe_arg_spec s = {0};
+      s.kind = kind[k];
+      s.elem = elem[k] ? elem[k] : 1;
+      s.is_float = isf[k];
+      s.is_signed = true;
+      s.fill = FILL_RANDOM;
+      if (kind[k] == XE_ARG_BUFFER) s.count = total * 4 + 64;
+      else if (kind[k] == XE_ARG_LOCAL) { s.count = lt * 64 * s.elem; s.elem = 1; }
+      else {
+         s.count = 1;
+         uint64_t r = xe_rand(seed);
+         /* Small positive values, at most the global size: trip counts and
+          * bounds that make sense for the launch; smaller on retries after
+          * launches the input could not run. */
+         s.value = fixed[k] != INT64_MIN ? (double)fixed[k]
+                   : isf[k] ? (double)(r % 17) / 4.0
+                   : (double)(1 + r % (trial < n ? total : trial < 2 * n ? 4 : 1));
+      }
+      xe_arg_materialize(&s, &l.args[k], xe_rand(seed));
+   }
+   xe_launch la, lb;
+   copy_args(&la, &l);
+   copy_args(&lb, &l);
+   char *err = NULL;
+   int rc = 0;
+   *valid = false;
+   if (!xe_exec_run(a, &la, &err)) {
+      if (!quiet) {
+         fprintf(stderr, "xeopt: verify: note: kernel %s: launch skipped, the input fails on it: %s\n",
+                 ka->name, err);
+      }
+      free(err);
+      goto out;
+   }
+   *valid = true;
+   if (!xe_exec_run(b, &lb, &err)) {
+      fprintf(stderr, "xeopt: verify: kernel %s: the optimized module fails where the input runs: %s\n",
+              ka->name, err);
+      print_launch(&l);
+      free(err);
+      rc = 1;
+      goto out;
+   }
+   for (int k = 0; k < np && !rc; k++) {
+      if (kind[k] != XE_ARG_BUFFER) continue;
+      for (uint64_t i = 0; i < la.args[k].size; i++) {
+         if (la.args[k].data[i] == lb.args[k].data[i]) continue;
+         unsigned e = elem[k] && elem[k] <= 8 ? elem[k] : 1;
+         uint64_t idx = i / e;
+         fprintf(stderr, "xeopt: verify: kernel %s: argument %d differs at element %llu (byte %llu): "
+                 "input 0x%llx, optimized 0x%llx\n", ka->name, k, (unsigned long long)idx,
+                 (unsigned long long)i, (unsigned long long)ld_u(la.args[k].data + idx * e, e),
+                 (unsigned long long)ld_u(lb.args[k].data + idx * e, e));
+         print_launch(&l);
+         rc = 1;
+         break;
+      }
+   }
+out:
+   free_args(&la);
+   free_args(&lb);
+   free_args(&l);
+   return rc;
+}
+
+int xe_verify_modules(xe_module *a, xe_module *b, unsigned n, bool quiet)
+{
+   xe_kernel ka[64], kb;
+   unsigned nk = xe_kernels(a, ka, 64);
+   int rc = 0;
+   for (unsigned k = 0; k < nk && !rc; k++) {
+      if (!xe_kernel_by_name(b, ka[k].name, &kb)) {
+         fprintf(stderr, "xeopt: verify: kernel %s is missing from the output\n", ka[k].name);
+         return 1;
+      }
+      uint64_t seed = 0x5eed + k;
+      unsigned ok = 0;
+      for (unsigned t = 0; t < 3 * n && ok < n && !rc; t++) {
+         bool valid;
+         rc = one_launch(a, b, &ka[k], &kb, t, n, &seed, quiet, &valid);
+         ok += valid;
+      }
+      if (!rc && !quiet && ok < n)
+         fprintf(stderr, "xeopt: verify: note: kernel %s: only %u of %u launches were valid for the input\n",
+                 ka[k].name, ok, n);
+   }
+   return rc;
+}
