@@ -32,6 +32,9 @@ static const char *usage =
    "                         \"spec\":{\"ID\":V}} (command-line options override)\n"
    "  --print-all            print every element of the buffers (default: first 16)\n"
    "  --dump DIR             write buffer I to DIR/argI.bin instead of printing\n"
+   "\n"
+   "       xeopt run --compare ORIGINAL.spv CHANGED.spv [--launches N]\n"
+   "                         the --verify check on two given modules: exit 1 on a difference\n"
    "  TYPE: char uchar short ushort int uint long ulong half float double\n";
 
 static bool parse_dims(const char *s, uint64_t *d, unsigned *dims)
@@ -57,8 +60,43 @@ static void print_elem(const xe_arg_spec *a, const uint8_t *p)
    else printf("%llu", (unsigned long long)ld_u(p, a->elem));
 }
 
+static xe_module *load(const char *path)
+{
+   char *err = NULL;
+   size_t n;
+   void *bytes = xe_read_file(path, &n, &err);
+   if (!bytes) { xe_error(path, "%s", err); free(err); return NULL; }
+   xe_module *m = xe_read(bytes, n, &err);
+   free(bytes);
+   if (!m) { xe_error(path, "%s", err); free(err); }
+   return m;
+}
+
+static int compare(int argc, char **argv)
+{
+   unsigned n = 3;
+   const char *files[2] = {0};
+   int nf = 0;
+   for (int i = 1; i < argc; i++) {
+      if (!strcmp(argv[i], "--compare")) continue;
+      if (!strcmp(argv[i], "--launches") && i + 1 < argc) n = (unsigned)atoi(argv[++i]);
+      else if (nf < 2) files[nf++] = argv[i];
+      else { xe_error(NULL, "--compare takes two modules"); return 2; }
+   }
+   if (nf != 2) { xe_error(NULL, "--compare takes two modules"); return 2; }
+   xe_module *a = load(files[0]), *b = a ? load(files[1]) : NULL;
+   if (!a || !b) return 1;
+   int rc = xe_verify_modules(a, b, n ? n : 3, false);
+   if (!rc) fprintf(stderr, "xeopt run: %s and %s agree\n", files[0], files[1]);
+   xe_module_free(a);
+   xe_module_free(b);
+   return rc;
+}
+
 int xe_cmd_run(int argc, char **argv)
 {
+   for (int i = 1; i < argc; i++)
+      if (!strcmp(argv[i], "--compare")) return compare(argc, argv);
    const char *path = NULL, *kernel = NULL, *dump = NULL, *launch_file = NULL;
    xe_launch l = {0};
    xe_arg_spec specs[XE_EXEC_MAX_ARGS] = {0};

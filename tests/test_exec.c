@@ -1,0 +1,230 @@
+/*
+ * The reference interpreter: every exec_* test kernel (at -O0 and -O2) runs
+ * on known inputs and is checked against results computed here in C; the
+ * CLI's error paths (out of bounds) and the differential check (a wrong
+ * block-read rewrite) are checked through the xeopt binary.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "testutil.h"
+#include "io.h"
+#include "exec/exec.h"
+
+static const char *levels[] = {"O0", "O2"};
+
+static xe_module *load(const char *name, int level)
+{
+   char rel[128];
+   snprintf(rel, sizeof rel, "testdata/spv/%s_%s.spv", name, levels[level]);
+   char *path = tu_src(rel);
+   size_t n;
+   void *bytes = tu_read(path, &n);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s: %s", path, err);
+   free(bytes);
+   free(path);
+   return m;
+}
+
+static void buf(xe_launch *l, unsigned k, void *data, size_t size)
+{
+   l->args[k].kind = XE_ARG_BUFFER;
+   l->args[k].data = data;
+   l->args[k].size = size;
+   if (l->nargs <= k) l->nargs = k + 1;
+}
+
+static void scalar(xe_launch *l, unsigned k, int *v)
+{
+   l->args[k].kind = XE_ARG_SCALAR;
+   l->args[k].data = (uint8_t *)v;
+   l->args[k].size = 4;
+   if (l->nargs <= k) l->nargs = k + 1;
+}
+
+static void run(xe_module *m, xe_launch *l)
+{
+   char *err = NULL;
+   bool ok = xe_exec_run(m, l, &err);
+   ck_assert_msg(ok, "%s", err ? err : "?");
+}
+
+START_TEST(vadd)
+{
+   xe_module *m = load("exec_vadd", _i);
+   enum { N = 1000 };
+   static float a[N], b[N], c[N];
+   for (int i = 0; i < N; i++) { a[i] = (float)i * 0.25f; b[i] = 3.0f - (float)i; c[i] = -1; }
+   xe_launch l = { .kernel = "exec_vadd", .global = {N}, .local = {8} };
+   buf(&l, 0, a, sizeof a); buf(&l, 1, b, sizeof b); buf(&l, 2, c, sizeof c);
+   run(m, &l);
+   for (int i = 0; i < N; i++) ck_assert_float_eq(c[i], a[i] + b[i]);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(guarded)
+{
+   xe_module *m = load("exec_guarded", _i);
+   int src[64], dst[64], n = 37;
+   for (int i = 0; i < 64; i++) { src[i] = i * 11 - 300; dst[i] = 12345; }
+   xe_launch l = { .kernel = "exec_guarded", .global = {64}, .local = {16} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, dst, sizeof dst); scalar(&l, 2, &n);
+   run(m, &l);
+   for (int i = 0; i < 64; i++) ck_assert_int_eq(dst[i], i < n ? src[i] * 3 - 7 : 12345);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(reduce)
+{
+   xe_module *m = load("exec_reduce", _i);
+   int src[256], out[4] = {0};
+   for (int i = 0; i < 256; i++) src[i] = (i * 37) % 101 - 50;
+   xe_launch l = { .kernel = "exec_reduce", .global = {256}, .local = {64} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, out, sizeof out);
+   l.args[2].kind = XE_ARG_LOCAL; l.args[2].size = 64 * 4; l.nargs = 3;
+   run(m, &l);
+   for (int g = 0; g < 4; g++) {
+      int s = 0;
+      for (int i = 0; i < 64; i++) s += src[g * 64 + i];
+      ck_assert_int_eq(out[g], s);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(hist)
+{
+   xe_module *m = load("exec_hist", _i);
+   enum { WI = 48, PER = 5 };
+   unsigned char src[WI * PER];
+   int hist[16] = {0}, want[16] = {0}, per = PER;
+   for (int i = 0; i < WI * PER; i++) { src[i] = (unsigned char)(i * 7 + i / 3); want[src[i] & 15]++; }
+   xe_launch l = { .kernel = "exec_hist", .global = {WI}, .local = {16} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, hist, sizeof hist); scalar(&l, 2, &per);
+   run(m, &l);
+   for (int k = 0; k < 16; k++) ck_assert_int_eq(hist[k], want[k]);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(loop)
+{
+   xe_module *m = load("exec_loop", _i);
+   float a[32], out[32];
+   int trips = 7;
+   for (int i = 0; i < 32; i++) a[i] = (float)i * 0.5f - 4.0f;
+   xe_launch l = { .kernel = "exec_loop", .global = {32}, .local = {16} };
+   buf(&l, 0, a, sizeof a); buf(&l, 1, out, sizeof out); scalar(&l, 2, &trips);
+   run(m, &l);
+   for (int i = 0; i < 32; i++) {
+      float s = 0.0f;
+      for (int k = 0; k < trips; k++) s = fmaf(a[i], (float)k, s) + fmaxf(a[i], 0.5f);
+      int c = i - 10 < 0 ? 0 : i - 10 > 5 ? 5 : i - 10;
+      float want = s + sqrtf(fabsf(a[i])) + (float)(i > 3 ? i : 3) + (float)c;
+      ck_assert_float_eq_tol(out[i], want, 1e-4f * (1 + fabsf(want)));
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(generic)
+{
+   xe_module *m = load("exec_generic", _i);
+   int g[32];
+   for (int i = 0; i < 32; i++) g[i] = i * 3;
+   xe_launch l = { .kernel = "exec_generic", .global = {32}, .local = {8} };
+   buf(&l, 0, g, sizeof g);
+   l.args[1].kind = XE_ARG_LOCAL; l.args[1].size = 8 * 4; l.nargs = 2;
+   run(m, &l);
+   for (int i = 0; i < 32; i++) {
+      int li = i % 8, next = (li + 1) % 8;
+      ck_assert_int_eq(g[i], i * 3 + 5 + (i + 2) * 1000 + 100 + next);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(subgroup)
+{
+   xe_module *m = load("exec_subgroup", _i);
+   enum { N = 64 };
+   unsigned src[N], dst[N], dst2[N];
+   for (int i = 0; i < N; i++) src[i] = (unsigned)(i * 13 + 1);
+   xe_launch l = { .kernel = "exec_subgroup", .global = {N}, .local = {32} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, dst, sizeof dst); buf(&l, 2, dst2, sizeof dst2);
+   run(m, &l);
+   for (int i = 0; i < N; i++) {
+      int sg = i / 16 * 16, lane = i % 16;
+      unsigned b = src[sg + 3], s = src[sg + ((lane + 1) & 15)], br = src[i];
+      ck_assert_uint_eq(dst[i], b * 1000000u + s * 1000u + br + 120u);
+      ck_assert_uint_eq(dst2[i], src[i] + 16u);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+/* An access past the end is an error naming the instruction, not UB. */
+START_TEST(oob)
+{
+   char *out = NULL, *err = NULL;
+   char *spv = tu_src("testdata/spv/exec_vadd_O2.spv");
+   int rc = tu_sh(&out, &err, "%s run %s --kernel exec_vadd --global 32 --local 16 "
+                  "--arg 0=buf:float:32:iota --arg 1=buf:float:31:iota --arg 2=buf:float:32",
+                  tu_xeopt(), spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "out-of-bounds load") && strstr(err, "OpLoad %") &&
+                 strstr(err, "offset 124") && strstr(err, "exec_vadd"), "%s", err);
+   free(out); free(err); free(spv);
+}
+END_TEST
+
+/* The negative test: a block read of a strided address must be caught. */
+START_TEST(wrong_rewrite)
+{
+   char *a = tu_tmp("strided.spv"), *b = tu_tmp("wrong.spv");
+   char *sa = tu_src("testdata/exec/strided.spvasm"), *sb = tu_src("testdata/exec/strided_wrong_blockread.spvasm");
+   char *out = NULL, *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", sa, a), 0);
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", sb, b), 0);
+   int rc = tu_sh(&out, &err, "%s run --compare %s %s", tu_xeopt(), a, b);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "kernel exec_strided: argument 1 differs at element"), "%s", err);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run --compare %s %s", tu_xeopt(), a, a);
+   ck_assert_msg(rc == 0, "%s", err);
+   free(out); free(err);
+   /* --verify of the unchanged pipeline path accepts a correct module. */
+   char *o = tu_tmp("out.spv");
+   rc = tu_sh(&out, &err, "%s %s -o %s -O0 --verify", tu_xeopt(), a, o);
+   ck_assert_msg(rc == 0, "%s", err);
+   free(out); free(err);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("exec");
+   TCase *tc = tcase_create("kernels");
+   tcase_set_timeout(tc, 120);
+   tcase_add_loop_test(tc, vadd, 0, 2);
+   tcase_add_loop_test(tc, guarded, 0, 2);
+   tcase_add_loop_test(tc, reduce, 0, 2);
+   tcase_add_loop_test(tc, hist, 0, 2);
+   tcase_add_loop_test(tc, loop, 0, 2);
+   tcase_add_loop_test(tc, generic, 0, 2);
+   tcase_add_loop_test(tc, subgroup, 0, 2);
+   tcase_add_test(tc, oob);
+   tcase_add_test(tc, wrong_rewrite);
+   suite_add_tcase(s, tc);
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? 1 : 0;
+}
