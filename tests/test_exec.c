@@ -169,6 +169,36 @@ START_TEST(subgroup)
 }
 END_TEST
 
+/* Phis right after the entry block; spec constants with and without an
+ * override (SpecId 2 is the loop's first k). */
+START_TEST(phi_entry_spec)
+{
+   char *src = tu_src("testdata/exec/phi_entry_spec.spvasm"), *spv = tu_tmp("phi.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   size_t n;
+   void *bytes = tu_read(spv, &n);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err);
+   for (int first = 0; first < 2; first++) {
+      float a[64], out[16];
+      int inner = 3;
+      for (int i = 0; i < 64; i++) a[i] = (float)i;
+      xe_launch l = { .kernel = "specid_existing", .global = {16}, .local = {8} };
+      buf(&l, 0, a, sizeof a); buf(&l, 1, out, sizeof out); scalar(&l, 2, &inner);
+      if (first) { l.nspec = 1; l.spec_id[0] = 2; l.spec_value[0] = 1; }
+      run(m, &l);
+      for (int i = 0; i < 16; i++) {
+         float s = 0;
+         for (int k = first; k < inner; k++) s += a[i * inner + k];
+         ck_assert_float_eq(out[i], s);
+      }
+   }
+   xe_module_free(m);
+   free(bytes);
+}
+END_TEST
+
 /* An access past the end is an error naming the instruction, not UB. */
 START_TEST(oob)
 {
@@ -219,6 +249,7 @@ int main(void)
    tcase_add_loop_test(tc, loop, 0, 2);
    tcase_add_loop_test(tc, generic, 0, 2);
    tcase_add_loop_test(tc, subgroup, 0, 2);
+   tcase_add_test(tc, phi_entry_spec);
    tcase_add_test(tc, oob);
    tcase_add_test(tc, wrong_rewrite);
    suite_add_tcase(s, tc);

@@ -98,7 +98,7 @@ void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed)
           * not depend much on order; integers: small values too, so that
           * values used as indices or trip counts stay sensible. */
          if (a->is_float) put(a, p, (double)((int64_t)(r % 2001) - 1000) / 64.0, 0, false);
-         else put(a, p, 0, r % 256, true);
+         else put(a, p, 0, r % (a->range ? a->range : 256), true);
          break;
       }
       }

@@ -14,6 +14,7 @@ typedef struct xe_arg_spec {
    uint64_t count;           /* buffer elements, or local bytes */
    enum xe_fill fill;
    double value;             /* scalar value or const fill */
+   uint64_t range;           /* random integers are in [0, range); 0 = 256 */
 } xe_arg_spec;
 
 /* "buf:int:1024:random", "int:5", "local:4096"; false when malformed. */

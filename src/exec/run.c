@@ -21,7 +21,10 @@ static bool fail(xe_run *r, const dinst *d, const char *fmt, ...)
    va_start(ap, fmt);
    vsnprintf(msg, sizeof msg, fmt, ap);
    va_end(ap);
-   if (d && d->src)
+   if (d && d->src && !d->src->result_id && d->src->block)
+      snprintf(r->err, sizeof r->err, "kernel %s: %s at %s in block %%%u", r->kernel, msg,
+               xe_opcode_name(d->src->opcode), xe_block_id(d->src->block));
+   else if (d && d->src)
       snprintf(r->err, sizeof r->err, "kernel %s: %s at %s %%%u", r->kernel, msg,
                xe_opcode_name(d->src->opcode), d->src->result_id);
    else
@@ -57,6 +60,11 @@ uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t 
       break;
    default: break;
    }
+   if (!base && PTR_SP(ptr) != SP_GLOBAL && PTR_SP(ptr) != SP_LOCAL) {
+      fail(r, d, "%s of %llu bytes through an invalid pointer 0x%llx", write ? "store" : "load",
+           (unsigned long long)n, (unsigned long long)ptr);
+      return NULL;
+   }
    if (!base || off + n > size || off + n < off) {
       static const char *sp[] = {"null", "global", "local", "private", "program"};
       fail(r, d, "out-of-bounds %s of %llu bytes at %s buffer %u offset %llu (size %llu)",
@@ -67,7 +75,7 @@ uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t 
    return base + off;
 }
 
-static void jump(xe_run *r, xe_wi *w, uint32_t label)
+static bool jump(xe_run *r, xe_wi *w, uint32_t label)
 {
    const xe_prog *p = r->p;
    uint32_t pc = p->label_pc[label];
@@ -77,11 +85,14 @@ static void jump(xe_run *r, xe_wi *w, uint32_t label)
    uint32_t start = pc, tmp = 0;
    while (p->code[pc].op == SpvOpPhi) {
       const dinst *d = &p->code[pc];
-      for (unsigned k = 0; k + 1 < d->nops; k += 2)
+      unsigned k;
+      for (k = 0; k + 1 < d->nops; k += 2)
          if (d->src->words[d->src->first_op + k + 1] == from) {
             memcpy(r->phi_tmp + tmp, w->v + d->ops[k], d->size);
             break;
          }
+      if (k + 1 >= d->nops)
+         return xe_run_fail(r, d, "OpPhi has no value for the predecessor block");
       tmp += (d->size + 7) & ~7u;
       pc++;
    }
@@ -91,6 +102,7 @@ static void jump(xe_run *r, xe_wi *w, uint32_t label)
       tmp += (p->code[q].size + 7) & ~7u;
    }
    w->pc = pc;
+   return true;
 }
 
 static inline uint64_t V64(const xe_wi *w, uint32_t s) { uint64_t x; memcpy(&x, w->v + s, 8); return x; }
@@ -136,10 +148,10 @@ static bool step(xe_run *r, xe_wi *w)
          break;
       }
       case SpvOpBranch:
-         jump(r, w, d->ops[0]);
+         if (!jump(r, w, d->ops[0])) return false;
          continue;
       case SpvOpBranchConditional:
-         jump(r, w, v[d->ops[0]] ? d->ops[1] : d->ops[2]);
+         if (!jump(r, w, v[d->ops[0]] ? d->ops[1] : d->ops[2])) return false;
          continue;
       case SpvOpSwitch: {
          uint64_t sel = ld_u(v + d->ops[0], d->swidth), target = d->ops[1];
@@ -149,7 +161,7 @@ static bool step(xe_run *r, xe_wi *w)
             else if (d->swidth < 4) lit &= (1ull << (8 * d->swidth)) - 1;
             if (lit == sel) { target = d->ops[k + d->aux]; break; }
          }
-         jump(r, w, (uint32_t)target);
+         if (!jump(r, w, (uint32_t)target)) return false;
          continue;
       }
       case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpNop:
@@ -257,7 +269,7 @@ static void init_wi(xe_run *r, xe_wi *w, const uint64_t *gid, const uint64_t *li
    set_builtin(p, w, SpvBuiltInNumEnqueuedSubgroups, &nsg, 1);
    set_builtin(p, w, SpvBuiltInWorkDim, &dim, 1);
    w->pc = p->entry_pc;
-   w->block = 0;
+   w->block = xe_block_id(p->code[p->entry_pc].src->block);
    w->depth = 0;
    w->state = WI_RUN;
    w->lane = (unsigned)sgl;

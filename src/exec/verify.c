@@ -100,6 +100,18 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
    verify_launch_from_contract(b, ka->name, &l, fixed, (unsigned)np);
    uint64_t total = l.global[0] * l.global[1] * l.global[2];
    uint64_t lt = l.local[0] * l.local[1] * l.local[2];
+   /* Scalars first: buffers are sized for the largest one, so that a
+    * kernel indexing a[i * n + k] stays inside. */
+   int64_t smax = 256;
+   double sval[XE_EXEC_MAX_ARGS];
+   for (int k = 0; k < np; k++) {
+      if (kind[k] != XE_ARG_SCALAR) continue;
+      uint64_t r = xe_rand(seed);
+      sval[k] = fixed[k] != INT64_MIN ? (double)fixed[k]
+                : isf[k] ? (double)(r % 17) / 4.0
+                : (double)(1 + r % (trial < n ? total : trial < 2 * n ? 4 : 1));
+      if (!isf[k] && sval[k] > smax) smax = (int64_t)sval[k];
+   }
    for (int k = 0; k < np; k++) {
       xe_arg_spec s = {0};
       s.kind = kind[k];
@@ -107,17 +119,16 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       s.is_float = isf[k];
       s.is_signed = true;
       s.fill = FILL_RANDOM;
-      if (kind[k] == XE_ARG_BUFFER) s.count = total * 4 + 64;
+      /* Retries: small data too, in case the kernel indexes with it. */
+      s.range = trial < n ? 256 : 16;
+      if (kind[k] == XE_ARG_BUFFER) {
+         s.count = total * (uint64_t)(smax + 4) + 64;
+         if (s.count * s.elem > (64u << 20)) s.count = (64u << 20) / s.elem;
+      }
       else if (kind[k] == XE_ARG_LOCAL) { s.count = lt * 64 * s.elem; s.elem = 1; }
       else {
          s.count = 1;
-         uint64_t r = xe_rand(seed);
-         /* Small positive values, at most the global size: trip counts and
-          * bounds that make sense for the launch; smaller on retries after
-          * launches the input could not run. */
-         s.value = fixed[k] != INT64_MIN ? (double)fixed[k]
-                   : isf[k] ? (double)(r % 17) / 4.0
-                   : (double)(1 + r % (trial < n ? total : trial < 2 * n ? 4 : 1));
+         s.value = sval[k];
       }
       xe_arg_materialize(&s, &l.args[k], xe_rand(seed));
    }
@@ -179,7 +190,7 @@ int xe_verify_modules(xe_module *a, xe_module *b, unsigned n, bool quiet)
       uint64_t seed = 0x5eed + k;
       unsigned ok = 0;
       for (unsigned t = 0; t < 3 * n && ok < n && !rc; t++) {
-         bool valid;
+         bool valid = false;
          rc = one_launch(a, b, &ka[k], &kb, t, n, &seed, quiet, &valid);
          ok += valid;
       }
