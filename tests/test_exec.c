@@ -169,6 +169,44 @@ START_TEST(subgroup)
 }
 END_TEST
 
+static uint32_t rotl(uint32_t x, unsigned s) { return s ? x << s | x >> (32 - s) : x; }
+
+/* Vectors, swizzles, structs returned from helpers, saturating
+ * conversions, integer division/shift semantics, bit ops, OpenCL select. */
+START_TEST(vec)
+{
+   xe_module *m = load("exec_vec", _i);
+   float io[32];
+   int o2[8], n = -12345;
+   long long o3[8];
+   for (int i = 0; i < 32; i++) io[i] = (float)(i * 3 % 11) * 0.75f - 2.0f;
+   float in[32];
+   memcpy(in, io, sizeof in);
+   xe_launch l = { .kernel = "exec_vec", .global = {8}, .local = {4} };
+   buf(&l, 0, io, sizeof io); buf(&l, 1, o2, sizeof o2); buf(&l, 2, o3, sizeof o3); scalar(&l, 3, &n);
+   run(m, &l);
+   for (int i = 0; i < 8; i++) {
+      float v[4] = {in[4 * i] * 2, in[4 * i + 2] * 2, in[4 * i + 1] * 2, in[4 * i + 3] * 2};
+      int c = 0;
+      for (int k = 0; k < 4; k++) {
+         float x = v[k] * 1000.0f;
+         c += x >= 2147483647.0f ? 2147483647 : x <= -2147483648.0f ? (-2147483647 - 1) : (int)x;
+      }
+      int want = c + i + (int)v[0] + n / (i + 1) + n % 7 + ((-n) >> 2) + (int)((unsigned)n >> 1);
+      ck_assert_int_eq(o2[i], want);
+      uint32_t wb;
+      memcpy(&wb, &v[3], 4);
+      long long w3 = (long long)i * 0x100000001LL + (long long)(wb ^ 0x55) +
+                     __builtin_popcount((unsigned)n) + __builtin_clz((unsigned)n) + rotl((uint32_t)n, 3);
+      ck_assert_int_eq(o3[i], w3);
+      const float add[4] = {1, 2, 3, 4};
+      for (int k = 0; k < 4; k++)
+         ck_assert_float_eq(io[4 * i + k], (v[k] > 0.5f ? -v[k] : v[k]) + add[k]);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
 /* Phis right after the entry block; spec constants with and without an
  * override (SpecId 2 is the loop's first k). */
 START_TEST(phi_entry_spec)
@@ -249,6 +287,7 @@ int main(void)
    tcase_add_loop_test(tc, loop, 0, 2);
    tcase_add_loop_test(tc, generic, 0, 2);
    tcase_add_loop_test(tc, subgroup, 0, 2);
+   tcase_add_loop_test(tc, vec, 0, 2);
    tcase_add_test(tc, phi_entry_spec);
    tcase_add_test(tc, oob);
    tcase_add_test(tc, wrong_rewrite);

@@ -244,17 +244,19 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       xe_function *f = xe_function_by_id(m, xe_op(i, 0));
       if (!f) return "call of an unknown function";
       unsigned n = d->nops - 1, k = 0;
-      uint32_t *o = calloc(2 * n + 1, 4);
+      uint32_t *o = calloc(3 * n + 1, 4);
       for (xe_inst *pi = f->params.first; pi; pi = pi->next) {
          if (pi->opcode != SpvOpFunctionParameter) continue;
          if (k >= n) return "call with too few arguments";
-         o[2 * k] = d->ops[k + 1];
-         o[2 * k + 1] = p->slot[pi->result_id];
+         o[3 * k] = d->ops[k + 1];
+         o[3 * k + 1] = p->slot[pi->result_id];
+         uint64_t sz = xe_exec_tsize(m, pi->type_id, NULL);
+         o[3 * k + 2] = (uint32_t)(sz ? sz : 8);
          k++;
       }
       free(d->ops);
       d->ops = o;
-      d->nops = (uint16_t)(2 * k);
+      d->nops = (uint16_t)(3 * k);
       d->aux = xe_op(i, 0); /* resolved to a pc after all functions */
       break;
    }

@@ -231,6 +231,19 @@ static const char *ocl(const dinst *d, uint8_t *v)
    unsigned na = d->nops - 2;
    uint8_t out[128];
    if (d->size > sizeof out) return "vector too wide";
+   if (num == 186 || num == 187) {
+      /* bitselect / select work on bits: select takes b where c's most
+       * significant bit is set (vectors) or c is non-zero (scalars). */
+      for (unsigned k = 0; k < n; k++) {
+         uint64_t a = ld_u(v + o[0] + k * w, w), b = ld_u(v + o[1] + k * w, w);
+         uint64_t c = ld_u(v + o[2] + k * w, w);
+         uint64_t r = num == 186 ? (a & ~c) | (b & c)
+                      : (n > 1 ? c >> (8 * w - 1) & 1 : c != 0) ? b : a;
+         st_u(out + k * w, w, r);
+      }
+      memcpy(v + d->res, out, d->size);
+      return NULL;
+   }
    for (unsigned k = 0; k < n; k++) {
       double f[3] = {0};
       uint64_t u[3] = {0};

@@ -176,8 +176,8 @@ static bool step(xe_run *r, xe_wi *w)
       }
       case SpvOpFunctionCall:
          if (w->depth >= XE_MAX_DEPTH) return fail(r, d, "call stack too deep");
-         for (unsigned k = 0; k < d->nops; k += 2)
-            memcpy(v + d->ops[k + 1], v + d->ops[k], 8);
+         for (unsigned k = 0; k < d->nops; k += 3)
+            memcpy(v + d->ops[k + 1], v + d->ops[k], d->ops[k + 2]);
          w->stack[w->depth].pc = w->pc;
          w->stack[w->depth].block = w->block;
          w->depth++;
