@@ -234,6 +234,8 @@ START_TEST(phi_entry_spec)
    }
    xe_module_free(m);
    free(bytes);
+   free(src);
+   free(spv);
 }
 END_TEST
 
@@ -272,6 +274,7 @@ START_TEST(wrong_rewrite)
    rc = tu_sh(&out, &err, "%s %s -o %s -O0 --verify", tu_xeopt(), a, o);
    ck_assert_msg(rc == 0, "%s", err);
    free(out); free(err);
+   free(a); free(b); free(sa); free(sb); free(o);
 }
 END_TEST
 
