@@ -239,6 +239,33 @@ START_TEST(phi_entry_spec)
 }
 END_TEST
 
+/* The command line: typed arguments, float spec override, JSON launch. */
+START_TEST(cli_run)
+{
+   char *src = tu_src("testdata/exec/phi_entry_spec.spvasm"), *spv = tu_tmp("cli.spv");
+   char *js = tu_tmp("launch.json");
+   char *out = NULL, *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   int rc = tu_sh(&out, &err, "%s run %s --kernel specid_existing --global 4 --arg 0=buf:float:16:iota "
+                  "--arg 1=buf:float:4 --arg 2=int:2 --spec 0=0.5 --spec 1=100 --spec 2=1",
+                  tu_xeopt(), spv);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(out, "arg 1 (float[4]): 100.5 101.5 102.5 103.5"), "%s", out);
+   free(out); free(err);
+   const char *j = "{\"kernel\": \"specid_existing\", \"global\": [8], \"local\": [4], "
+                   "\"args\": [\"buf:float:16:iota\", \"buf:float:8\", \"int:2\"], \"spec\": {\"0\": 2.0}}";
+   tu_write(js, j, strlen(j));
+   rc = tu_sh(&out, &err, "%s run %s --launch %s", tu_xeopt(), spv, js);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(out, "arg 1 (float[8]): 2 10 18 26 34 42 50 58"), "%s", out);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run %s --kernel nope --global 4", tu_xeopt(), spv);
+   ck_assert_int_ne(rc, 0);
+   ck_assert_msg(strstr(err, "no kernel named 'nope'"), "%s", err);
+   free(out); free(err); free(src); free(spv); free(js);
+}
+END_TEST
+
 /* An access past the end is an error naming the instruction, not UB. */
 START_TEST(oob)
 {
@@ -292,6 +319,7 @@ int main(void)
    tcase_add_loop_test(tc, subgroup, 0, 2);
    tcase_add_loop_test(tc, vec, 0, 2);
    tcase_add_test(tc, phi_entry_spec);
+   tcase_add_test(tc, cli_run);
    tcase_add_test(tc, oob);
    tcase_add_test(tc, wrong_rewrite);
    suite_add_tcase(s, tc);

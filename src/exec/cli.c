@@ -26,7 +26,8 @@ static const char *usage =
    "                         random, iota or const=V\n"
    "  --arg I=TYPE:VALUE     scalar argument\n"
    "  --arg I=local:BYTES    local-memory pointer argument\n"
-   "  --spec ID=VALUE        specialization constant override\n"
+   "  --spec ID=VALUE        specialization constant override (converted to the\n"
+   "                         constant's type: --spec 0=1.5 for a float)\n"
    "  --seed S               random seed (default 1)\n"
    "  --launch FILE.json     {\"kernel\":..,\"global\":[..],\"local\":[..],\"args\":[\"buf:int:16:iota\",..],\n"
    "                         \"spec\":{\"ID\":V}} (command-line options override)\n"
@@ -128,7 +129,13 @@ int xe_cmd_run(int argc, char **argv)
          if (l.nspec == XE_EXEC_MAX_SPEC) goto bad;
          l.spec_id[l.nspec] = (uint32_t)strtoul(val, &end, 0);
          if (*end != '=') goto bad;
-         l.spec_value[l.nspec++] = strtoull(end + 1, NULL, 0);
+         if (strpbrk(end + 1, ".eEn")) {
+            double f = strtod(end + 1, NULL);
+            memcpy(&l.spec_value[l.nspec], &f, 8);
+            l.spec_float[l.nspec++] = true;
+         } else {
+            l.spec_value[l.nspec++] = (uint64_t)strtoll(end + 1, NULL, 0);
+         }
       } else if (a[0] == '-' && a[1]) { xe_error(NULL, "unknown option %s (see xeopt run --help)", a); return 2; }
       else if (!path) path = a;
       else { xe_error(NULL, "more than one module given"); return 2; }
@@ -169,7 +176,8 @@ int xe_cmd_run(int argc, char **argv)
       }
       cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, "spec")) if (l.nspec < XE_EXEC_MAX_SPEC) {
          l.spec_id[l.nspec] = (uint32_t)atoi(it->string);
-         l.spec_value[l.nspec++] = (uint64_t)it->valuedouble;
+         memcpy(&l.spec_value[l.nspec], &it->valuedouble, 8);
+         l.spec_float[l.nspec++] = true;
       }
    }
    if (!kernel || !have_global) { xe_error(NULL, "--kernel and --global are required (see xeopt run --help)"); return 2; }

@@ -300,7 +300,22 @@ static bool spec_override(const xe_launch *l, const xe_module *m, uint32_t id, u
    uint32_t sid;
    if (!l || !xe_decoration(m, id, SpvDecorationSpecId, &sid, 1)) return false;
    for (unsigned k = 0; k < l->nspec; k++)
-      if (l->spec_id[k] == sid) { *v = l->spec_value[k]; return true; }
+      if (l->spec_id[k] == sid) {
+         *v = l->spec_value[k];
+         xe_inst *d = xe_def(m, id);
+         xe_inst *t = d ? xe_def(m, d->type_id) : NULL;
+         bool is_float_type = t && t->opcode == SpvOpTypeFloat;
+         double f;
+         memcpy(&f, v, 8);
+         if (l->spec_float[k] && !is_float_type) *v = (uint64_t)(int64_t)f;
+         else if (is_float_type) {
+            if (!l->spec_float[k]) f = (double)(int64_t)*v;
+            uint8_t tmp[8] = {0};
+            st_f(tmp, xe_op(t, 0) / 8, f);
+            memcpy(v, tmp, 8);
+         }
+         return true;
+      }
    return false;
 }
 

@@ -45,7 +45,8 @@ typedef struct xe_launch {
    xe_exec_arg args[XE_EXEC_MAX_ARGS];
    unsigned nspec;
    uint32_t spec_id[XE_EXEC_MAX_SPEC];
-   uint64_t spec_value[XE_EXEC_MAX_SPEC];
+   uint64_t spec_value[XE_EXEC_MAX_SPEC];   /* integer value, or double bits when spec_float */
+   bool spec_float[XE_EXEC_MAX_SPEC];      /* converted to the constant's float width */
    uint64_t max_steps;      /* 0 = unlimited; else error after this many instructions */
    uint64_t steps;          /* out: work-item instructions executed */
 } xe_launch;
