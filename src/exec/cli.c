@@ -34,7 +34,7 @@ static const char *usage =
    "  --print-all            print every element of the buffers (default: first 16)\n"
    "  --dump DIR             write buffer I to DIR/argI.bin instead of printing\n"
    "\n"
-   "       xeopt run --compare ORIGINAL.spv CHANGED.spv [--launches N]\n"
+   "       xeopt run --compare ORIGINAL.spv CHANGED.spv [--launches N] [--manifest CHANGED.json]\n"
    "                         the --verify check on two given modules: exit 1 on a difference\n"
    "  TYPE: char uchar short ushort int uint long ulong half float double\n";
 
@@ -76,17 +76,28 @@ static xe_module *load(const char *path)
 static int compare(int argc, char **argv)
 {
    unsigned n = 3;
-   const char *files[2] = {0};
+   const char *files[2] = {0}, *manifest = NULL;
    int nf = 0;
    for (int i = 1; i < argc; i++) {
       if (!strcmp(argv[i], "--compare")) continue;
       if (!strcmp(argv[i], "--launches") && i + 1 < argc) n = (unsigned)atoi(argv[++i]);
+      else if (!strcmp(argv[i], "--manifest") && i + 1 < argc) manifest = argv[++i];
       else if (nf < 2) files[nf++] = argv[i];
       else { xe_error(NULL, "--compare takes two modules"); return 2; }
    }
    if (nf != 2) { xe_error(NULL, "--compare takes two modules"); return 2; }
    xe_module *a = load(files[0]), *b = a ? load(files[1]) : NULL;
    if (!a || !b) return 1;
+   if (manifest) {
+      char *err = NULL;
+      size_t len;
+      char *text = xe_read_file(manifest, &len, &err);
+      if (!text || !(b->manifest = cJSON_ParseWithLength(text, len))) {
+         xe_error(manifest, "%s", err ? err : "not valid JSON");
+         return 1;
+      }
+      free(text);
+   }
    int rc = xe_verify_modules(a, b, n ? n : 3, false);
    if (!rc) fprintf(stderr, "xeopt run: %s and %s agree\n", files[0], files[1]);
    xe_module_free(a);

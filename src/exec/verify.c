@@ -11,31 +11,84 @@
 #include "internal.h"
 #include "launch.h"
 
-/* Hook for host-contract sections of the manifest (padding, specialized
- * arguments, required sizes): passes that change the contract record it in
- * m->manifest["kernels"][K]; a launch must respect it.  Sections known so
- * far: "local_size" [x,y,z] and "subgroup_size" N (the host launches with
- * them), "padding" {"global_multiple": N} (global size rounded up to N),
- * "specialize" {"ARG": V} (argument ARG is V). */
-static void verify_launch_from_contract(const xe_module *m, const char *kernel, xe_launch *l,
-                                        int64_t *fixed_scalar, unsigned nparams)
+/* The host contract of the optimized module (docs/manifest.md):
+ * manifest.kernels[K] sections that constrain a launch.
+ *  - spec_constants: an entry with flag_default true fixes argument
+ *    `index` to `value_default`.
+ *  - padding, kind "buffer": argument `arg` holds at least `min_elements`
+ *    (a formula over arguments and launch sizes) elements, and elements the
+ *    excluded work-items write are garbage the host ignores: the argument is
+ *    marked in *padded.
+ * (LocalSize/SubgroupSize requirements are execution modes of the module,
+ * which the launch follows anyway; launches are always uniform.)
+ * Passes that add other sections extend this function. */
+static void verify_launch_from_contract(const xe_module *m, const char *kernel,
+                                        int64_t *fixed_scalar, bool *padded, unsigned nparams)
 {
    if (!m->manifest) return;
    cJSON *k = cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), kernel);
    if (!k) return;
    cJSON *it;
-   int d = 0;
-   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "local_size")) if (d < 3) l->local[d++] = (uint64_t)it->valuedouble;
-   if ((it = cJSON_GetObjectItem(k, "subgroup_size")) && cJSON_IsNumber(it)) l->subgroup_size = (unsigned)it->valuedouble;
-   cJSON *pad = cJSON_GetObjectItem(k, "padding");
-   if (pad && (it = cJSON_GetObjectItem(pad, "global_multiple")) && cJSON_IsNumber(it)) {
-      uint64_t q = (uint64_t)it->valuedouble;
-      if (q) l->global[0] = (l->global[0] + q - 1) / q * q;
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "spec_constants")) {
+      cJSON *flag = cJSON_GetObjectItem(it, "flag_default"), *idx = cJSON_GetObjectItem(it, "index");
+      cJSON *val = cJSON_GetObjectItem(it, "value_default");
+      if (cJSON_IsTrue(flag) && cJSON_IsNumber(idx) && cJSON_IsString(val) &&
+          (unsigned)idx->valuedouble < nparams)
+         fixed_scalar[(unsigned)idx->valuedouble] = strtoll(val->valuestring, NULL, 10);
    }
-   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "specialize")) {
-      unsigned a = (unsigned)atoi(it->string);
-      if (a < nparams) fixed_scalar[a] = (int64_t)it->valuedouble;
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "padding")) {
+      cJSON *kind = cJSON_GetObjectItem(it, "kind"), *arg = cJSON_GetObjectItem(it, "arg");
+      if (cJSON_IsString(kind) && !strcmp(kind->valuestring, "buffer") && cJSON_IsNumber(arg) &&
+          (unsigned)arg->valuedouble < nparams)
+         padded[(unsigned)arg->valuedouble] = true;
    }
+}
+
+/* A manifest size formula (docs/manifest.md, "Formulas") for a launch. */
+static int64_t eval_formula(const cJSON *f, const xe_launch *l, const double *sval)
+{
+   const cJSON *t, *mx = cJSON_GetObjectItem(f, "max_of");
+   int64_t r = 0;
+   if (mx) {
+      bool first = true;
+      cJSON_ArrayForEach(t, mx) {
+         int64_t v = eval_formula(t, l, sval);
+         if (first || v > r) r = v;
+         first = false;
+      }
+      return r;
+   }
+   cJSON_ArrayForEach(t, cJSON_GetObjectItem(f, "terms")) {
+      const cJSON *c = cJSON_GetObjectItem(t, "coeff"), *a = cJSON_GetObjectItem(t, "arg");
+      const cJSON *q = cJSON_GetObjectItem(t, "launch"), *d = cJSON_GetObjectItem(t, "dim");
+      int64_t v = c ? (int64_t)c->valuedouble : 1;
+      if (a && (unsigned)a->valuedouble < l->nargs) v *= (int64_t)sval[(unsigned)a->valuedouble];
+      if (cJSON_IsString(q)) {
+         unsigned dim = d ? (unsigned)d->valuedouble % 3 : 0;
+         if (!strcmp(q->valuestring, "global_size")) v *= (int64_t)l->global[dim];
+         else if (!strcmp(q->valuestring, "global_offset")) v *= (int64_t)l->offset[dim];
+         else if (!strcmp(q->valuestring, "local_size")) v *= (int64_t)l->local[dim];
+      }
+      r += v;
+   }
+   return r;
+}
+
+/* The largest min_elements of argument k in the padding section, or 0. */
+static uint64_t padded_min_elements(const xe_module *m, const char *kernel, unsigned k,
+                                    const xe_launch *l, const double *sval)
+{
+   if (!m->manifest) return 0;
+   cJSON *it, *sec = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), kernel), "padding");
+   int64_t best = 0;
+   cJSON_ArrayForEach(it, sec) {
+      cJSON *arg = cJSON_GetObjectItem(it, "arg"), *f = cJSON_GetObjectItem(it, "min_elements");
+      if (cJSON_IsNumber(arg) && (unsigned)arg->valuedouble == k && f) {
+         int64_t v = eval_formula(f, l, sval);
+         if (v > best) best = v;
+      }
+   }
+   return (uint64_t)best;
 }
 
 static void free_args(xe_launch *l)
@@ -96,14 +149,15 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       l.global[d] = l.local[d] * (d == 0 ? 2 + trial % 3 : 1);
    }
    int64_t fixed[XE_EXEC_MAX_ARGS];
+   bool padded[XE_EXEC_MAX_ARGS] = {0};
    for (int k = 0; k < np; k++) fixed[k] = INT64_MIN;
-   verify_launch_from_contract(b, ka->name, &l, fixed, (unsigned)np);
+   verify_launch_from_contract(b, ka->name, fixed, padded, (unsigned)np);
    uint64_t total = l.global[0] * l.global[1] * l.global[2];
    uint64_t lt = l.local[0] * l.local[1] * l.local[2];
    /* Scalars first: buffers are sized for the largest one, so that a
     * kernel indexing a[i * n + k] stays inside. */
    int64_t smax = 256;
-   double sval[XE_EXEC_MAX_ARGS];
+   double sval[XE_EXEC_MAX_ARGS] = {0};
    for (int k = 0; k < np; k++) {
       if (kind[k] != XE_ARG_SCALAR) continue;
       uint64_t r = xe_rand(seed);
@@ -124,6 +178,8 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       if (kind[k] == XE_ARG_BUFFER) {
          s.count = total * (uint64_t)(smax + 4) + 64;
          if (s.count * s.elem > (64u << 20)) s.count = (64u << 20) / s.elem;
+         uint64_t need = padded_min_elements(b, ka->name, (unsigned)k, &l, sval);
+         if (need > s.count) s.count = need;
       }
       else if (kind[k] == XE_ARG_LOCAL) { s.count = lt * 64 * s.elem; s.elem = 1; }
       else {
@@ -159,6 +215,9 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       if (kind[k] != XE_ARG_BUFFER) continue;
       for (uint64_t i = 0; i < la.args[k].size; i++) {
          if (la.args[k].data[i] == lb.args[k].data[i]) continue;
+         /* Padding the host ignores: the input did not write there (the
+          * byte kept its initial value), the optimized module may. */
+         if (padded[k] && la.args[k].data[i] == l.args[k].data[i]) continue;
          unsigned e = elem[k] && elem[k] <= 8 ? elem[k] : 1;
          uint64_t idx = i / e;
          fprintf(stderr, "xeopt: verify: kernel %s: argument %d differs at element %llu (byte %llu): "
