@@ -146,7 +146,9 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
    l.subgroup_size = kb->subgroup_size ? kb->subgroup_size : ka->subgroup_size ? ka->subgroup_size : 16;
    for (int d = 0; d < 3; d++) {
       l.local[d] = ls[0] ? ls[d] : d == 0 ? (trial % 2 ? 32 : 16) : 1;
-      l.global[d] = l.local[d] * (d == 0 ? 2 + trial % 3 : 1);
+      /* Last retries: a single work-group, for kernels that read a lot
+       * per work-item. */
+      l.global[d] = l.local[d] * (d == 0 && trial < 2 * n ? 2 + trial % 3 : 1);
    }
    int64_t fixed[XE_EXEC_MAX_ARGS];
    bool padded[XE_EXEC_MAX_ARGS] = {0};
@@ -176,7 +178,8 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       /* Retries: small data too, in case the kernel indexes with it. */
       s.range = trial < n ? 256 : 16;
       if (kind[k] == XE_ARG_BUFFER) {
-         s.count = total * (uint64_t)(smax + 4) + 64;
+         /* Retries after launches the input could not run: 8x larger. */
+         s.count = total * (uint64_t)(smax + 4) * (trial < n ? 1 : trial < 2 * n ? 8 : 64) + 64;
          if (s.count * s.elem > (64u << 20)) s.count = (64u << 20) / s.elem;
          uint64_t need = padded_min_elements(b, ka->name, (unsigned)k, &l, sval);
          if (need > s.count) s.count = need;
@@ -253,7 +256,10 @@ int xe_verify_modules(xe_module *a, xe_module *b, unsigned n, bool quiet)
          rc = one_launch(a, b, &ka[k], &kb, t, n, &seed, quiet, &valid);
          ok += valid;
       }
-      if (!rc && !quiet && ok < n)
+      if (!rc && !quiet && !ok)
+         fprintf(stderr, "xeopt: verify: warning: kernel %s NOT verified: no launch was valid for the input\n",
+                 ka[k].name);
+      else if (!rc && !quiet && ok < n)
          fprintf(stderr, "xeopt: verify: note: kernel %s: only %u of %u launches were valid for the input\n",
                  ka[k].name, ok, n);
    }
