@@ -266,6 +266,43 @@ START_TEST(cli_run)
 }
 END_TEST
 
+/* A removed guard is a difference unless the manifest says the buffer is
+ * padded (and then only the bytes the input did not write may differ). */
+START_TEST(padding_contract)
+{
+   char *src = tu_src("testdata/exec/guarded_unguarded.spvasm"), *spv = tu_tmp("unguarded.spv");
+   char *orig = tu_src("testdata/spv/exec_guarded_O2.spv"), *mf = tu_src("testdata/exec/guarded_unguarded.json");
+   char *out = NULL, *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   int rc = tu_sh(&out, &err, "%s run --compare %s %s", tu_xeopt(), orig, spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "kernel exec_guarded: argument 1 differs"), "%s", err);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run --compare %s %s --manifest %s", tu_xeopt(), orig, spv, mf);
+   ck_assert_msg(rc == 0, "%s", err);
+   free(out); free(err);
+   /* The contract does not excuse a wrong value where the input wrote. */
+   rc = tu_sh(&out, &err, "sed 's/OpIAdd %%7/OpISub %%7/' %s > %s.bad && spirv-as --target-env spv1.4 %s.bad -o %s.bad.spv && "
+              "%s run --compare %s %s.bad.spv --manifest %s", src, spv, spv, spv, tu_xeopt(), orig, spv, mf);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "argument 1 differs at element 0"), "%s", err);
+   free(out); free(err); free(src); free(spv); free(orig); free(mf);
+}
+END_TEST
+
+/* An unsupported instruction is an error that names it. */
+START_TEST(unsupported)
+{
+   char *spv = tu_src("testdata/spv/exec_unsupported_O2.spv");
+   char *out = NULL, *err = NULL;
+   int rc = tu_sh(&out, &err, "%s run %s --kernel exec_unsupported --global 16 --arg 0=buf:float:16:iota",
+                  tu_xeopt(), spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "kernel exec_unsupported: unsupported instruction OpExtInst OpenCL.std #35"), "%s", err);
+   free(out); free(err); free(spv);
+}
+END_TEST
+
 /* An access past the end is an error naming the instruction, not UB. */
 START_TEST(oob)
 {
@@ -321,6 +358,8 @@ int main(void)
    tcase_add_test(tc, phi_entry_spec);
    tcase_add_test(tc, cli_run);
    tcase_add_test(tc, oob);
+   tcase_add_test(tc, padding_contract);
+   tcase_add_test(tc, unsupported);
    tcase_add_test(tc, wrong_rewrite);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);

@@ -320,7 +320,7 @@ static const char *ocl(const dinst *d, uint8_t *v)
       case 146: st_u(r, w, (uint64_t)(((unsigned __int128)u[0] + u[1]) >> 1)); break;
       default: {
          static char msg[64];
-         snprintf(msg, sizeof msg, "unsupported OpenCL.std instruction %u", num);
+         snprintf(msg, sizeof msg, "unsupported instruction OpExtInst OpenCL.std #%u", num);
          return msg;
       }
       }
