@@ -207,6 +207,28 @@ START_TEST(vec)
 }
 END_TEST
 
+/* Work-group collectives (OpenCL 2.0 work_group_*), Workgroup scope. */
+START_TEST(workgroup)
+{
+   xe_module *m = load("exec_wg", _i);
+   int src[96], dst[96];
+   for (int i = 0; i < 96; i++) src[i] = (i * 29) % 41 - 9;
+   xe_launch l = { .kernel = "exec_wg", .global = {96}, .local = {32} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, dst, sizeof dst);
+   run(m, &l);
+   for (int g = 0; g < 3; g++) {
+      int sum = 0, any = 0, mx = -1000000;
+      for (int k = 0; k < 32; k++) { sum += src[g * 32 + k]; any |= src[g * 32 + k] == 7; }
+      for (int k = 0; k < 32; k++) {
+         int x = src[g * 32 + k];
+         mx = x > mx ? x : mx;
+         ck_assert_int_eq(dst[g * 32 + k], sum * 1000 + src[g * 32 + 5] + mx * 100000 + any);
+      }
+   }
+   xe_module_free(m);
+}
+END_TEST
+
 /* Phis right after the entry block; spec constants with and without an
  * override (SpecId 2 is the loop's first k). */
 START_TEST(phi_entry_spec)
@@ -355,6 +377,7 @@ int main(void)
    tcase_add_loop_test(tc, generic, 0, 2);
    tcase_add_loop_test(tc, subgroup, 0, 2);
    tcase_add_loop_test(tc, vec, 0, 2);
+   tcase_add_loop_test(tc, workgroup, 0, 2);
    tcase_add_test(tc, phi_entry_spec);
    tcase_add_test(tc, cli_run);
    tcase_add_test(tc, oob);

@@ -77,13 +77,20 @@ bool xe_run_collective(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
    case SpvOpControlBarrier:
       return true;
    case SpvOpGroupBroadcast: case SpvOpGroupNonUniformBroadcast: {
-      if (ld_u(lanes[0].v + d->ops[0], 4) != SpvScopeSubgroup)
-         return xe_run_fail(r, d, "only Subgroup-scope broadcast is supported");
+      bool wg = ld_u(lanes[0].v + d->ops[0], 4) == SpvScopeWorkgroup;
       unsigned iw = op_width(r, d, 2);
+      uint8_t ik, iwd; uint16_t inc;
+      xe_exec_tinfo(r->p->m, xe_def(r->p->m, xe_op(d->src, 2))->type_id, &ik, &iwd, &inc);
       for (unsigned l = 0; l < n; l++) {
          if (lanes[l].state != WI_SG) continue;
-         uint64_t id = ld_u(lanes[l].v + d->ops[2], iw ? iw : 4);
-         if (id >= n) return xe_run_fail(r, d, "broadcast from a lane outside the sub-group");
+         uint64_t id = ld_u(lanes[l].v + d->ops[2], iw ? iw : iwd);
+         if (wg && inc > 1) {
+            /* Work-group broadcast by (x, y[, z]) local id: linearize. */
+            uint64_t y = ld_u(lanes[l].v + d->ops[2] + iwd, iwd);
+            uint64_t z = inc > 2 ? ld_u(lanes[l].v + d->ops[2] + 2 * iwd, iwd) : 0;
+            id = ld_u(lanes[l].v + d->ops[2], iwd) + r->local[0] * (y + r->local[1] * z);
+         }
+         if (id >= n) return xe_run_fail(r, d, "broadcast from a work-item outside the group");
          memcpy(lanes[l].v + d->res, lanes[id].v + d->ops[1], sz);
       }
       return true;
@@ -156,8 +163,6 @@ bool xe_run_collective(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
    }
    case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupSMin: case SpvOpGroupSMax:
    case SpvOpGroupUMin: case SpvOpGroupUMax: case SpvOpGroupFMin: case SpvOpGroupFMax:
-      if (ld_u(lanes[0].v + d->ops[0], 4) != SpvScopeSubgroup)
-         return xe_run_fail(r, d, "only Subgroup-scope group operations are supported");
       return reduce(r, lanes, n, d);
    default: {
       char msg[96];

@@ -209,7 +209,13 @@ static bool step(xe_run *r, xe_wi *w)
       case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupSMin: case SpvOpGroupSMax:
       case SpvOpGroupUMin: case SpvOpGroupUMax: case SpvOpGroupFMin: case SpvOpGroupFMax:
       case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformShuffle:
+         /* Work-group collectives (work_group_reduce_add ...) wait like a
+          * barrier; everything else is a sub-group collective. */
          w->state = WI_SG;
+         if ((d->op == SpvOpGroupBroadcast || d->op == SpvOpGroupAll || d->op == SpvOpGroupAny ||
+              (d->op >= SpvOpGroupIAdd && d->op <= SpvOpGroupSMax)) &&
+             ld_u(v + d->ops[0], 4) == SpvScopeWorkgroup)
+            w->state = WI_WG;
          r->steps += steps - 1;
          return true;
       case SpvOpUnreachable: case SpvOpKill:
@@ -321,8 +327,25 @@ static bool run_group(xe_run *r, const uint64_t *grp)
          progress = true;
       }
       if (progress) continue;
+      /* A work-group collective completes when every live work-item waits
+       * at the same one. */
+      int wg_at = -1;
+      bool wg_ready = true;
+      for (uint64_t i = 0; i < ls && wg_ready; i++) {
+         if (r->wi[i].state == WI_DONE) continue;
+         if (r->wi[i].state != WI_WG || (wg_at >= 0 && (uint32_t)wg_at != r->wi[i].pc)) wg_ready = false;
+         else wg_at = (int)r->wi[i].pc;
+      }
+      if (wg_ready && wg_at >= 0) {
+         for (uint64_t i = 0; i < ls; i++)
+            if (r->wi[i].state == WI_WG) r->wi[i].state = WI_SG;
+         if (!xe_run_collective(r, r->wi, (unsigned)ls, &p->code[wg_at])) return false;
+         for (uint64_t i = 0; i < ls; i++)
+            if (r->wi[i].state == WI_SG) { r->wi[i].state = WI_RUN; r->wi[i].pc++; }
+         continue;
+      }
       for (uint64_t i = 0; i < ls; i++) {
-         if (r->wi[i].state == WI_SG || r->wi[i].state == WI_RUN)
+         if (r->wi[i].state == WI_SG || r->wi[i].state == WI_RUN || r->wi[i].state == WI_WG)
             return xe_run_fail(r, &p->code[r->wi[i].pc], "deadlock: work-items wait at different barriers/collectives");
       }
       for (uint64_t i = 0; i < ls; i++)

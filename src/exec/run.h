@@ -5,7 +5,7 @@
 #include "internal.h"
 
 #define XE_MAX_DEPTH 32
-enum { WI_RUN, WI_BARRIER, WI_SG, WI_DONE };
+enum { WI_RUN, WI_BARRIER, WI_SG, WI_WG, WI_DONE };
 
 typedef struct xe_wi {
    uint8_t *v;        /* value area */
