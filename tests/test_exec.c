@@ -229,6 +229,36 @@ START_TEST(workgroup)
 }
 END_TEST
 
+/* Program-scope constant table, private array initializer, struct passed
+ * by value, vload_half, saturating conversion. */
+START_TEST(misc)
+{
+   xe_module *m = load("exec_misc", _i);
+   static const int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+   struct { int a; char b; long long c; } s = { -60, 5, 200 };  /* results 159..272: some saturate */
+   uint16_t h[16];
+   int out[16];
+   unsigned char u[16];
+   int saturated = 0;
+   for (int i = 0; i < 16; i++) h[i] = (uint16_t)(0x3c00 + (i << 8));  /* 1.0, 1.25, ... */
+   xe_launch l = { .kernel = "exec_misc", .global = {16}, .local = {8} };
+   buf(&l, 0, out, sizeof out);
+   l.args[1].kind = XE_ARG_BUFFER; l.args[1].data = (uint8_t *)&s; l.args[1].size = sizeof s;
+   buf(&l, 2, h, sizeof h); buf(&l, 3, u, sizeof u);
+   run(m, &l);
+   for (int i = 0; i < 16; i++) {
+      float hv = 1.0f + (float)i / 4.0f;   /* 0x3c00 + i*256: mantissa steps of 1/4 */
+      if (i >= 4) hv = (float)(1 << ((i) / 4)) * (1.0f + (float)(i % 4) / 4.0f);
+      int want = table[i % 8] * 10 + (i + 1) % 8 + 1 + s.a + s.b + (int)s.c + (int)(hv * 2.0f);
+      ck_assert_int_eq(out[i], want);
+      ck_assert_uint_eq(u[i], want < 0 ? 0 : want > 255 ? 255 : want);
+      saturated += want > 255;
+   }
+   ck_assert_int_gt(saturated, 0);
+   xe_module_free(m);
+}
+END_TEST
+
 /* Phis right after the entry block; spec constants with and without an
  * override (SpecId 2 is the loop's first k). */
 START_TEST(phi_entry_spec)
@@ -378,6 +408,7 @@ int main(void)
    tcase_add_loop_test(tc, subgroup, 0, 2);
    tcase_add_loop_test(tc, vec, 0, 2);
    tcase_add_loop_test(tc, workgroup, 0, 2);
+   tcase_add_loop_test(tc, misc, 0, 2);
    tcase_add_test(tc, phi_entry_spec);
    tcase_add_test(tc, cli_run);
    tcase_add_test(tc, oob);

@@ -61,6 +61,7 @@ bool xe_exec_alu_supported(uint16_t op)
    case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
    case SpvOpIsNan: case SpvOpIsInf: case SpvOpAny: case SpvOpAll: case SpvOpDot:
    case SpvOpVectorTimesScalar: case SpvOpBitCount: case SpvOpOrdered: case SpvOpUnordered:
+   case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
       return true;
    default:
       return false;
@@ -211,8 +212,26 @@ const char *xe_exec_alu(const dinst *d, uint8_t *v)
          if (w == 4) st_f(r, 4, (float)x); else st_f(r, w, (double)x);
          break;
       }
-      case SpvOpUConvert: st_u(r, w, ua & mask(sw)); break;
-      case SpvOpSConvert: st_u(r, w, (uint64_t)sa); break;
+      case SpvOpUConvert: case SpvOpSatConvertUToS: {
+         uint64_t x = ua & mask(sw);
+         /* aux: SaturatedConversion decoration (OpSatConvert* always). */
+         uint64_t hi = d->op == SpvOpSatConvertUToS ? mask(w) >> 1 : mask(w);
+         if ((d->aux || d->op == SpvOpSatConvertUToS) && x > hi) x = hi;
+         st_u(r, w, x);
+         break;
+      }
+      case SpvOpSConvert: case SpvOpSatConvertSToU: {
+         int64_t x = sa;
+         if (d->op == SpvOpSatConvertSToU) {
+            if (x < 0) x = 0;
+            if (w < 8 && (uint64_t)x > mask(w)) x = (int64_t)mask(w);
+         } else if (d->aux && w < 8) {
+            int64_t lo = -(int64_t)(mask(w) >> 1) - 1, hi = (int64_t)(mask(w) >> 1);
+            x = x < lo ? lo : x > hi ? hi : x;
+         }
+         st_u(r, w, (uint64_t)x);
+         break;
+      }
       case SpvOpFConvert: st_f(r, w, ld_f(a, sw)); break;
       default: return "unsupported arithmetic instruction";
       }

@@ -56,6 +56,49 @@ static bool atomic(xe_run *r, xe_wi *w, const dinst *d)
    return true;
 }
 
+/* OpenCL.std vloadn/vstoren/vload_half/vstore_half families: memory
+ * accesses, so they are bounds-checked here rather than in the ALU. */
+static int vload_store(xe_run *r, xe_wi *w, const dinst *d)
+{
+   unsigned num = d->ops[1];
+   uint8_t *v = w->v;
+   const xe_module *m = r->p->m;
+   switch (num) {
+   case 171: case 173: case 174: case 179: {   /* vloadn, vload_half[n], vloada_halfn */
+      bool half = num != 171;
+      unsigned n = d->ncomp, ew = half ? 2 : d->width, step = num == 179 && n == 3 ? 4 : n;
+      uint64_t off = ld_u(v + d->ops[2], 8), p = V64(v, d->ops[3]);
+      uint8_t *a = xe_run_mem(r, w, d, p + off * step * ew, (uint64_t)n * ew, false);
+      if (!a) return 0;
+      for (unsigned k = 0; k < n; k++) {
+         if (half) st_f(v + d->res + k * d->width, d->width, ld_f(a + 2 * k, 2));
+         else memcpy(v + d->res + k * ew, a + k * ew, ew);
+      }
+      return 1;
+   }
+   case 172: case 175: case 176: case 177: case 178: case 180: case 181: {
+      bool half = num != 172;
+      uint8_t kd, dw; uint16_t n;
+      xe_exec_tinfo(m, xe_def(m, xe_op(d->src, 2))->type_id, &kd, &dw, &n);
+      if (num == 176 || num == 178 || num == 181) {
+         uint32_t mode = (uint32_t)ld_u(v + d->ops[5], 4);
+         if (mode != SpvFPRoundingModeRTE) return xe_run_fail(r, d, "vstore_half with a rounding mode other than rte"), 0;
+      }
+      unsigned ew = half ? 2 : dw, step = (num == 180 || num == 181) && n == 3 ? 4 : n;
+      uint64_t off = ld_u(v + d->ops[3], 8), p = V64(v, d->ops[4]);
+      uint8_t *a = xe_run_mem(r, w, d, p + off * step * ew, (uint64_t)n * ew, true);
+      if (!a) return 0;
+      for (unsigned k = 0; k < n; k++) {
+         if (half) st_f(a + 2 * k, 2, ld_f(v + d->ops[2] + k * dw, dw));
+         else memcpy(a + k * ew, v + d->ops[2] + k * ew, ew);
+      }
+      return 1;
+   }
+   default:
+      return -1;
+   }
+}
+
 bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
 {
    uint8_t *v = w->v;
@@ -144,6 +187,10 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
       return true;
    default:
       break;
+   }
+   if (d->op == SpvOpExtInst) {
+      int done = vload_store(r, w, d);
+      if (done >= 0) return done == 1;
    }
    if (d->op == SpvOpExtInst || xe_exec_alu_supported(d->op)) {
       const char *e = xe_exec_alu(d, v);
