@@ -4,7 +4,9 @@
  *    NAME  INPUT  [xeopt arguments...]
  *
  * with INPUT relative to testdata/.  The test runs the xeopt binary with
- * --validate --remarks and the arguments, then checks: exit status 0;
+ * --validate --verify --remarks and the arguments (so the reference
+ * interpreter compares input and output on random launches, honouring the
+ * manifest), then checks: exit status 0;
  * spirv-val accepts the output; the disassembly equals NAME.spvasm; the
  * remarks equal NAME.remarks; the manifest equals NAME.json when the golden
  * exists and is absent otherwise; and IGC compiles it (tu_ocloc).  Lines
@@ -117,7 +119,7 @@ START_TEST(golden_case)
    char *in = tu_src(in_rel), *out = tu_tmp(out_name), *man = tu_tmp(man_name);
    unlink(man);
    char *err = NULL;
-   int rc = tu_sh(NULL, &err, "%s --validate --remarks %s '%s' -o '%s'", tu_xeopt(), c->args,
+   int rc = tu_sh(NULL, &err, "%s --validate --verify --remarks %s '%s' -o '%s'", tu_xeopt(), c->args,
                   in, out);
    ck_assert_msg(rc == 0, "%s: xeopt exited %d: %s", c->name, rc, err ? err : "");
    tu_spirv_val(out);

@@ -1,5 +1,5 @@
 /*
- * The whole -O2 pipeline, with --validate, on every module in
+ * The whole -O2 pipeline, with --validate and --verify, on every module in
  * testdata/spv: xeopt succeeds, spirv-val accepts the output (including
  * for the llvm-spirv-15 modules that do not validate), and IGC compiles it
  * for dg2 and pvc.  The golden tests pin down what each pass writes; this
@@ -19,7 +19,7 @@ static int ninputs;
 START_TEST(o2_valid_and_compiles)
 {
    char *out = tu_tmp("o2.spv"), *err = NULL;
-   int rc = tu_sh(NULL, &err, "%s -O2 --validate '%s' -o '%s'", tu_xeopt(), inputs[_i], out);
+   int rc = tu_sh(NULL, &err, "%s -O2 --validate --verify '%s' -o '%s'", tu_xeopt(), inputs[_i], out);
    ck_assert_msg(rc == 0, "%s: exit %d: %s", inputs[_i], rc, err);
    tu_spirv_val(out);
    tu_ocloc(out);

@@ -1,0 +1,506 @@
+/*
+ * Pre-decoding: every function of the module becomes a flat array of
+ * dinst with operands resolved to value-slot offsets, so that the run loop
+ * never walks instruction lists or looks ids up.  Constants (including
+ * specialization constants with their overrides) are evaluated once into a
+ * template value area that every work-item starts from.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "internal.h"
+
+uint64_t xe_exec_tsize(const xe_module *m, uint32_t type, uint64_t *align)
+{
+   xe_inst *t = xe_def(m, type);
+   uint64_t a = 1, s = 0;
+   if (!t) return 0;
+   switch (t->opcode) {
+   case SpvOpTypeBool: s = a = 1; break;
+   case SpvOpTypeInt: case SpvOpTypeFloat: s = a = xe_op(t, 0) / 8; break;
+   case SpvOpTypePointer: case SpvOpTypeEvent: s = a = 8; break;
+   case SpvOpTypeVector: {
+      uint32_t n = xe_op(t, 1);
+      s = xe_exec_tsize(m, xe_op(t, 0), &a) * (n == 3 ? 4 : n);
+      a = s;
+      break;
+   }
+   case SpvOpTypeArray: {
+      uint64_t len;
+      if (!xe_const_uint(m, xe_op(t, 1), &len)) return 0;
+      s = xe_exec_tsize(m, xe_op(t, 0), &a) * len;
+      break;
+   }
+   case SpvOpTypeStruct: {
+      uint32_t d;
+      bool packed = xe_decoration(m, type, SpvDecorationCPacked, &d, 0);
+      for (unsigned k = 0; k < xe_nops(t); k++) {
+         uint64_t ma, ms = xe_exec_tsize(m, xe_op(t, k), &ma);
+         if (!ms) return 0;
+         if (packed) ma = 1;
+         s = (s + ma - 1) / ma * ma + ms;
+         if (ma > a) a = ma;
+      }
+      s = (s + a - 1) / a * a;
+      break;
+   }
+   default: return 0;
+   }
+   if (align) *align = a ? a : 1;
+   return s;
+}
+
+uint64_t xe_exec_member_offset(const xe_module *m, uint32_t st, unsigned k)
+{
+   xe_inst *t = xe_def(m, st);
+   uint32_t d;
+   bool packed = xe_decoration(m, st, SpvDecorationCPacked, &d, 0);
+   uint64_t s = 0;
+   for (unsigned j = 0; j <= k && j < xe_nops(t); j++) {
+      uint64_t ma, ms = xe_exec_tsize(m, xe_op(t, j), &ma);
+      if (packed) ma = 1;
+      s = (s + ma - 1) / ma * ma;
+      if (j == k) return s;
+      s += ms;
+   }
+   return s;
+}
+
+void xe_exec_tinfo(const xe_module *m, uint32_t type, uint8_t *kind, uint8_t *width,
+                   uint16_t *ncomp)
+{
+   xe_inst *t = xe_def(m, type);
+   *kind = K_AGG; *width = 0; *ncomp = 1;
+   if (!t) return;
+   if (t->opcode == SpvOpTypeVector) {
+      *ncomp = (uint16_t)xe_op(t, 1);
+      t = xe_def(m, xe_op(t, 0));
+   }
+   switch (t->opcode) {
+   case SpvOpTypeBool: *kind = K_BOOL; *width = 1; break;
+   case SpvOpTypeInt: *kind = K_INT; *width = (uint8_t)(xe_op(t, 0) / 8); break;
+   case SpvOpTypeFloat: *kind = K_FLOAT; *width = (uint8_t)(xe_op(t, 0) / 8); break;
+   case SpvOpTypePointer: *kind = K_PTR; *width = 8; break;
+   default: break;
+   }
+}
+
+static bool is_const_op(uint16_t op)
+{
+   switch (op) {
+   case SpvOpConstant: case SpvOpConstantTrue: case SpvOpConstantFalse:
+   case SpvOpConstantNull: case SpvOpConstantComposite: case SpvOpUndef:
+   case SpvOpSpecConstant: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
+   case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp:
+      return true;
+   default: return false;
+   }
+}
+
+static uint64_t pointee_size(const xe_module *m, uint32_t ptr_type)
+{
+   xe_inst *t = xe_def(m, ptr_type);
+   return t && t->opcode == SpvOpTypePointer ? xe_exec_tsize(m, xe_op(t, 1), NULL) : 0;
+}
+
+static uint32_t type_of(const xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   return d ? d->type_id : 0;
+}
+
+/* Generic operand resolution; specific opcodes reinterpret below. */
+static void decode_generic(xe_prog *p, const xe_inst *i, dinst *d)
+{
+   xe_module *m = p->m;
+   d->op = i->opcode;
+   d->src = i;
+   d->res = i->result_id && i->type_id ? p->slot[i->result_id] : NOSLOT;
+   if (i->type_id) {
+      d->size = (uint32_t)xe_exec_tsize(m, i->type_id, NULL);
+      xe_exec_tinfo(m, i->type_id, &d->kind, &d->width, &d->ncomp);
+   }
+   d->nops = (uint16_t)xe_nops(i);
+   d->ops = calloc(d->nops + 1, sizeof(uint32_t));
+   bool first = true;
+   for (unsigned k = 0; k < d->nops; k++) {
+      uint32_t w = xe_op(i, k);
+      if (xe_op_kind(i, k) == XE_W_ID && w < m->bound && p->slot[w] != NOSLOT) {
+         d->ops[k] = p->slot[w];
+         if (first) {
+            xe_exec_tinfo(m, type_of(m, w), &d->skind, &d->swidth, &d->sncomp);
+            first = false;
+         }
+      } else {
+         d->ops[k] = w;
+      }
+   }
+}
+
+/* Byte offset of a composite element path (literal indices from k on). */
+static uint64_t path_offset(const xe_module *m, uint32_t type, const xe_inst *i, unsigned k,
+                            uint32_t *elem_type)
+{
+   uint64_t off = 0;
+   for (; k < xe_nops(i); k++) {
+      xe_inst *t = xe_def(m, type);
+      uint32_t idx = xe_op(i, k);
+      if (t->opcode == SpvOpTypeStruct) {
+         off += xe_exec_member_offset(m, type, idx);
+         type = xe_op(t, idx);
+      } else {
+         type = xe_op(t, 0);
+         off += xe_exec_tsize(m, type, NULL) * idx;
+      }
+   }
+   if (elem_type) *elem_type = type;
+   return off;
+}
+
+static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
+{
+   xe_module *m = p->m;
+   switch (i->opcode) {
+   case SpvOpLoad:
+      d->aux = d->size;
+      break;
+   case SpvOpStore:
+      d->aux = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, 1)), NULL);
+      break;
+   case SpvOpCopyMemory:
+      d->aux = (uint32_t)pointee_size(m, type_of(m, xe_op(i, 0)));
+      break;
+   case SpvOpCompositeExtract:
+      d->aux = (uint32_t)path_offset(m, type_of(m, xe_op(i, 0)), i, 1, NULL);
+      break;
+   case SpvOpCompositeInsert:
+      d->aux = (uint32_t)path_offset(m, i->type_id, i, 2, NULL);
+      d->aux2 = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, 0)), NULL);
+      break;
+   case SpvOpCompositeConstruct: {
+      uint32_t *o = calloc(2 * d->nops + 1, 4);
+      for (unsigned k = 0; k < d->nops; k++) {
+         o[2 * k] = d->ops[k];
+         o[2 * k + 1] = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, k)), NULL);
+      }
+      free(d->ops);
+      d->ops = o;
+      break;
+   }
+   case SpvOpVectorShuffle: {
+      uint8_t k; uint8_t w; uint16_t n;
+      xe_exec_tinfo(m, type_of(m, xe_op(i, 0)), &k, &w, &n);
+      d->aux = n;
+      break;
+   }
+   case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+   case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain: {
+      bool ptr = i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain;
+      xe_inst *pt = xe_def(m, type_of(m, xe_op(i, 0)));
+      uint32_t type = xe_op(pt, 1);
+      unsigned n = d->nops - 1;
+      uint32_t *o = calloc(3 * n + 1, 4);
+      o[0] = d->ops[0];
+      for (unsigned k = 0; k < n; k++) {
+         uint32_t id = xe_op(i, k + 1);
+         uint64_t cv = 0;
+         bool isc = xe_const_uint(m, id, &cv);
+         uint64_t stride;
+         if (ptr && k == 0) {
+            stride = xe_exec_tsize(m, type, NULL);
+         } else {
+            xe_inst *t = xe_def(m, type);
+            if (t->opcode == SpvOpTypeStruct) {
+               if (!isc) return "non-constant struct index";
+               o[1 + 3 * k] = NOSLOT;
+               o[2 + 3 * k] = (uint32_t)xe_exec_member_offset(m, type, (unsigned)cv);
+               type = xe_op(t, (unsigned)cv);
+               continue;
+            }
+            type = xe_op(t, 0);
+            stride = xe_exec_tsize(m, type, NULL);
+         }
+         if (!stride) return "access chain over a type of unknown size";
+         o[1 + 3 * k] = d->ops[k + 1];
+         o[2 + 3 * k] = (uint32_t)stride;
+         o[3 + 3 * k] = xe_type_width(m, type_of(m, id)) / 8;
+      }
+      free(d->ops);
+      d->ops = o;
+      d->aux = n;
+      break;
+   }
+   case SpvOpVariable: {
+      uint64_t a, s = pointee_size(m, i->type_id);
+      xe_exec_tsize(m, xe_op(xe_def(m, i->type_id), 1), &a);
+      if (!s) return "variable of unknown size";
+      p->psize = (uint32_t)((p->psize + a - 1) / a * a);
+      d->aux = p->psize;
+      d->aux2 = (uint32_t)s;
+      p->psize += (uint32_t)s;
+      if (d->nops < 2) d->ops[1] = NOSLOT;
+      break;
+   }
+   case SpvOpFunctionCall: {
+      xe_function *f = xe_function_by_id(m, xe_op(i, 0));
+      if (!f) return "call of an unknown function";
+      unsigned n = d->nops - 1, k = 0;
+      uint32_t *o = calloc(3 * n + 1, 4);
+      for (xe_inst *pi = f->params.first; pi; pi = pi->next) {
+         if (pi->opcode != SpvOpFunctionParameter) continue;
+         if (k >= n) return "call with too few arguments";
+         o[3 * k] = d->ops[k + 1];
+         o[3 * k + 1] = p->slot[pi->result_id];
+         uint64_t sz = xe_exec_tsize(m, pi->type_id, NULL);
+         o[3 * k + 2] = (uint32_t)(sz ? sz : 8);
+         k++;
+      }
+      free(d->ops);
+      d->ops = o;
+      d->nops = (uint16_t)(3 * k);
+      d->aux = xe_op(i, 0); /* resolved to a pc after all functions */
+      break;
+   }
+   case SpvOpReturnValue:
+      d->aux = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, 0)), NULL);
+      break;
+   case SpvOpSwitch: {
+      unsigned w = xe_type_width(m, type_of(m, xe_op(i, 0)));
+      d->aux = w > 32 ? 2 : 1;
+      d->swidth = (uint8_t)(w / 8);
+      break;
+   }
+   case SpvOpSubgroupBlockReadINTEL: case SpvOpSubgroupBlockWriteINTEL:
+      break;
+   default:
+      break;
+   }
+   return NULL;
+}
+
+/* Facts every decoded instruction needs, also for OpSpecConstantOp. */
+static void decode_common(xe_prog *p, const xe_inst *i, dinst *d)
+{
+   if (i->opcode == SpvOpShiftLeftLogical || i->opcode == SpvOpShiftRightLogical ||
+       i->opcode == SpvOpShiftRightArithmetic)
+      d->aux2 = xe_type_width(p->m, type_of(p->m, xe_op(i, 1))) / 8;
+   uint32_t dummy;
+   if ((i->opcode == SpvOpUConvert || i->opcode == SpvOpSConvert) && i->result_id &&
+       xe_decoration(p->m, i->result_id, SpvDecorationSaturatedConversion, &dummy, 0))
+      d->aux = 1;
+}
+
+static uint32_t add_code(xe_prog *p)
+{
+   if (p->ncode == p->capcode) {
+      p->capcode = p->capcode ? 2 * p->capcode : 256;
+      p->code = realloc(p->code, p->capcode * sizeof(dinst));
+   }
+   memset(&p->code[p->ncode], 0, sizeof(dinst));
+   return p->ncode++;
+}
+
+static bool spec_override(const xe_launch *l, const xe_module *m, uint32_t id, uint64_t *v)
+{
+   uint32_t sid;
+   if (!l || !xe_decoration(m, id, SpvDecorationSpecId, &sid, 1)) return false;
+   for (unsigned k = 0; k < l->nspec; k++)
+      if (l->spec_id[k] == sid) {
+         *v = l->spec_value[k];
+         xe_inst *d = xe_def(m, id);
+         xe_inst *t = d ? xe_def(m, d->type_id) : NULL;
+         bool is_float_type = t && t->opcode == SpvOpTypeFloat;
+         double f;
+         memcpy(&f, v, 8);
+         if (l->spec_float[k] && !is_float_type) *v = (uint64_t)(int64_t)f;
+         else if (is_float_type) {
+            if (!l->spec_float[k]) f = (double)(int64_t)*v;
+            uint8_t tmp[8] = {0};
+            st_f(tmp, xe_op(t, 0) / 8, f);
+            memcpy(v, tmp, 8);
+         }
+         return true;
+      }
+   return false;
+}
+
+/* Evaluates a global constant into the template. */
+static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
+{
+   xe_module *m = p->m;
+   uint8_t *dst = p->tmpl + p->slot[i->result_id];
+   uint32_t size = (uint32_t)xe_exec_tsize(m, i->type_id, NULL);
+   uint64_t v;
+   switch (i->opcode) {
+   case SpvOpConstant: case SpvOpSpecConstant:
+      memcpy(dst, &i->words[i->first_op], size < 8 ? size : 8);
+      if (i->opcode == SpvOpSpecConstant && spec_override(l, m, i->result_id, &v))
+         memcpy(dst, &v, size < 8 ? size : 8);
+      break;
+   case SpvOpConstantTrue: case SpvOpConstantFalse:
+   case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
+      *dst = i->opcode == SpvOpConstantTrue || i->opcode == SpvOpSpecConstantTrue;
+      if (i->opcode >= SpvOpSpecConstantTrue && spec_override(l, m, i->result_id, &v))
+         *dst = v != 0;
+      break;
+   case SpvOpConstantNull: case SpvOpUndef:
+      memset(dst, 0, size);
+      break;
+   case SpvOpConstantComposite: case SpvOpSpecConstantComposite: {
+      xe_inst *t = xe_def(m, i->type_id);
+      uint64_t off = 0;
+      for (unsigned k = 0; k < xe_nops(i); k++) {
+         uint32_t c = xe_op(i, k);
+         uint64_t cs = xe_exec_tsize(m, type_of(m, c), NULL);
+         if (t->opcode == SpvOpTypeStruct) off = xe_exec_member_offset(m, i->type_id, k);
+         memcpy(dst + off, p->tmpl + p->slot[c], cs);
+         off += cs;
+      }
+      break;
+   }
+   case SpvOpSpecConstantOp: {
+      /* The embedded opcode runs through the ALU on the template. */
+      xe_inst *tmp = xe_inst_create((uint16_t)xe_op(i, 0), i->type_id, i->result_id,
+                                    &i->words[i->first_op + 1], xe_nops(i) - 1,
+                                    &i->kinds[i->first_op + 1]);
+      dinst d = {0};
+      decode_generic(p, tmp, &d);
+      decode_common(p, tmp, &d);
+      const char *e = NULL;
+      if (d.op == SpvOpCompositeExtract) {
+         d.aux = (uint32_t)path_offset(m, type_of(m, xe_op(tmp, 0)), tmp, 1, NULL);
+         memcpy(dst, p->tmpl + d.ops[0] + d.aux, d.size);
+      } else if (xe_exec_alu_supported(d.op)) {
+         e = xe_exec_alu(&d, p->tmpl);
+      } else {
+         e = "unsupported OpSpecConstantOp";
+      }
+      free(d.ops);
+      xe_inst_free(tmp);
+      return e;
+   }
+   default: break;
+   }
+   return NULL;
+}
+
+static const char *global_var(xe_prog *p, const xe_inst *i)
+{
+   xe_module *m = p->m;
+   uint32_t sc = xe_op(i, 0);
+   uint64_t a, s = pointee_size(m, i->type_id), ptr;
+   xe_exec_tsize(m, xe_op(xe_def(m, i->type_id), 1), &a);
+   int bi = xe_builtin_of(m, i->result_id);
+   if (sc == SpvStorageClassInput && bi >= 0 && bi < 4096) {
+      unsigned slot = bi < 64 ? bi : 0;
+      if (bi >= 64) {
+         /* Built-in enumerants past 63: map the sub-group ones. */
+         switch (bi) {
+         case SpvBuiltInSubgroupLocalInvocationId: slot = 60; break;
+         case SpvBuiltInSubgroupSize: slot = 61; break;
+         default: return "unsupported built-in";
+         }
+      }
+      p->psize = (p->psize + 7) & ~7u;
+      p->builtin_off[slot] = p->psize + 1;
+      uint8_t k, w; uint16_t n;
+      xe_exec_tinfo(m, xe_op(xe_def(m, i->type_id), 1), &k, &w, &n);
+      p->builtin_w[slot] = w;
+      ptr = PTR(SP_PRIVATE, 0, p->psize);
+      p->psize += 32;
+   } else if (sc == SpvStorageClassWorkgroup) {
+      p->lsize = (uint32_t)((p->lsize + a - 1) / a * a);
+      ptr = PTR(SP_LOCAL, 0, p->lsize);
+      p->lsize += (uint32_t)s;
+   } else if (sc == SpvStorageClassUniformConstant || sc == SpvStorageClassCrossWorkgroup) {
+      p->prog_size = (uint32_t)((p->prog_size + 15) & ~15u);
+      ptr = PTR(SP_PROGRAM, 0, p->prog_size);
+      p->program = realloc(p->program, p->prog_size + s + 16);
+      memset(p->program + p->prog_size, 0, s);
+      if (xe_nops(i) > 1)
+         memcpy(p->program + p->prog_size, p->tmpl + p->slot[xe_op(i, 1)], s);
+      p->prog_size += (uint32_t)s;
+   } else {
+      return "unsupported global variable storage class";
+   }
+   memcpy(p->tmpl + p->slot[i->result_id], &ptr, 8);
+   return NULL;
+}
+
+xe_prog *xe_prog_build(xe_module *m, const char *kernel, const xe_launch *l, char **err)
+{
+   xe_kernel k;
+   if (!xe_kernel_by_name(m, kernel, &k)) {
+      *err = strdup("no such kernel");
+      return NULL;
+   }
+   xe_prog *p = calloc(1, sizeof *p);
+   p->m = m;
+   p->slot = malloc(m->bound * sizeof(uint32_t));
+   p->label_pc = calloc(m->bound, sizeof(uint32_t));
+   p->fn_pc = calloc(m->bound, sizeof(uint32_t));
+   p->psize = 0;
+   for (uint32_t id = 0; id < m->bound; id++) {
+      p->slot[id] = NOSLOT;
+      xe_inst *d = m->defs[id];
+      if (!d || !d->type_id || d->opcode == SpvOpFunction) continue;
+      uint64_t s = xe_exec_tsize(m, d->type_id, NULL);
+      if (!s) s = 8;
+      p->slot[id] = p->vsize;
+      p->vsize += (uint32_t)((s + 7) & ~7ull);
+   }
+   p->tmpl = calloc(p->vsize + 8, 1);
+   const char *e = NULL;
+   for (xe_inst *i = m->sec[XE_SEC_GLOBAL].first; i && !e; i = i->next) {
+      if (is_const_op(i->opcode)) e = eval_const(p, i, l);
+      else if (i->opcode == SpvOpVariable) e = global_var(p, i);
+      if (e) snprintf(p->err, sizeof p->err, "%s (%%%u)", e, i->result_id);
+   }
+   for (xe_function *f = m->first_fn; f && !e; f = f->next) {
+      p->fn_pc[xe_function_id(f)] = p->ncode;
+      for (xe_block *b = f->first; b && !e; b = b->next) {
+         p->label_pc[xe_block_id(b)] = p->ncode;
+         for (xe_inst *i = b->insts.first; i; i = i->next) {
+            if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine) continue;
+            uint32_t at = add_code(p);
+            dinst *d = &p->code[at];
+            decode_generic(p, i, d);
+            decode_common(p, i, d);
+            e = decode_special(p, i, d);
+            if (e) {
+               snprintf(p->err, sizeof p->err, "%s at %s %%%u", e, xe_opcode_name(i->opcode),
+                        i->result_id);
+               break;
+            }
+         }
+      }
+   }
+   if (e) {
+      *err = strdup(p->err);
+      xe_prog_free(p);
+      return NULL;
+   }
+   for (uint32_t pc = 0; pc < p->ncode; pc++)
+      if (p->code[pc].op == SpvOpFunctionCall)
+         p->code[pc].aux = p->fn_pc[p->code[pc].aux];
+   p->entry_pc = p->fn_pc[xe_function_id(k.fn)];
+   p->param_slot = calloc(64, sizeof(uint32_t));
+   for (xe_inst *pi = k.fn->params.first; pi; pi = pi->next)
+      if (pi->opcode == SpvOpFunctionParameter && p->nparams < 64)
+         p->param_slot[p->nparams++] = p->slot[pi->result_id];
+   p->psize = (p->psize + 15) & ~15u;
+   return p;
+}
+
+void xe_prog_free(xe_prog *p)
+{
+   if (!p) return;
+   for (uint32_t i = 0; i < p->ncode; i++) free(p->code[i].ops);
+   free(p->code);
+   free(p->slot);
+   free(p->label_pc);
+   free(p->fn_pc);
+   free(p->tmpl);
+   free(p->program);
+   free(p->param_slot);
+   free(p);
+}

@@ -1,0 +1,70 @@
+/*
+ * Reference interpreter for SPIR-V compute kernels (Kernel execution
+ * model, Physical64 addressing).  It exists so that xeopt can prove that an
+ * optimized module computes the same bytes as its input (--verify) and so
+ * that users can try a kernel on the CPU (`xeopt run`).
+ *
+ * Usage: fill an xe_launch (kernel name, sizes, arguments), call
+ * xe_exec_run(); buffer arguments are read and written in place.  On any
+ * failure (unsupported instruction, out-of-bounds access, division by zero,
+ * barrier deadlock) it returns false and *err is a malloc'd message naming
+ * the kernel and, where there is one, the instruction.
+ */
+#ifndef XEOPT_EXEC_H
+#define XEOPT_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ir.h"
+
+enum xe_arg_kind {
+   XE_ARG_NONE = 0,
+   XE_ARG_BUFFER,   /* CrossWorkgroup (or Constant) buffer: data, size bytes */
+   XE_ARG_SCALAR,   /* by-value argument: its bytes in data (size bytes) */
+   XE_ARG_LOCAL,    /* local-memory pointer argument of size bytes */
+};
+
+typedef struct xe_exec_arg {
+   enum xe_arg_kind kind;
+   uint8_t *data;
+   uint64_t size;
+} xe_exec_arg;
+
+#define XE_EXEC_MAX_ARGS 64
+#define XE_EXEC_MAX_SPEC 64
+
+typedef struct xe_launch {
+   const char *kernel;
+   uint64_t global[3];      /* work-items per dimension (unused dims = 1) */
+   uint64_t local[3];       /* 0 = the kernel's LocalSize, else 1/16 per dim */
+   uint64_t offset[3];      /* global offset */
+   unsigned dims;           /* 1..3, for NumWorkgroups etc. (informative) */
+   unsigned subgroup_size;  /* 0 = module's SubgroupSize, else 16 */
+   unsigned nargs;
+   xe_exec_arg args[XE_EXEC_MAX_ARGS];
+   unsigned nspec;
+   uint32_t spec_id[XE_EXEC_MAX_SPEC];
+   uint64_t spec_value[XE_EXEC_MAX_SPEC];   /* integer value, or double bits when spec_float */
+   bool spec_float[XE_EXEC_MAX_SPEC];      /* converted to the constant's float width */
+   uint64_t max_steps;      /* 0 = unlimited; else error after this many instructions */
+   uint64_t steps;          /* out: work-item instructions executed */
+} xe_launch;
+
+/* Runs the kernel over the whole NDRange.  true on success. */
+bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
+
+/* Facts about a kernel's parameters, for front ends that build launches:
+ * for parameter k, *kind is XE_ARG_BUFFER (CrossWorkgroup/Generic/Constant
+ * pointer), XE_ARG_LOCAL (Workgroup pointer) or XE_ARG_SCALAR, *elem the
+ * size of the pointee / scalar in bytes.  Returns the number of parameters
+ * (at most max), or -1 when there is no such kernel. */
+int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
+                   unsigned *elem, bool *is_float, unsigned max);
+
+/* --verify: compares every kernel of a and b on n random launches.
+ * Returns 0 when equal, 1 on a difference (message printed to stderr),
+ * and prints skip remarks for launches that the input itself cannot run. */
+int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet);
+
+#endif

@@ -1,0 +1,133 @@
+/* Argument strings, their materialization, and kernel parameter facts. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "launch.h"
+
+static const struct { const char *name; unsigned size; bool f, s; } types[] = {
+   {"char", 1, false, true}, {"uchar", 1, false, false}, {"short", 2, false, true},
+   {"ushort", 2, false, false}, {"int", 4, false, true}, {"uint", 4, false, false},
+   {"long", 8, false, true}, {"ulong", 8, false, false}, {"half", 2, true, true},
+   {"float", 4, true, true}, {"double", 8, true, true},
+};
+
+static bool set_type(xe_arg_spec *a, const char *t, size_t n)
+{
+   for (unsigned k = 0; k < sizeof types / sizeof types[0]; k++)
+      if (strlen(types[k].name) == n && !strncmp(t, types[k].name, n)) {
+         a->type_name = types[k].name;
+         a->elem = types[k].size;
+         a->is_float = types[k].f;
+         a->is_signed = types[k].s;
+         return true;
+      }
+   return false;
+}
+
+bool xe_arg_spec_parse(const char *s, xe_arg_spec *a)
+{
+   memset(a, 0, sizeof *a);
+   char *end;
+   if (!strncmp(s, "local:", 6)) {
+      a->kind = XE_ARG_LOCAL;
+      a->type_name = "local";
+      a->elem = 1;
+      a->count = strtoull(s + 6, &end, 0);
+      return *end == 0 && a->count > 0;
+   }
+   if (!strncmp(s, "buf:", 4)) {
+      const char *t = s + 4, *c = strchr(t, ':');
+      if (!c || !set_type(a, t, (size_t)(c - t))) return false;
+      a->kind = XE_ARG_BUFFER;
+      a->count = strtoull(c + 1, &end, 0);
+      if (end == c + 1) return false;
+      if (!*end) return true;
+      if (*end != ':') return false;
+      const char *f = end + 1;
+      if (!strcmp(f, "zero")) a->fill = FILL_ZERO;
+      else if (!strcmp(f, "random")) a->fill = FILL_RANDOM;
+      else if (!strcmp(f, "iota")) a->fill = FILL_IOTA;
+      else if (!strncmp(f, "const=", 6)) {
+         a->fill = FILL_CONST;
+         a->value = strtod(f + 6, &end);
+         return *end == 0 && end != f + 6;
+      } else return false;
+      return true;
+   }
+   const char *c = strchr(s, ':');
+   if (!c || !set_type(a, s, (size_t)(c - s))) return false;
+   a->kind = XE_ARG_SCALAR;
+   a->count = 1;
+   a->value = strtod(c + 1, &end);
+   return *end == 0 && end != c + 1;
+}
+
+uint64_t xe_rand(uint64_t *state)
+{
+   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+   return z ^ (z >> 31);
+}
+
+static void put(const xe_arg_spec *a, uint8_t *p, double x, uint64_t bits, bool use_bits)
+{
+   if (a->is_float) st_f(p, a->elem, x);
+   else if (use_bits) st_u(p, a->elem, bits);
+   else if (a->is_signed) st_u(p, a->elem, (uint64_t)(int64_t)x);
+   else st_u(p, a->elem, (uint64_t)x);
+}
+
+void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed)
+{
+   out->kind = a->kind;
+   if (a->kind == XE_ARG_LOCAL) { out->size = a->count; out->data = NULL; return; }
+   out->size = a->count * a->elem;
+   out->data = calloc(out->size + 1, 1);
+   if (a->kind == XE_ARG_SCALAR) { put(a, out->data, a->value, 0, false); return; }
+   uint64_t st = seed;
+   for (uint64_t e = 0; e < a->count; e++) {
+      uint8_t *p = out->data + e * a->elem;
+      switch (a->fill) {
+      case FILL_ZERO: break;
+      case FILL_IOTA: put(a, p, (double)e, e, true); break;
+      case FILL_CONST: put(a, p, a->value, 0, false); break;
+      case FILL_RANDOM: {
+         uint64_t r = xe_rand(&st);
+         /* Floats: small exactly representable values, so that sums do
+          * not depend much on order; integers: small values too, so that
+          * values used as indices or trip counts stay sensible. */
+         if (a->is_float) put(a, p, (double)((int64_t)(r % 2001) - 1000) / 64.0, 0, false);
+         else put(a, p, 0, r % (a->range ? a->range : 256), true);
+         break;
+      }
+      }
+   }
+}
+
+int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
+                   unsigned *elem, bool *is_float, unsigned max)
+{
+   xe_kernel k;
+   if (!xe_kernel_by_name(m, kernel, &k)) return -1;
+   int n = 0;
+   for (xe_inst *p = k.fn->params.first; p; p = p->next) {
+      if (p->opcode != SpvOpFunctionParameter) continue;
+      if ((unsigned)n < max) {
+         xe_inst *t = xe_def(m, p->type_id);
+         enum xe_arg_kind kd = XE_ARG_SCALAR;
+         uint32_t et = p->type_id;
+         if (t->opcode == SpvOpTypePointer) {
+            kd = xe_op(t, 0) == SpvStorageClassWorkgroup ? XE_ARG_LOCAL : XE_ARG_BUFFER;
+            et = xe_op(t, 1);
+         }
+         uint8_t kk, w; uint16_t nc;
+         xe_exec_tinfo(m, et, &kk, &w, &nc);
+         if (kind) kind[n] = kd;
+         if (elem) elem[n] = (unsigned)xe_exec_tsize(m, et, NULL);
+         if (is_float) is_float[n] = kk == K_FLOAT;
+      }
+      n++;
+   }
+   return n;
+}

@@ -1,0 +1,27 @@
+/* Argument descriptions shared by `xeopt run` and --verify. */
+#ifndef XEOPT_EXEC_LAUNCH_H
+#define XEOPT_EXEC_LAUNCH_H
+
+#include "exec.h"
+
+enum xe_fill { FILL_ZERO, FILL_RANDOM, FILL_IOTA, FILL_CONST };
+
+typedef struct xe_arg_spec {
+   enum xe_arg_kind kind;
+   const char *type_name;
+   unsigned elem;            /* element / scalar size in bytes */
+   bool is_float, is_signed;
+   uint64_t count;           /* buffer elements, or local bytes */
+   enum xe_fill fill;
+   double value;             /* scalar value or const fill */
+   uint64_t range;           /* random integers are in [0, range); 0 = 256 */
+} xe_arg_spec;
+
+/* "buf:int:1024:random", "int:5", "local:4096"; false when malformed. */
+bool xe_arg_spec_parse(const char *s, xe_arg_spec *a);
+/* Allocates and fills the argument (seeded, deterministic). */
+void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed);
+/* Deterministic generator (splitmix64). */
+uint64_t xe_rand(uint64_t *state);
+
+#endif

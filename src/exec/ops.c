@@ -1,0 +1,349 @@
+/*
+ * Per-component arithmetic with SPIR-V's exact semantics: integers wrap,
+ * shift counts are taken modulo the width (what IGC does), division by
+ * zero is an error instead of a crash, float->int conversions round toward
+ * zero and saturate-free (out of range values are clamped to avoid UB).
+ */
+#include <math.h>
+#include <stdio.h>
+#include "internal.h"
+
+double xe_half_to_double(uint16_t h)
+{
+   int e = (h >> 10) & 31, f = h & 1023;
+   double s = (h >> 15) ? -1.0 : 1.0;
+   if (e == 0) return s * ldexp(f, -24);
+   if (e == 31) return f ? NAN : s * INFINITY;
+   return s * ldexp(1024 + f, e - 25);
+}
+
+uint16_t xe_double_to_half(double d)
+{
+   float f = (float)d;
+   uint32_t x; memcpy(&x, &f, 4);
+   uint16_t s = (x >> 16) & 0x8000;
+   int e = ((x >> 23) & 255) - 127 + 15;
+   uint32_t m = x & 0x7fffff;
+   if (((x >> 23) & 255) == 255) return s | 0x7c00 | (m ? 0x200 : 0);
+   if (e >= 31) return s | 0x7c00;
+   if (e <= 0) {
+      if (e < -10) return s;
+      m |= 0x800000;
+      uint32_t sh = 14 - e, q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+      if (rem > half || (rem == half && (q & 1))) q++;
+      return s | q;
+   }
+   uint32_t q = m >> 13, rem = m & 0x1fff;
+   uint16_t h = s | (uint16_t)(e << 10) | (uint16_t)q;
+   if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) h++;
+   return h;
+}
+
+bool xe_exec_alu_supported(uint16_t op)
+{
+   switch (op) {
+   case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpSDiv:
+   case SpvOpUMod: case SpvOpSRem: case SpvOpSMod: case SpvOpShiftLeftLogical:
+   case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: case SpvOpBitwiseAnd:
+   case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpNot: case SpvOpSNegate:
+   case SpvOpFNegate: case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv:
+   case SpvOpFRem: case SpvOpFMod: case SpvOpIEqual: case SpvOpINotEqual:
+   case SpvOpUGreaterThan: case SpvOpUGreaterThanEqual: case SpvOpULessThan:
+   case SpvOpULessThanEqual: case SpvOpSGreaterThan: case SpvOpSGreaterThanEqual:
+   case SpvOpSLessThan: case SpvOpSLessThanEqual: case SpvOpFOrdEqual:
+   case SpvOpFOrdNotEqual: case SpvOpFOrdLessThan: case SpvOpFOrdGreaterThan:
+   case SpvOpFOrdLessThanEqual: case SpvOpFOrdGreaterThanEqual: case SpvOpFUnordEqual:
+   case SpvOpFUnordNotEqual: case SpvOpFUnordLessThan: case SpvOpFUnordGreaterThan:
+   case SpvOpFUnordLessThanEqual: case SpvOpFUnordGreaterThanEqual:
+   case SpvOpLogicalAnd: case SpvOpLogicalOr: case SpvOpLogicalNot:
+   case SpvOpLogicalEqual: case SpvOpLogicalNotEqual: case SpvOpSelect:
+   case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF:
+   case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
+   case SpvOpIsNan: case SpvOpIsInf: case SpvOpAny: case SpvOpAll: case SpvOpDot:
+   case SpvOpVectorTimesScalar: case SpvOpBitCount: case SpvOpOrdered: case SpvOpUnordered:
+   case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static uint64_t mask(unsigned w) { return w >= 8 ? ~0ull : (1ull << (8 * w)) - 1; }
+
+static uint64_t f2i(double x, unsigned w, bool sign)
+{
+   if (isnan(x)) return 0;
+   x = trunc(x);
+   if (sign) {
+      double lo = -ldexp(1, 8 * w - 1), hi = ldexp(1, 8 * w - 1) - 1;
+      if (x < lo) x = lo;
+      if (x > hi) x = hi;
+      return (uint64_t)(int64_t)x & mask(w);
+   }
+   double hi = ldexp(1, 8 * w) - 1;
+   if (x < 0) x = 0;
+   if (x >= hi) return mask(w);
+   return (uint64_t)x;
+}
+
+static const char *ocl(const dinst *d, uint8_t *v);
+
+const char *xe_exec_alu(const dinst *d, uint8_t *v)
+{
+   if (d->op == SpvOpExtInst) return ocl(d, v);
+   unsigned n = d->ncomp, w = d->width, sw = d->swidth;
+   const uint32_t *o = d->ops;
+   uint8_t out[128];
+   if (d->size > sizeof out) return "vector too wide";
+   switch (d->op) {
+   case SpvOpAny: case SpvOpAll: {
+      bool r = d->op == SpvOpAll;
+      for (unsigned k = 0; k < d->sncomp; k++)
+         r = d->op == SpvOpAll ? r && v[o[0] + k] : r || v[o[0] + k];
+      v[d->res] = r;
+      return NULL;
+   }
+   case SpvOpDot: {
+      double s = 0;
+      for (unsigned k = 0; k < d->sncomp; k++)
+         s += ld_f(v + o[0] + k * sw, sw) * ld_f(v + o[1] + k * sw, sw);
+      st_f(v + d->res, w, s);
+      return NULL;
+   }
+   case SpvOpSelect: {
+      bool vec_cond = d->sncomp > 1;
+      for (unsigned k = 0; k < n; k++) {
+         bool c = v[o[0] + (vec_cond ? k : 0)];
+         memcpy(out + k * w, v + (c ? o[1] : o[2]) + k * w, w);
+      }
+      if (d->kind == K_AGG) { memmove(v + d->res, v + (v[o[0]] ? o[1] : o[2]), d->size); return NULL; }
+      memcpy(v + d->res, out, n * w);
+      return NULL;
+   }
+   default: break;
+   }
+   for (unsigned k = 0; k < n; k++) {
+      const uint8_t *a = v + o[0] + k * sw;
+      const uint8_t *b = d->nops > 1 ? v + o[1] + k * sw : a;
+      uint8_t *r = out + k * w;
+      uint64_t ua = ld_u(a, sw), ub = d->nops > 1 ? ld_u(b, sw) : 0;
+      int64_t sa = ld_s(a, sw), sb = d->nops > 1 ? ld_s(b, sw) : 0;
+      unsigned bits = 8 * sw;
+      switch (d->op) {
+      case SpvOpIAdd: st_u(r, w, ua + ub); break;
+      case SpvOpISub: st_u(r, w, ua - ub); break;
+      case SpvOpIMul: st_u(r, w, ua * ub); break;
+      case SpvOpUDiv: case SpvOpUMod:
+         if (!(ub & mask(sw))) return "integer division by zero";
+         st_u(r, w, d->op == SpvOpUDiv ? ua / ub : ua % ub);
+         break;
+      case SpvOpSDiv: case SpvOpSRem: case SpvOpSMod: {
+         if (!sb) return "integer division by zero";
+         if (sb == -1) { st_u(r, w, d->op == SpvOpSDiv ? (uint64_t)0 - ua : 0); break; }
+         int64_t q = sa / sb, m = sa % sb;
+         if (d->op == SpvOpSMod && m && ((m < 0) != (sb < 0))) m += sb;
+         st_u(r, w, d->op == SpvOpSDiv ? (uint64_t)q : (uint64_t)m);
+         break;
+      }
+      case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: {
+         unsigned bw = d->aux2; /* the shift operand's width, set by decode */
+         uint64_t s = ld_u(v + o[1] + k * bw, bw) % bits;
+         if (d->op == SpvOpShiftLeftLogical) st_u(r, w, ua << s);
+         else if (d->op == SpvOpShiftRightLogical) st_u(r, w, (ua & mask(sw)) >> s);
+         else st_u(r, w, (uint64_t)(sa >> s));
+         break;
+      }
+      case SpvOpBitwiseAnd: st_u(r, w, ua & ub); break;
+      case SpvOpBitwiseOr: st_u(r, w, ua | ub); break;
+      case SpvOpBitwiseXor: st_u(r, w, ua ^ ub); break;
+      case SpvOpNot: st_u(r, w, ~ua); break;
+      case SpvOpSNegate: st_u(r, w, (uint64_t)0 - ua); break;
+      case SpvOpBitCount: st_u(r, w, (uint64_t)__builtin_popcountll(ua & mask(sw))); break;
+      case SpvOpFNegate: st_f(r, w, -ld_f(a, sw)); break;
+      case SpvOpFAdd: st_f(r, w, ld_f(a, sw) + ld_f(b, sw)); break;
+      case SpvOpFSub: st_f(r, w, ld_f(a, sw) - ld_f(b, sw)); break;
+      case SpvOpFMul: st_f(r, w, ld_f(a, sw) * ld_f(b, sw)); break;
+      case SpvOpFDiv:
+         if (w == 4) { float x = (float)ld_f(a, 4) / (float)ld_f(b, 4); st_f(r, 4, x); }
+         else st_f(r, w, ld_f(a, sw) / ld_f(b, sw));
+         break;
+      case SpvOpFRem: st_f(r, w, fmod(ld_f(a, sw), ld_f(b, sw))); break;
+      case SpvOpFMod: {
+         double x = ld_f(a, sw), y = ld_f(b, sw), m = fmod(x, y);
+         if (m != 0 && ((m < 0) != (y < 0))) m += y;
+         st_f(r, w, m);
+         break;
+      }
+      case SpvOpVectorTimesScalar: st_f(r, w, ld_f(a, sw) * ld_f(v + o[1], sw)); break;
+#define CMP(OP, EXPR) case OP: *r = (EXPR); break;
+      CMP(SpvOpIEqual, (ua & mask(sw)) == (ub & mask(sw)))
+      CMP(SpvOpINotEqual, (ua & mask(sw)) != (ub & mask(sw)))
+      CMP(SpvOpUGreaterThan, ua > ub) CMP(SpvOpUGreaterThanEqual, ua >= ub)
+      CMP(SpvOpULessThan, ua < ub) CMP(SpvOpULessThanEqual, ua <= ub)
+      CMP(SpvOpSGreaterThan, sa > sb) CMP(SpvOpSGreaterThanEqual, sa >= sb)
+      CMP(SpvOpSLessThan, sa < sb) CMP(SpvOpSLessThanEqual, sa <= sb)
+      CMP(SpvOpFOrdEqual, ld_f(a, sw) == ld_f(b, sw))
+      CMP(SpvOpFOrdNotEqual, !isunordered(ld_f(a, sw), ld_f(b, sw)) && ld_f(a, sw) != ld_f(b, sw))
+      CMP(SpvOpFOrdLessThan, ld_f(a, sw) < ld_f(b, sw))
+      CMP(SpvOpFOrdGreaterThan, ld_f(a, sw) > ld_f(b, sw))
+      CMP(SpvOpFOrdLessThanEqual, ld_f(a, sw) <= ld_f(b, sw))
+      CMP(SpvOpFOrdGreaterThanEqual, ld_f(a, sw) >= ld_f(b, sw))
+      CMP(SpvOpFUnordEqual, isunordered(ld_f(a, sw), ld_f(b, sw)) || ld_f(a, sw) == ld_f(b, sw))
+      CMP(SpvOpFUnordNotEqual, ld_f(a, sw) != ld_f(b, sw))
+      CMP(SpvOpFUnordLessThan, !(ld_f(a, sw) >= ld_f(b, sw)))
+      CMP(SpvOpFUnordGreaterThan, !(ld_f(a, sw) <= ld_f(b, sw)))
+      CMP(SpvOpFUnordLessThanEqual, !(ld_f(a, sw) > ld_f(b, sw)))
+      CMP(SpvOpFUnordGreaterThanEqual, !(ld_f(a, sw) < ld_f(b, sw)))
+      CMP(SpvOpOrdered, !isunordered(ld_f(a, sw), ld_f(b, sw)))
+      CMP(SpvOpUnordered, isunordered(ld_f(a, sw), ld_f(b, sw)))
+      CMP(SpvOpIsNan, isnan(ld_f(a, sw)))
+      CMP(SpvOpIsInf, isinf(ld_f(a, sw)))
+      CMP(SpvOpLogicalAnd, *a && *b) CMP(SpvOpLogicalOr, *a || *b)
+      CMP(SpvOpLogicalNot, !*a) CMP(SpvOpLogicalEqual, !*a == !*b)
+      CMP(SpvOpLogicalNotEqual, !*a != !*b)
+#undef CMP
+      case SpvOpConvertFToU: st_u(r, w, f2i(ld_f(a, sw), w, false)); break;
+      case SpvOpConvertFToS: st_u(r, w, f2i(ld_f(a, sw), w, true)); break;
+      case SpvOpConvertSToF:
+         if (w == 4) st_f(r, 4, (float)sa); else st_f(r, w, (double)sa);
+         break;
+      case SpvOpConvertUToF: {
+         uint64_t x = ua & mask(sw);
+         if (w == 4) st_f(r, 4, (float)x); else st_f(r, w, (double)x);
+         break;
+      }
+      case SpvOpUConvert: case SpvOpSatConvertUToS: {
+         uint64_t x = ua & mask(sw);
+         /* aux: SaturatedConversion decoration (OpSatConvert* always). */
+         uint64_t hi = d->op == SpvOpSatConvertUToS ? mask(w) >> 1 : mask(w);
+         if ((d->aux || d->op == SpvOpSatConvertUToS) && x > hi) x = hi;
+         st_u(r, w, x);
+         break;
+      }
+      case SpvOpSConvert: case SpvOpSatConvertSToU: {
+         int64_t x = sa;
+         if (d->op == SpvOpSatConvertSToU) {
+            if (x < 0) x = 0;
+            if (w < 8 && (uint64_t)x > mask(w)) x = (int64_t)mask(w);
+         } else if (d->aux && w < 8) {
+            int64_t lo = -(int64_t)(mask(w) >> 1) - 1, hi = (int64_t)(mask(w) >> 1);
+            x = x < lo ? lo : x > hi ? hi : x;
+         }
+         st_u(r, w, (uint64_t)x);
+         break;
+      }
+      case SpvOpFConvert: st_f(r, w, ld_f(a, sw)); break;
+      default: return "unsupported arithmetic instruction";
+      }
+   }
+   memcpy(v + d->res, out, d->size);
+   return NULL;
+}
+
+/* OpenCL.std extended instructions (numbers from the extended instruction
+ * set specification).  Float results are computed in double and rounded
+ * once, which is at least as accurate as the spec's ULP bounds. */
+static const char *ocl(const dinst *d, uint8_t *v)
+{
+   unsigned num = d->ops[1], n = d->ncomp, w = d->width;
+   const uint32_t *o = d->ops + 2;
+   unsigned na = d->nops - 2;
+   uint8_t out[128];
+   if (d->size > sizeof out) return "vector too wide";
+   if (num == 186 || num == 187) {
+      /* bitselect / select work on bits: select takes b where c's most
+       * significant bit is set (vectors) or c is non-zero (scalars). */
+      for (unsigned k = 0; k < n; k++) {
+         uint64_t a = ld_u(v + o[0] + k * w, w), b = ld_u(v + o[1] + k * w, w);
+         uint64_t c = ld_u(v + o[2] + k * w, w);
+         uint64_t r = num == 186 ? (a & ~c) | (b & c)
+                      : (n > 1 ? c >> (8 * w - 1) & 1 : c != 0) ? b : a;
+         st_u(out + k * w, w, r);
+      }
+      memcpy(v + d->res, out, d->size);
+      return NULL;
+   }
+   for (unsigned k = 0; k < n; k++) {
+      double f[3] = {0};
+      uint64_t u[3] = {0};
+      int64_t s[3] = {0};
+      for (unsigned j = 0; j < na && j < 3; j++) {
+         const uint8_t *p = v + o[j] + k * w;
+         if (d->kind == K_FLOAT) f[j] = ld_f(p, w);
+         else { u[j] = ld_u(p, w); s[j] = ld_s(p, w); }
+      }
+      uint8_t *r = out + k * w;
+      double x = f[0];
+      switch (num) {
+      case 12: st_f(r, w, ceil(x)); break;
+      case 13: st_f(r, w, copysign(x, f[1])); break;
+      case 14: case 81: st_f(r, w, cos(x)); break;
+      case 19: case 83: st_f(r, w, exp(x)); break;
+      case 20: case 84: st_f(r, w, exp2(x)); break;
+      case 21: case 85: st_f(r, w, pow(10, x)); break;
+      case 23: st_f(r, w, fabs(x)); break;
+      case 24: st_f(r, w, x > f[1] ? x - f[1] : 0); break;
+      case 25: st_f(r, w, floor(x)); break;
+      case 26: case 42:
+         if (w == 4) st_f(r, 4, fmaf((float)x, (float)f[1], (float)f[2]));
+         else st_f(r, w, fma(x, f[1], f[2]));
+         break;
+      case 27: case 97: st_f(r, w, fmax(x, f[1])); break;
+      case 28: case 98: st_f(r, w, fmin(x, f[1])); break;
+      case 29: st_f(r, w, fmod(x, f[1])); break;
+      case 32: st_f(r, w, hypot(x, f[1])); break;
+      case 37: case 86: st_f(r, w, log(x)); break;
+      case 38: case 87: st_f(r, w, log2(x)); break;
+      case 39: case 88: st_f(r, w, log10(x)); break;
+      case 48: case 50: case 89: st_f(r, w, pow(x, f[1])); break;
+      case 53: st_f(r, w, rint(x)); break;
+      case 55: st_f(r, w, round(x)); break;
+      case 56: case 91: st_f(r, w, 1.0 / sqrt(x)); break;
+      case 57: case 92: st_f(r, w, sin(x)); break;
+      case 61: case 93: st_f(r, w, sqrt(x)); break;
+      case 62: case 94: st_f(r, w, tan(x)); break;
+      case 63: st_f(r, w, tanh(x)); break;
+      case 66: st_f(r, w, trunc(x)); break;
+      case 82: st_f(r, w, x / f[1]); break;
+      case 90: st_f(r, w, 1.0 / x); break;
+      case 95: st_f(r, w, fmin(fmax(x, f[1]), f[2])); break;
+      case 96: st_f(r, w, x * 57.29577951308232); break;
+      case 99: st_f(r, w, x + (f[1] - x) * f[2]); break;
+      case 100: st_f(r, w, x * 0.017453292519943295); break;
+      case 101: st_f(r, w, f[1] < x ? 0.0 : 1.0); break;
+      case 103: st_f(r, w, x > 0 ? 1.0 : x < 0 ? -1.0 : isnan(x) ? 0.0 : x); break;
+      case 141: st_u(r, w, s[0] < 0 ? (uint64_t)0 - u[0] : u[0]); break;
+      case 201: st_u(r, w, u[0]); break;
+      case 142: st_u(r, w, s[0] > s[1] ? (uint64_t)(s[0] - s[1]) : (uint64_t)(s[1] - s[0])); break;
+      case 202: st_u(r, w, u[0] > u[1] ? u[0] - u[1] : u[1] - u[0]); break;
+      case 149: st_u(r, w, (uint64_t)(s[0] < s[1] ? s[1] : s[0] > s[2] ? s[2] : s[0])); break;
+      case 150: st_u(r, w, u[0] < u[1] ? u[1] : u[0] > u[2] ? u[2] : u[0]); break;
+      case 156: st_u(r, w, (uint64_t)(s[0] > s[1] ? s[0] : s[1])); break;
+      case 157: st_u(r, w, u[0] > u[1] ? u[0] : u[1]); break;
+      case 158: st_u(r, w, (uint64_t)(s[0] < s[1] ? s[0] : s[1])); break;
+      case 159: st_u(r, w, u[0] < u[1] ? u[0] : u[1]); break;
+      case 151: { uint64_t x2 = u[0]; unsigned c = 0; for (int b = 8 * w - 1; b >= 0 && !(x2 >> b & 1); b--) c++; st_u(r, w, c); break; }
+      case 152: { uint64_t x2 = u[0]; unsigned c = 0; while (c < 8 * w && !(x2 >> c & 1)) c++; st_u(r, w, c); break; }
+      case 166: st_u(r, w, (uint64_t)__builtin_popcountll(u[0])); break;
+      case 161: { unsigned b = 8 * w, sh = (unsigned)(u[1] % b); uint64_t x2 = u[0] & mask(w);
+                  st_u(r, w, sh ? (x2 << sh | x2 >> (b - sh)) : x2); break; }
+      case 167: case 168: st_u(r, w, (uint64_t)((int64_t)(int32_t)u[0] * (int32_t)u[1]) + u[2]); break;
+      case 169: case 170: st_u(r, w, u[0] * u[1]); break;
+      case 203: st_u(r, w, w == 4 ? (u[0] * u[1]) >> 32 : (uint64_t)(((unsigned __int128)u[0] * u[1]) >> 64)); break;
+      case 160: st_u(r, w, w == 4 ? (uint64_t)((s[0] * s[1]) >> 32) : (uint64_t)(((__int128)s[0] * s[1]) >> 64)); break;
+      case 143: { __int128 t = (__int128)s[0] + s[1], lo = -((__int128)1 << (8 * w - 1)), hi = ((__int128)1 << (8 * w - 1)) - 1;
+                  st_u(r, w, (uint64_t)(t < lo ? lo : t > hi ? hi : t)); break; }
+      case 144: { unsigned __int128 t = (unsigned __int128)u[0] + u[1]; st_u(r, w, t > mask(w) ? mask(w) : (uint64_t)t); break; }
+      case 163: st_u(r, w, u[0] > u[1] ? u[0] - u[1] : 0); break;
+      case 145: st_u(r, w, (uint64_t)(((__int128)s[0] + s[1]) >> 1)); break;
+      case 146: st_u(r, w, (uint64_t)(((unsigned __int128)u[0] + u[1]) >> 1)); break;
+      default: {
+         static char msg[64];
+         snprintf(msg, sizeof msg, "unsupported instruction OpExtInst OpenCL.std #%u", num);
+         return msg;
+      }
+      }
+   }
+   memcpy(v + d->res, out, d->size);
+   return NULL;
+}

@@ -1,0 +1,424 @@
+/*
+ * The reference interpreter: every exec_* test kernel (at -O0 and -O2) runs
+ * on known inputs and is checked against results computed here in C; the
+ * CLI's error paths (out of bounds) and the differential check (a wrong
+ * block-read rewrite) are checked through the xeopt binary.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "testutil.h"
+#include "io.h"
+#include "exec/exec.h"
+
+static const char *levels[] = {"O0", "O2"};
+
+static xe_module *load(const char *name, int level)
+{
+   char rel[128];
+   snprintf(rel, sizeof rel, "testdata/spv/%s_%s.spv", name, levels[level]);
+   char *path = tu_src(rel);
+   size_t n;
+   void *bytes = tu_read(path, &n);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s: %s", path, err);
+   free(bytes);
+   free(path);
+   return m;
+}
+
+static void buf(xe_launch *l, unsigned k, void *data, size_t size)
+{
+   l->args[k].kind = XE_ARG_BUFFER;
+   l->args[k].data = data;
+   l->args[k].size = size;
+   if (l->nargs <= k) l->nargs = k + 1;
+}
+
+static void scalar(xe_launch *l, unsigned k, int *v)
+{
+   l->args[k].kind = XE_ARG_SCALAR;
+   l->args[k].data = (uint8_t *)v;
+   l->args[k].size = 4;
+   if (l->nargs <= k) l->nargs = k + 1;
+}
+
+static void run(xe_module *m, xe_launch *l)
+{
+   char *err = NULL;
+   bool ok = xe_exec_run(m, l, &err);
+   ck_assert_msg(ok, "%s", err ? err : "?");
+}
+
+START_TEST(vadd)
+{
+   xe_module *m = load("exec_vadd", _i);
+   enum { N = 1000 };
+   static float a[N], b[N], c[N];
+   for (int i = 0; i < N; i++) { a[i] = (float)i * 0.25f; b[i] = 3.0f - (float)i; c[i] = -1; }
+   xe_launch l = { .kernel = "exec_vadd", .global = {N}, .local = {8} };
+   buf(&l, 0, a, sizeof a); buf(&l, 1, b, sizeof b); buf(&l, 2, c, sizeof c);
+   run(m, &l);
+   for (int i = 0; i < N; i++) ck_assert_float_eq(c[i], a[i] + b[i]);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(guarded)
+{
+   xe_module *m = load("exec_guarded", _i);
+   int src[64], dst[64], n = 37;
+   for (int i = 0; i < 64; i++) { src[i] = i * 11 - 300; dst[i] = 12345; }
+   xe_launch l = { .kernel = "exec_guarded", .global = {64}, .local = {16} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, dst, sizeof dst); scalar(&l, 2, &n);
+   run(m, &l);
+   for (int i = 0; i < 64; i++) ck_assert_int_eq(dst[i], i < n ? src[i] * 3 - 7 : 12345);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(reduce)
+{
+   xe_module *m = load("exec_reduce", _i);
+   int src[256], out[4] = {0};
+   for (int i = 0; i < 256; i++) src[i] = (i * 37) % 101 - 50;
+   xe_launch l = { .kernel = "exec_reduce", .global = {256}, .local = {64} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, out, sizeof out);
+   l.args[2].kind = XE_ARG_LOCAL; l.args[2].size = 64 * 4; l.nargs = 3;
+   run(m, &l);
+   for (int g = 0; g < 4; g++) {
+      int s = 0;
+      for (int i = 0; i < 64; i++) s += src[g * 64 + i];
+      ck_assert_int_eq(out[g], s);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(hist)
+{
+   xe_module *m = load("exec_hist", _i);
+   enum { WI = 48, PER = 5 };
+   unsigned char src[WI * PER];
+   int hist[16] = {0}, want[16] = {0}, per = PER;
+   for (int i = 0; i < WI * PER; i++) { src[i] = (unsigned char)(i * 7 + i / 3); want[src[i] & 15]++; }
+   xe_launch l = { .kernel = "exec_hist", .global = {WI}, .local = {16} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, hist, sizeof hist); scalar(&l, 2, &per);
+   run(m, &l);
+   for (int k = 0; k < 16; k++) ck_assert_int_eq(hist[k], want[k]);
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(loop)
+{
+   xe_module *m = load("exec_loop", _i);
+   float a[32], out[32];
+   int trips = 7;
+   for (int i = 0; i < 32; i++) a[i] = (float)i * 0.5f - 4.0f;
+   xe_launch l = { .kernel = "exec_loop", .global = {32}, .local = {16} };
+   buf(&l, 0, a, sizeof a); buf(&l, 1, out, sizeof out); scalar(&l, 2, &trips);
+   run(m, &l);
+   for (int i = 0; i < 32; i++) {
+      float s = 0.0f;
+      for (int k = 0; k < trips; k++) s = fmaf(a[i], (float)k, s) + fmaxf(a[i], 0.5f);
+      int c = i - 10 < 0 ? 0 : i - 10 > 5 ? 5 : i - 10;
+      float want = s + sqrtf(fabsf(a[i])) + (float)(i > 3 ? i : 3) + (float)c;
+      ck_assert_float_eq_tol(out[i], want, 1e-4f * (1 + fabsf(want)));
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(generic)
+{
+   xe_module *m = load("exec_generic", _i);
+   int g[32];
+   for (int i = 0; i < 32; i++) g[i] = i * 3;
+   xe_launch l = { .kernel = "exec_generic", .global = {32}, .local = {8} };
+   buf(&l, 0, g, sizeof g);
+   l.args[1].kind = XE_ARG_LOCAL; l.args[1].size = 8 * 4; l.nargs = 2;
+   run(m, &l);
+   for (int i = 0; i < 32; i++) {
+      int li = i % 8, next = (li + 1) % 8;
+      ck_assert_int_eq(g[i], i * 3 + 5 + (i + 2) * 1000 + 100 + next);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+START_TEST(subgroup)
+{
+   xe_module *m = load("exec_subgroup", _i);
+   enum { N = 64 };
+   unsigned src[N], dst[N], dst2[N];
+   for (int i = 0; i < N; i++) src[i] = (unsigned)(i * 13 + 1);
+   xe_launch l = { .kernel = "exec_subgroup", .global = {N}, .local = {32} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, dst, sizeof dst); buf(&l, 2, dst2, sizeof dst2);
+   run(m, &l);
+   for (int i = 0; i < N; i++) {
+      int sg = i / 16 * 16, lane = i % 16;
+      unsigned b = src[sg + 3], s = src[sg + ((lane + 1) & 15)], br = src[i];
+      ck_assert_uint_eq(dst[i], b * 1000000u + s * 1000u + br + 120u);
+      ck_assert_uint_eq(dst2[i], src[i] + 16u);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+static uint32_t rotl(uint32_t x, unsigned s) { return s ? x << s | x >> (32 - s) : x; }
+
+/* Vectors, swizzles, structs returned from helpers, saturating
+ * conversions, integer division/shift semantics, bit ops, OpenCL select. */
+START_TEST(vec)
+{
+   xe_module *m = load("exec_vec", _i);
+   float io[32];
+   int o2[8], n = -12345;
+   long long o3[8];
+   for (int i = 0; i < 32; i++) io[i] = (float)(i * 3 % 11) * 0.75f - 2.0f;
+   float in[32];
+   memcpy(in, io, sizeof in);
+   xe_launch l = { .kernel = "exec_vec", .global = {8}, .local = {4} };
+   buf(&l, 0, io, sizeof io); buf(&l, 1, o2, sizeof o2); buf(&l, 2, o3, sizeof o3); scalar(&l, 3, &n);
+   run(m, &l);
+   for (int i = 0; i < 8; i++) {
+      float v[4] = {in[4 * i] * 2, in[4 * i + 2] * 2, in[4 * i + 1] * 2, in[4 * i + 3] * 2};
+      int c = 0;
+      for (int k = 0; k < 4; k++) {
+         float x = v[k] * 1000.0f;
+         c += x >= 2147483647.0f ? 2147483647 : x <= -2147483648.0f ? (-2147483647 - 1) : (int)x;
+      }
+      int want = c + i + (int)v[0] + n / (i + 1) + n % 7 + ((-n) >> 2) + (int)((unsigned)n >> 1);
+      ck_assert_int_eq(o2[i], want);
+      uint32_t wb;
+      memcpy(&wb, &v[3], 4);
+      long long w3 = (long long)i * 0x100000001LL + (long long)(wb ^ 0x55) +
+                     __builtin_popcount((unsigned)n) + __builtin_clz((unsigned)n) + rotl((uint32_t)n, 3);
+      ck_assert_int_eq(o3[i], w3);
+      const float add[4] = {1, 2, 3, 4};
+      for (int k = 0; k < 4; k++)
+         ck_assert_float_eq(io[4 * i + k], (v[k] > 0.5f ? -v[k] : v[k]) + add[k]);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+/* Work-group collectives (OpenCL 2.0 work_group_*), Workgroup scope. */
+START_TEST(workgroup)
+{
+   xe_module *m = load("exec_wg", _i);
+   int src[96], dst[96];
+   for (int i = 0; i < 96; i++) src[i] = (i * 29) % 41 - 9;
+   xe_launch l = { .kernel = "exec_wg", .global = {96}, .local = {32} };
+   buf(&l, 0, src, sizeof src); buf(&l, 1, dst, sizeof dst);
+   run(m, &l);
+   for (int g = 0; g < 3; g++) {
+      int sum = 0, any = 0, mx = -1000000;
+      for (int k = 0; k < 32; k++) { sum += src[g * 32 + k]; any |= src[g * 32 + k] == 7; }
+      for (int k = 0; k < 32; k++) {
+         int x = src[g * 32 + k];
+         mx = x > mx ? x : mx;
+         ck_assert_int_eq(dst[g * 32 + k], sum * 1000 + src[g * 32 + 5] + mx * 100000 + any);
+      }
+   }
+   xe_module_free(m);
+}
+END_TEST
+
+/* Program-scope constant table, private array initializer, struct passed
+ * by value, vload_half, saturating conversion. */
+START_TEST(misc)
+{
+   xe_module *m = load("exec_misc", _i);
+   static const int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+   struct { int a; char b; long long c; } s = { -60, 5, 200 };  /* results 159..272: some saturate */
+   uint16_t h[16];
+   int out[16];
+   unsigned char u[16];
+   int saturated = 0;
+   for (int i = 0; i < 16; i++) h[i] = (uint16_t)(0x3c00 + (i << 8));  /* 1.0, 1.25, ... */
+   xe_launch l = { .kernel = "exec_misc", .global = {16}, .local = {8} };
+   buf(&l, 0, out, sizeof out);
+   l.args[1].kind = XE_ARG_BUFFER; l.args[1].data = (uint8_t *)&s; l.args[1].size = sizeof s;
+   buf(&l, 2, h, sizeof h); buf(&l, 3, u, sizeof u);
+   run(m, &l);
+   for (int i = 0; i < 16; i++) {
+      float hv = 1.0f + (float)i / 4.0f;   /* 0x3c00 + i*256: mantissa steps of 1/4 */
+      if (i >= 4) hv = (float)(1 << ((i) / 4)) * (1.0f + (float)(i % 4) / 4.0f);
+      int want = table[i % 8] * 10 + (i + 1) % 8 + 1 + s.a + s.b + (int)s.c + (int)(hv * 2.0f);
+      ck_assert_int_eq(out[i], want);
+      ck_assert_uint_eq(u[i], want < 0 ? 0 : want > 255 ? 255 : want);
+      saturated += want > 255;
+   }
+   ck_assert_int_gt(saturated, 0);
+   xe_module_free(m);
+}
+END_TEST
+
+/* Phis right after the entry block; spec constants with and without an
+ * override (SpecId 2 is the loop's first k). */
+START_TEST(phi_entry_spec)
+{
+   char *src = tu_src("testdata/exec/phi_entry_spec.spvasm"), *spv = tu_tmp("phi.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   size_t n;
+   void *bytes = tu_read(spv, &n);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err);
+   for (int first = 0; first < 2; first++) {
+      float a[64], out[16];
+      int inner = 3;
+      for (int i = 0; i < 64; i++) a[i] = (float)i;
+      xe_launch l = { .kernel = "specid_existing", .global = {16}, .local = {8} };
+      buf(&l, 0, a, sizeof a); buf(&l, 1, out, sizeof out); scalar(&l, 2, &inner);
+      if (first) { l.nspec = 1; l.spec_id[0] = 2; l.spec_value[0] = 1; }
+      run(m, &l);
+      for (int i = 0; i < 16; i++) {
+         float s = 0;
+         for (int k = first; k < inner; k++) s += a[i * inner + k];
+         ck_assert_float_eq(out[i], s);
+      }
+   }
+   xe_module_free(m);
+   free(bytes);
+   free(src);
+   free(spv);
+}
+END_TEST
+
+/* The command line: typed arguments, float spec override, JSON launch. */
+START_TEST(cli_run)
+{
+   char *src = tu_src("testdata/exec/phi_entry_spec.spvasm"), *spv = tu_tmp("cli.spv");
+   char *js = tu_tmp("launch.json");
+   char *out = NULL, *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   int rc = tu_sh(&out, &err, "%s run %s --kernel specid_existing --global 4 --arg 0=buf:float:16:iota "
+                  "--arg 1=buf:float:4 --arg 2=int:2 --spec 0=0.5 --spec 1=100 --spec 2=1",
+                  tu_xeopt(), spv);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(out, "arg 1 (float[4]): 100.5 101.5 102.5 103.5"), "%s", out);
+   free(out); free(err);
+   const char *j = "{\"kernel\": \"specid_existing\", \"global\": [8], \"local\": [4], "
+                   "\"args\": [\"buf:float:16:iota\", \"buf:float:8\", \"int:2\"], \"spec\": {\"0\": 2.0}}";
+   tu_write(js, j, strlen(j));
+   rc = tu_sh(&out, &err, "%s run %s --launch %s", tu_xeopt(), spv, js);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(out, "arg 1 (float[8]): 2 10 18 26 34 42 50 58"), "%s", out);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run %s --kernel nope --global 4", tu_xeopt(), spv);
+   ck_assert_int_ne(rc, 0);
+   ck_assert_msg(strstr(err, "no kernel named 'nope'"), "%s", err);
+   free(out); free(err); free(src); free(spv); free(js);
+}
+END_TEST
+
+/* A removed guard is a difference unless the manifest says the buffer is
+ * padded (and then only the bytes the input did not write may differ). */
+START_TEST(padding_contract)
+{
+   char *src = tu_src("testdata/exec/guarded_unguarded.spvasm"), *spv = tu_tmp("unguarded.spv");
+   char *orig = tu_src("testdata/spv/exec_guarded_O2.spv"), *mf = tu_src("testdata/exec/guarded_unguarded.json");
+   char *out = NULL, *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   int rc = tu_sh(&out, &err, "%s run --compare %s %s", tu_xeopt(), orig, spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "kernel exec_guarded: argument 1 differs"), "%s", err);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run --compare %s %s --manifest %s", tu_xeopt(), orig, spv, mf);
+   ck_assert_msg(rc == 0, "%s", err);
+   free(out); free(err);
+   /* The contract does not excuse a wrong value where the input wrote. */
+   rc = tu_sh(&out, &err, "sed 's/OpIAdd %%7/OpISub %%7/' %s > %s.bad && spirv-as --target-env spv1.4 %s.bad -o %s.bad.spv && "
+              "%s run --compare %s %s.bad.spv --manifest %s", src, spv, spv, spv, tu_xeopt(), orig, spv, mf);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "argument 1 differs at element 0"), "%s", err);
+   free(out); free(err); free(src); free(spv); free(orig); free(mf);
+}
+END_TEST
+
+/* An unsupported instruction is an error that names it. */
+START_TEST(unsupported)
+{
+   char *spv = tu_src("testdata/spv/exec_unsupported_O2.spv");
+   char *out = NULL, *err = NULL;
+   int rc = tu_sh(&out, &err, "%s run %s --kernel exec_unsupported --global 16 --arg 0=buf:float:16:iota",
+                  tu_xeopt(), spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "kernel exec_unsupported: unsupported instruction OpExtInst OpenCL.std #35"), "%s", err);
+   free(out); free(err); free(spv);
+}
+END_TEST
+
+/* An access past the end is an error naming the instruction, not UB. */
+START_TEST(oob)
+{
+   char *out = NULL, *err = NULL;
+   char *spv = tu_src("testdata/spv/exec_vadd_O2.spv");
+   int rc = tu_sh(&out, &err, "%s run %s --kernel exec_vadd --global 32 --local 16 "
+                  "--arg 0=buf:float:32:iota --arg 1=buf:float:31:iota --arg 2=buf:float:32",
+                  tu_xeopt(), spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "out-of-bounds load") && strstr(err, "OpLoad %") &&
+                 strstr(err, "offset 124") && strstr(err, "exec_vadd"), "%s", err);
+   free(out); free(err); free(spv);
+}
+END_TEST
+
+/* The negative test: a block read of a strided address must be caught. */
+START_TEST(wrong_rewrite)
+{
+   char *a = tu_tmp("strided.spv"), *b = tu_tmp("wrong.spv");
+   char *sa = tu_src("testdata/exec/strided.spvasm"), *sb = tu_src("testdata/exec/strided_wrong_blockread.spvasm");
+   char *out = NULL, *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", sa, a), 0);
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", sb, b), 0);
+   int rc = tu_sh(&out, &err, "%s run --compare %s %s", tu_xeopt(), a, b);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "kernel exec_strided: argument 1 differs at element"), "%s", err);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run --compare %s %s", tu_xeopt(), a, a);
+   ck_assert_msg(rc == 0, "%s", err);
+   free(out); free(err);
+   /* --verify of the unchanged pipeline path accepts a correct module. */
+   char *o = tu_tmp("out.spv");
+   rc = tu_sh(&out, &err, "%s %s -o %s -O0 --verify", tu_xeopt(), a, o);
+   ck_assert_msg(rc == 0, "%s", err);
+   free(out); free(err);
+   free(a); free(b); free(sa); free(sb); free(o);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("exec");
+   TCase *tc = tcase_create("kernels");
+   tcase_set_timeout(tc, 120);
+   tcase_add_loop_test(tc, vadd, 0, 2);
+   tcase_add_loop_test(tc, guarded, 0, 2);
+   tcase_add_loop_test(tc, reduce, 0, 2);
+   tcase_add_loop_test(tc, hist, 0, 2);
+   tcase_add_loop_test(tc, loop, 0, 2);
+   tcase_add_loop_test(tc, generic, 0, 2);
+   tcase_add_loop_test(tc, subgroup, 0, 2);
+   tcase_add_loop_test(tc, vec, 0, 2);
+   tcase_add_loop_test(tc, workgroup, 0, 2);
+   tcase_add_loop_test(tc, misc, 0, 2);
+   tcase_add_test(tc, phi_entry_spec);
+   tcase_add_test(tc, cli_run);
+   tcase_add_test(tc, oob);
+   tcase_add_test(tc, padding_contract);
+   tcase_add_test(tc, unsupported);
+   tcase_add_test(tc, wrong_rewrite);
+   suite_add_tcase(s, tc);
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? 1 : 0;
+}
