@@ -69,7 +69,13 @@ static xe_module *load(const char *path)
    if (!bytes) { xe_error(path, "%s", err); free(err); return NULL; }
    xe_module *m = xe_read(bytes, n, &err);
    free(bytes);
-   if (!m) { xe_error(path, "%s", err); free(err); }
+   if (!m) { xe_error(path, "%s", err); free(err); return NULL; }
+   if (!xe_exec_check_module(m, &err)) {
+      xe_error(path, "cannot run a module that does not validate: %s", err);
+      free(err);
+      xe_module_free(m);
+      return NULL;
+   }
    return m;
 }
 
@@ -200,6 +206,12 @@ int xe_cmd_run(int argc, char **argv)
    xe_module *m = xe_read(bytes, nbytes, &err);
    free(bytes);
    if (!m) { xe_error(path, "%s", err); free(err); return 1; }
+   if (!xe_exec_check_module(m, &err)) {
+      xe_error(path, "cannot run a module that does not validate: %s", err);
+      free(err);
+      xe_module_free(m);
+      return 1;
+   }
    int np = xe_exec_params(m, kernel, NULL, NULL, NULL, 0);
    if (np < 0) { xe_error(path, "no kernel named '%s'", kernel); xe_module_free(m); return 1; }
    l.nargs = (unsigned)np;

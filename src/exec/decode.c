@@ -441,7 +441,7 @@ xe_prog *xe_prog_build(xe_module *m, const char *kernel, const xe_launch *l, cha
    p->psize = 0;
    for (uint32_t id = 0; id < m->bound; id++) {
       p->slot[id] = NOSLOT;
-      xe_inst *d = m->defs[id];
+      xe_inst *d = xe_def(m, id);
       if (!d || !d->type_id || d->opcode == SpvOpFunction) continue;
       uint64_t s = xe_exec_tsize(m, d->type_id, NULL);
       if (!s) s = 8;

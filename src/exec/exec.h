@@ -51,7 +51,13 @@ typedef struct xe_launch {
    uint64_t steps;          /* out: work-item instructions executed */
 } xe_launch;
 
-/* Runs the kernel over the whole NDRange.  true on success. */
+/* Whether the interpreter may run m (check.c): spvValidate accepts it
+ * once block order and entry-point interfaces are repaired on a copy.
+ * Else false with *err (malloc'd) the validator's message. */
+bool xe_exec_check_module(const xe_module *m, char **err);
+
+/* Runs the kernel over the whole NDRange.  true on success.  The module
+ * must pass xe_exec_check_module. */
 bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
 
 /* Facts about a kernel's parameters, for front ends that build launches:
@@ -63,7 +69,8 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
                    unsigned *elem, bool *is_float, unsigned max);
 
 /* --verify: compares every kernel of a and b on n random launches.
- * Returns 0 when equal, 1 on a difference (message printed to stderr),
+ * Returns 0 when equal, 1 on a difference (message printed to stderr), 2
+ * when a module cannot be run (it fails xe_exec_check_module),
  * and prints skip remarks for launches that the input itself cannot run. */
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet);
 

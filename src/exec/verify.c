@@ -252,6 +252,15 @@ out:
 
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet)
 {
+   char *why = NULL;
+   for (int side = 0; side < 2; side++) {
+      if (!xe_exec_check_module(side ? b : a, &why)) {
+         fprintf(stderr, "xeopt: verify: cannot run the %s module, it does not validate: %s\n",
+                 side ? "optimized" : "input", why);
+         free(why);
+         return 2;
+      }
+   }
    xe_kernel ka[64], kb;
    unsigned nk = xe_kernels(a, ka, 64);
    int rc = 0;
@@ -285,9 +294,11 @@ int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet)
 bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
                        char **report)
 {
-   if (!xe_exec_verify((xe_module *)before, (xe_module *)after, (unsigned)o->verify, false))
+   int rc = xe_exec_verify((xe_module *)before, (xe_module *)after, (unsigned)o->verify, false);
+   if (!rc)
       return true;
-   *report = strdup("--verify: the optimized module computes different results (see above); "
-                    "no output written");
+   *report = strdup(rc == 2 ? "--verify could not run the modules (see above); no output written"
+                            : "--verify: the optimized module computes different results (see "
+                              "above); no output written");
    return false;
 }
