@@ -99,7 +99,10 @@ struct xe_function {
 struct xe_module {
    uint32_t version;      /* header word 1, never raised by xeopt */
    uint32_t generator;
-   uint32_t bound;        /* every id is < bound */
+   uint32_t bound;        /* every id in use is < bound: one past the largest defined id
+                           * after reading, raised by xe_fresh_id; analyses size per-id
+                           * tables by it */
+   uint32_t header_bound; /* the input header's bound; the writer writes the larger */
    uint32_t schema;
    bool big_endian;       /* byte order of the input; the writer keeps it */
    bool reordered;        /* the input broke the section order; written in order */

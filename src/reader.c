@@ -56,6 +56,7 @@ static spv_result_t on_header(void *data, spv_endianness_t endian, uint32_t magi
    r->m->version = version;
    r->m->generator = generator;
    r->m->bound = bound;
+   r->m->header_bound = bound;
    r->m->schema = schema;
    r->word = 5;
    return SPV_SUCCESS;
@@ -292,6 +293,16 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       r.m->big_endian = swapped;
    if (res == SPV_SUCCESS && (r.err = xe_check_structure(r.m)))
       res = SPV_ERROR_INVALID_BINARY;
+   if (res == SPV_SUCCESS) {
+      /* Per-id tables are sized by the ids in use, not by a header bound
+       * that may be far larger (up to XE_MAX_BOUND in a tiny module); the
+       * writer still writes the header's bound, and fresh ids stay below
+       * it where they can. */
+      uint32_t top = r.m->defs_cap < r.m->bound ? r.m->defs_cap : r.m->bound;
+      while (top > 1 && !r.m->defs[top - 1])
+         top--;
+      r.m->bound = top;
+   }
    if (res != SPV_SUCCESS) {
       if (!r.err) {
          /* SPIRV-Tools' messages name the word themselves. */

@@ -47,7 +47,7 @@ uint32_t *xe_write(const xe_module *m, size_t *nwords, bool native_order)
    *out++ = SpvMagicNumber;
    *out++ = m->version;
    *out++ = m->generator;
-   *out++ = m->bound;
+   *out++ = m->bound > m->header_bound ? m->bound : m->header_bound;
    *out++ = m->schema;
    for (int s = 0; s < XE_SEC_COUNT; s++)
       out = put_list(out, &m->sec[s]);

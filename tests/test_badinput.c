@@ -256,6 +256,24 @@ START_TEST(stdin_stdout)
 }
 END_TEST
 
+START_TEST(huge_bound_small_memory)
+{
+   /* A valid module may declare a bound far above its ids (here 2^26 for
+    * four ids): per-id tables follow the ids in use, so -O2 runs in 150 MB
+    * of address space and writes the module back unchanged. */
+   uint32_t w[NGOOD];
+   memcpy(w, good, sizeof(good));
+   w[3] = 1u << 26;
+   char *p = path_of("bigbound"), *o = path_of("bigbound-out");
+   tu_write(p, w, sizeof(w));
+   int rc = tu_sh(NULL, NULL, "ulimit -v 150000 && %s -O2 '%s' -o '%s' && cmp '%s' '%s'",
+                  tu_xeopt(), p, o, p, o);
+   ck_assert_int_eq(rc, 0);
+   free(p);
+   free(o);
+}
+END_TEST
+
 START_TEST(file_size_limit)
 {
    /* ulimit -f 1 allows 1024 bytes: writing a 3 KB module must fail with a
@@ -301,6 +319,7 @@ int main(void)
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
    tcase_add_test(tc, file_size_limit);
+   tcase_add_test(tc, huge_bound_small_memory);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);
    srunner_run_all(sr, CK_NORMAL);
