@@ -1,6 +1,7 @@
 // xeopt-test: -O2
-// priv_volatile: a volatile private array. Volatile accesses must be kept
-// exactly as written: the private-array pass must not touch it.
+// priv_volatile: a volatile private array. Private memory is observable by
+// no other work-item, so the private-array pass drops Volatile (issue 6,
+// rewrite 5) and IGC can keep the array in registers.
 kernel void priv_volatile(global const int *in, global int *out)
 {
     size_t i = get_global_id(0);
