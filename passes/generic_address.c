@@ -143,14 +143,15 @@ static xe_function *clone_function(xe_module *m, xe_function *f)
  * from different call sites, one version per combination of argument
  * spaces, so each version sees one space per parameter.  Returns whether
  * it cloned anything. */
-static bool specialize_calls(xe_module *m, const int *ps, const uint8_t *pconf, xe_remarks *r)
+static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const uint8_t *pconf,
+                             xe_remarks *r)
 {
    bool progress = false;
    xe_function *last = m->last_fn;
    for (xe_function *f = m->first_fn; f; f = f->next) {
       bool conflicted = false;
       xe_foreach_inst(p, &f->params)
-         if (p->result_id && pconf[p->result_id])
+         if (p->result_id && p->result_id < nps && pconf[p->result_id])
             conflicted = true;
       if (!conflicted || !f->first)
          goto next;
@@ -163,7 +164,7 @@ static bool specialize_calls(xe_module *m, const int *ps, const uint8_t *pconf, 
          if (!caller->first)
             continue;
          xe_as_info a;
-         xe_as_analyze(m, caller, ps, &a);
+         xe_as_analyze(m, caller, ps, nps, &a);
          xe_foreach_block(b, caller) {
             xe_foreach_inst(i, &b->insts) {
                if (i->opcode != SpvOpFunctionCall || xe_op(i, 0) != xe_function_id(f))
@@ -235,10 +236,11 @@ static void where(xe_module *m, xe_function *f, xe_inst *i, char *buf, size_t n)
 }
 
 static bool run_function(xe_module *m, xe_function *f, const char *kernel, const int *ps,
+                         uint32_t nps,
                          const uint8_t *pconf, xe_remarks *r)
 {
    xe_as_info a;
-   xe_as_analyze(m, f, ps, &a);
+   xe_as_analyze(m, f, ps, nps, &a);
    bool progress = false;
    uint32_t bound = a.n;
    uint8_t *retype = calloc(bound, 1);
@@ -250,7 +252,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
       if (!p->result_id || !xe_is_generic_ptr_type(m, p->type_id) || specific(a.space[p->result_id]))
          continue;
       const char *pn = xe_name(m, p->result_id);
-      if (pconf[p->result_id])
+      if (p->result_id < nps && pconf[p->result_id])
          xe_remark(r, kernel, XE_REMARK_MISSED,
                    "parameter %%%s of %s stays generic: callers pass pointers of different address spaces (per-space cloning not implemented)",
                    pn ? pn : "?", fname);
@@ -459,19 +461,22 @@ bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks 
       nk = 64;
    bool progress = false;
    uint8_t *pconf;
+   /* ps and pconf are indexed by the ids that exist now; passes add more. */
+   uint32_t nps = m->bound;
    int *ps = xe_as_param_spaces(m, &pconf);
-   if (specialize_calls(m, ps, pconf, r)) {
+   if (specialize_calls(m, ps, nps, pconf, r)) {
       progress = true;
       xe_module_invalidate(m);
       free(ps);
       free(pconf);
+      nps = m->bound;
       ps = xe_as_param_spaces(m, &pconf);
    }
    xe_foreach_fn(f, m) {
       /* Dead helpers (inlined everywhere) only make noise. */
       if (!f->first || (!kernel_of(ks, nk, f) && !xe_function_callers(m, f)))
          continue;
-      progress |= run_function(m, f, kernel_of(ks, nk, f), ps, pconf, r);
+      progress |= run_function(m, f, kernel_of(ks, nk, f), ps, nps, pconf, r);
    }
    free(ps);
    free(pconf);

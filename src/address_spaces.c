@@ -112,7 +112,8 @@ static int transfer(const xe_module *m, const xe_as_info *a, xe_inst *i, bool *c
    }
 }
 
-void xe_as_analyze(xe_module *m, xe_function *f, const int *params, xe_as_info *a)
+void xe_as_analyze(xe_module *m, xe_function *f, const int *params, uint32_t nparams,
+                   xe_as_info *a)
 {
    a->n = m->bound;
    a->space = malloc(sizeof(int) * a->n);
@@ -120,9 +121,9 @@ void xe_as_analyze(xe_module *m, xe_function *f, const int *params, xe_as_info *
    for (uint32_t k = 0; k < a->n; k++)
       a->space[k] = XE_AS_NONE;
    xe_foreach_inst(p, &f->params)
-      if (p->result_id)
-         a->space[p->result_id] = params && p->result_id < a->n ? params[p->result_id]
-                                                                : XE_AS_UNKNOWN;
+      if (p->result_id && p->result_id < a->n)
+         a->space[p->result_id] = params && p->result_id < nparams ? params[p->result_id]
+                                                                      : XE_AS_UNKNOWN;
    /* Values only go down the lattice NONE -> space -> UNKNOWN, so this
     * terminates after at most two changes per value. */
    for (bool changed = true; changed;) {
@@ -176,7 +177,7 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
          if (!f->first)
             continue;
          xe_as_info a;
-         xe_as_analyze(m, f, ps, &a);
+         xe_as_analyze(m, f, ps, n, &a);
          xe_foreach_block(b, f) {
             xe_foreach_inst(i, &b->insts) {
                if (i->opcode != SpvOpFunctionCall)

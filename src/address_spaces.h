@@ -25,11 +25,13 @@ typedef struct xe_as_info {
 
 bool xe_is_generic_ptr_type(const xe_module *m, uint32_t type_id);
 /* Analyses f; the caller frees with xe_as_free.  params, when not NULL,
- * gives the space of Generic parameters by id (see xe_as_param_spaces);
+ * gives the space of Generic parameters by id (see xe_as_param_spaces),
+ * for ids below nparams (others count as unknown: passes add ids);
  * otherwise they are unknown.  Loads of a Generic pointer straight from a
  * Function variable whose every use is a plain load or store take the join
  * of the values stored. */
-void xe_as_analyze(xe_module *m, xe_function *f, const int *params, xe_as_info *out);
+void xe_as_analyze(xe_module *m, xe_function *f, const int *params, uint32_t nparams,
+                   xe_as_info *out);
 /* Space of every Generic parameter of functions that are called, the join
  * over all call sites (iterated to a fixed point across the call graph);
  * XE_AS_UNKNOWN for the others.  *conflict_out (may be NULL) gets a

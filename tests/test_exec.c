@@ -187,12 +187,14 @@ START_TEST(vec)
    run(m, &l);
    for (int i = 0; i < 8; i++) {
       float v[4] = {in[4 * i] * 2, in[4 * i + 2] * 2, in[4 * i + 1] * 2, in[4 * i + 3] * 2};
-      int c = 0;
+      /* The kernel's int arithmetic wraps: add as unsigned. */
+      unsigned c = 0;
       for (int k = 0; k < 4; k++) {
          float x = v[k] * 1000.0f;
-         c += x >= 2147483647.0f ? 2147483647 : x <= -2147483648.0f ? (-2147483647 - 1) : (int)x;
+         c += (unsigned)(x >= 2147483647.0f ? 2147483647 : x <= -2147483648.0f ? (-2147483647 - 1) : (int)x);
       }
-      int want = c + i + (int)v[0] + n / (i + 1) + n % 7 + ((-n) >> 2) + (int)((unsigned)n >> 1);
+      int want = (int)(c + (unsigned)i + (unsigned)(int)v[0] + (unsigned)(n / (i + 1)) +
+                       (unsigned)(n % 7) + (unsigned)((-n) >> 2) + ((unsigned)n >> 1));
       ck_assert_int_eq(o2[i], want);
       uint32_t wb;
       memcpy(&wb, &v[3], 4);

@@ -42,7 +42,7 @@ static xe_function *fn_named(xe_module *m, const char *name)
 static int first_generic_access(xe_module *m, xe_function *f, const int *ps, bool *conflict)
 {
    xe_as_info a;
-   xe_as_analyze(m, f, ps, &a);
+   xe_as_analyze(m, f, ps, m->bound, &a);
    int s = 1000;
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
