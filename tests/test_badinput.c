@@ -327,9 +327,5 @@ int main(void)
    tcase_add_test(tc, file_size_limit);
    tcase_add_test(tc, huge_bound_small_memory);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? 1 : 0;
+   return tu_run_suite(s) ? 1 : 0;
 }

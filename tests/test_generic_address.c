@@ -175,9 +175,5 @@ int main(void)
    tcase_set_timeout(isa, 300);
    tcase_add_test(isa, isa_generic_check_removed);
    suite_add_tcase(s, isa);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? 1 : 0;
+   return tu_run_suite(s) ? 1 : 0;
 }

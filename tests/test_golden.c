@@ -165,9 +165,6 @@ int main(void)
    tcase_set_timeout(tc, 300);
    tcase_add_loop_test(tc, golden_case, 0, ncases);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
+   int failed = tu_run_suite(s);
    return ncases == 0 || failed ? 1 : 0;
 }

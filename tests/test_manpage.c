@@ -94,9 +94,5 @@ int main(void)
    TCase *tc = tcase_create("manpage");
    tcase_add_test(tc, help_matches_man_page);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? 1 : 0;
+   return tu_run_suite(s) ? 1 : 0;
 }

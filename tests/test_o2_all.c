@@ -36,9 +36,6 @@ int main(void)
    tcase_set_timeout(tc, 120);
    tcase_add_loop_test(tc, o2_valid_and_compiles, 0, ninputs);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
+   int failed = tu_run_suite(s);
    return ninputs == 0 || failed ? 1 : 0;
 }

@@ -154,9 +154,5 @@ int main(void)
                        sizeof(kernels) / sizeof(kernels[0]));
    tcase_add_test(tc, golden_manifests_match_schema);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? 1 : 0;
+   return tu_run_suite(s) ? 1 : 0;
 }

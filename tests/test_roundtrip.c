@@ -75,10 +75,7 @@ int main(void)
    tcase_add_loop_test(tc, roundtrip_identical, 0, ninputs);
    tcase_add_loop_test(tc, cli_O0_identical, 0, ninputs);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
+   int failed = tu_run_suite(s);
    /* No inputs would make this test pass vacuously. */
    return ninputs == 0 || failed ? 1 : 0;
 }

@@ -156,9 +156,5 @@ int main(void)
    tcase_add_test(tc, hundred_thousand_kernels);
    tcase_add_test(tc, hundred_megabytes);
    suite_add_tcase(s, tc);
-   SRunner *sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   int failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? 1 : 0;
+   return tu_run_suite(s) ? 1 : 0;
 }

@@ -192,3 +192,12 @@ int tu_list(const char *rel, const char *suffix, char **out, int max)
    qsort(out, n, sizeof(*out), by_name);
    return n;
 }
+
+int tu_run_suite(Suite *s)
+{
+   SRunner *sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   int failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed;
+}

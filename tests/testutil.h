@@ -6,9 +6,13 @@
 #ifndef XEOPT_TESTUTIL_H
 #define XEOPT_TESTUTIL_H
 
+#include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Runs every test of s (Check's normal output) and frees it; returns
+ * the number of failed tests. */
+int tu_run_suite(Suite *s);
 /* Source-tree path of rel (malloc'd). */
 char *tu_src(const char *rel);
 /* Path in this test's scratch directory (malloc'd), created on demand. */
