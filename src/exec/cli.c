@@ -216,12 +216,20 @@ int xe_cmd_run(int argc, char **argv)
    if (np < 0) { xe_error(path, "no kernel named '%s'", kernel); xe_module_free(m); return 1; }
    l.nargs = (unsigned)np;
    for (int k = 0; k < np; k++) {
-      if (!specs[k].kind) { xe_error(NULL, "argument %d of %s is not given (--arg %d=...)", k, kernel, k); return 2; }
+      if (!specs[k].kind) {
+         xe_error(NULL, "argument %d of %s is not given (--arg %d=...)", k, kernel, k);
+         for (int j = 0; j < k; j++) free(l.args[j].data);
+         cJSON_Delete(js);
+         xe_module_free(m);
+         return 1;
+      }
       xe_arg_materialize(&specs[k], &l.args[k], seed * 7919 + (uint64_t)k);
    }
    if (!xe_exec_run(m, &l, &err)) {
       xe_error(path, "%s", err);
       free(err);
+      for (int k = 0; k < np; k++) free(l.args[k].data);
+      cJSON_Delete(js);
       xe_module_free(m);
       return 1;
    }
