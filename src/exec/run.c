@@ -389,6 +389,20 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
       return false;
    }
    uint64_t ls = r.local[0] * r.local[1] * r.local[2];
+   /* A work-group's values and private memory, and local memory, must fit
+    * a sane budget: a kernel with a huge private array is an error, not an
+    * attempt to allocate it. */
+   const uint64_t limit = 1ull << 30;
+   uint64_t per_wi = (uint64_t)p->vsize + p->psize + sizeof(xe_wi);
+   if (ls > limit / (per_wi ? per_wi : 1) || p->lsize > limit) {
+      if (asprintf(err, "kernel %s: a work-group of %llu needs more than 1 GiB of interpreter "
+                        "memory (private arrays of %u bytes, local memory of %llu bytes)",
+                   l->kernel, (unsigned long long)ls, p->psize,
+                   (unsigned long long)p->lsize) < 0)
+         *err = NULL;
+      xe_prog_free(p);
+      return false;
+   }
    r.wi = calloc(ls, sizeof(xe_wi));
    r.vmem = malloc(ls * p->vsize + 8);
    r.pmem = malloc(ls * p->psize + 8);
