@@ -13,8 +13,12 @@
  * Preconditions proved: the one-space fact for each retyped value; uses that
  * need a Generic operand (calls, stores of the pointer, OpReturnValue, ...)
  * get a fresh OpPtrCastToGeneric, so they see the same pointer as before.
- * Not done (remarked): pointers from parameters or loads (interprocedural
- * cloning and private-variable tracking); values two spaces reach.
+ * Helpers called with different spaces are cloned per combination (at
+ * most MAX_VERSIONS); an exported helper (LinkageAttributes Export) stays as
+ * it is, since other modules may call it with any space, and the calls in
+ * this module go to internal copies.
+ * Not done (remarked): values two spaces reach; pointers loaded from
+ * memory other than a private slot that never escapes.
  * Host contract: unchanged.
  */
 #include <stdio.h>
@@ -149,11 +153,16 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
    bool progress = false;
    xe_function *last = m->last_fn;
    for (xe_function *f = m->first_fn; f; f = f->next) {
-      bool conflicted = false;
-      xe_foreach_inst(p, &f->params)
+      bool conflicted = false, generic = false;
+      xe_foreach_inst(p, &f->params) {
          if (p->result_id && p->result_id < nps && pconf[p->result_id])
             conflicted = true;
-      if (!conflicted || !f->first)
+         generic |= xe_is_generic_ptr_type(m, p->type_id);
+      }
+      /* An exported function keeps its body for callers in other modules;
+       * the calls seen here go to clones, even when they agree. */
+      bool exported = generic && xe_function_callers(m, f) && xe_is_exported(m, xe_function_id(f));
+      if ((!conflicted && !exported) || !f->first)
          goto next;
       /* Collect call sites and their argument-space keys. */
       uint64_t keys[MAX_VERSIONS];
@@ -180,15 +189,15 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
                while (v < nv && keys[v] != key)
                   v++;
                if (v == nv) {
-                  if (nv == MAX_VERSIONS) {
+                  if (nv == MAX_VERSIONS - (unsigned)exported) {
                      too_many = true;
                      continue;
                   }
                   keys[nv] = key;
-                  versions[nv] = nv ? clone_function(m, f) : f;
+                  versions[nv] = nv || exported ? clone_function(m, f) : f;
                   nv++;
                }
-               if (v > 0) {
+               if (versions[v] != f) {
                   xe_set_op(i, 0, xe_function_id(versions[v]));
                   progress = true;
                }
@@ -197,7 +206,13 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
          xe_as_free(&a);
       }
       const char *fn = xe_name(m, xe_function_id(f));
-      if (nv > 1)
+      if (exported && nv)
+         xe_remark(r, NULL, XE_REMARK_APPLIED,
+                   "%s is exported, so it stays as it is for other modules; its calls here go to %u "
+                   "internal %s",
+                   fn ? fn : "?", nv,
+                   nv == 1 ? "copy" : "copies, one per combination of argument address spaces");
+      else if (nv > 1)
          xe_remark(r, NULL, XE_REMARK_APPLIED,
                    "%s cloned into %u versions, one per combination of argument address spaces",
                    fn ? fn : "?", nv);
@@ -254,7 +269,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
       const char *pn = xe_name(m, p->result_id);
       if (p->result_id < nps && pconf[p->result_id])
          xe_remark(r, kernel, XE_REMARK_MISSED,
-                   "parameter %%%s of %s stays generic: callers pass pointers of different address spaces (per-space cloning not implemented)",
+                   "parameter %%%s of %s stays generic: callers pass pointers of different address spaces (more combinations than versions allowed)",
                    pn ? pn : "?", fname);
       else
          xe_remark(r, kernel, XE_REMARK_MISSED,

@@ -164,9 +164,10 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
    uint8_t *conf = calloc(n, 1);
    for (uint32_t k = 0; k < n; k++)
       ps[k] = XE_AS_UNKNOWN;
-   /* Optimistic start for called functions; kernels keep UNKNOWN. */
+   /* Optimistic start for called functions; kernels keep UNKNOWN, and so
+    * do exported functions, which other modules may call with anything. */
    xe_foreach_fn(f, m)
-      if (xe_function_callers(m, f))
+      if (xe_function_callers(m, f) && !xe_is_exported(m, xe_function_id(f)))
          xe_foreach_inst(p, &f->params)
             if (p->result_id)
                ps[p->result_id] = XE_AS_NONE;

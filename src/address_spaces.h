@@ -34,7 +34,8 @@ void xe_as_analyze(xe_module *m, xe_function *f, const int *params, uint32_t npa
                    xe_as_info *out);
 /* Space of every Generic parameter of functions that are called, the join
  * over all call sites (iterated to a fixed point across the call graph);
- * XE_AS_UNKNOWN for the others.  *conflict_out (may be NULL) gets a
+ * XE_AS_UNKNOWN for the others and for exported functions (LinkageAttributes
+ * Export: callers outside the module are not seen).  *conflict_out (may be NULL) gets a
  * per-id flag: two spaces reach the parameter.  Caller frees both. */
 int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out);
 void xe_as_free(xe_as_info *a);

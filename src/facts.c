@@ -170,6 +170,17 @@ bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t 
    return false;
 }
 
+bool xe_is_exported(const xe_module *m, uint32_t id)
+{
+   xe_foreach_inst(i, &m->sec[XE_SEC_ANNOTATION]) {
+      /* LinkageAttributes: target, decoration, name (string), linkage type. */
+      if (i->opcode == SpvOpDecorate && xe_nops(i) >= 4 && xe_op(i, 0) == id &&
+          xe_op(i, 1) == SpvDecorationLinkageAttributes)
+         return xe_op(i, xe_nops(i) - 1) != SpvLinkageTypeImport;
+   }
+   return false;
+}
+
 int xe_builtin_of(const xe_module *m, uint32_t var_id)
 {
    uint32_t b;

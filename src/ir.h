@@ -226,6 +226,10 @@ const char *xe_name(const xe_module *m, uint32_t id);
 /* Finds decoration dec on id; copies up to nvals literal words after it. */
 bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t *vals,
                    unsigned nvals);
+/* Whether id (a function or variable) carries LinkageAttributes other than
+ * Import: another module linked with this one (zeModuleDynamicLink) may
+ * use it, so its signature and behaviour for any argument must stay. */
+bool xe_is_exported(const xe_module *m, uint32_t id);
 bool xe_has_capability(const xe_module *m, SpvCapability cap);
 void xe_add_capability(xe_module *m, SpvCapability cap);
 bool xe_has_extension(const xe_module *m, const char *name);

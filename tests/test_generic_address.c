@@ -79,7 +79,20 @@ START_TEST(o0_private_and_params)
 {
    xe_module *m = load("testdata/spv/generic_address_O0.spv");
    uint8_t *conf;
+   /* clang -O0 exports every helper: another module may call it with any
+    * space, so nothing is assumed about its parameters... */
    int *ps = xe_as_param_spaces(m, &conf);
+   xe_foreach_inst(p, &fn_named(m, "generic_xtoy_g")->params)
+      if (xe_is_generic_ptr_type(m, p->type_id))
+         ck_assert_int_eq(ps[p->result_id], XE_AS_UNKNOWN);
+   free(ps);
+   free(conf);
+   /* ...until the module is closed (what the pass's internal copies are). */
+   xe_foreach_inst_safe(d, nx, &m->sec[XE_SEC_ANNOTATION])
+      if (d->opcode == SpvOpDecorate && xe_op(d, 1) == SpvDecorationLinkageAttributes)
+         xe_inst_delete(m, d);
+   xe_module_invalidate(m);
+   ps = xe_as_param_spaces(m, &conf);
    /* generic_xtoy_g is only called with global pointers; generic_xtoy gets
     * a global and a local source, and a global destination. */
    xe_function *g = fn_named(m, "generic_xtoy_g"), *x = fn_named(m, "generic_xtoy");
@@ -104,6 +117,46 @@ START_TEST(o0_private_and_params)
    free(ps);
    free(conf);
    xe_module_free(m);
+}
+END_TEST
+
+/* Exported helpers must work for callers in other modules: the pass
+ * leaves their words alone and sends this module's calls to copies. */
+START_TEST(exported_helper_kept)
+{
+   char *after = tu_tmp("exported.spv");
+   char *in = tu_src("testdata/spv/generic_address_O0.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "'%s' --passes=generic-address '%s' -o '%s'", tu_xeopt(), in, after), 0);
+   xe_module *a = load("testdata/spv/generic_address_O0.spv");
+   size_t n;
+   char *bytes = tu_read(after, &n);
+   char *err = NULL;
+   xe_module *b = xe_read(bytes, n, &err);
+   ck_assert_msg(b, "%s", err ? err : "");
+   static const char *helpers[] = { "generic_xtoy", "generic_xtoy_g" };
+   for (int h = 0; h < 2; h++) {
+      xe_function *fa = fn_named(a, helpers[h]), *fb = fn_named(b, helpers[h]);
+      ck_assert_uint_eq(xe_function_callers(b, fb), 0);
+      xe_block *bb = fb->first;
+      xe_foreach_block(ba, fa) {
+         ck_assert_ptr_nonnull(bb);
+         xe_inst *ib = bb->insts.first;
+         xe_foreach_inst(ia, &ba->insts) {
+            ck_assert_msg(ib && ib->nwords == ia->nwords &&
+                          !memcmp(ib->words, ia->words, ia->nwords * sizeof(uint32_t)),
+                          "%s changed", helpers[h]);
+            ib = ib->next;
+         }
+         ck_assert_ptr_null(ib);
+         bb = bb->next;
+      }
+      ck_assert_ptr_null(bb);
+   }
+   xe_module_free(a);
+   xe_module_free(b);
+   free(bytes);
+   free(in);
+   free(after);
 }
 END_TEST
 
@@ -170,6 +223,7 @@ int main(void)
    TCase *tc = tcase_create("facts");
    tcase_add_test(tc, o2_inlined_facts);
    tcase_add_test(tc, o0_private_and_params);
+   tcase_add_test(tc, exported_helper_kept);
    suite_add_tcase(s, tc);
    TCase *isa = tcase_create("isa");
    tcase_set_timeout(isa, 300);
