@@ -104,6 +104,26 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
 {
    char *err = NULL;
    xe_module *m = xe_read(bytes, size, &err);
+   char *unknown = m ? NULL : xe_read_unknown(bytes, size);
+   if (unknown && !o->validate && o->verify <= 0) {
+      /* Well framed, only newer than our SPIRV-Tools: hand it on as it came. */
+      free(err);
+      warn(r, "%s; the module is passed through unchanged", unknown);
+      free(unknown);
+      r->words = malloc(size);
+      if (!r->words)
+         abort();
+      memcpy(r->words, bytes, size);
+      r->nwords = size / 4;
+      return;
+   }
+   if (unknown) {
+      free(err);
+      if (asprintf(&err, "%s, so %s cannot check it (without either option the module is passed "
+                   "through unchanged)", unknown, o->validate ? "--validate" : "--verify") < 0)
+         abort();
+      free(unknown);
+   }
    if (!m) {
       fail(r, XEOPT_ERROR_INPUT, err);
       return;

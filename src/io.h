@@ -16,6 +16,15 @@
  * no "error:" prefix), e.g. "truncated instruction at word 12". */
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err);
 
+/* For bytes that xe_read rejects: when the only thing SPIRV-Tools' parser
+ * objects to is an opcode or an extended instruction set it does not know
+ * (a newer SPIR-V or vendor extension), and every instruction's word count
+ * still frames the module exactly, a malloc'd description of the first such
+ * instruction ("opcode 9999 at word 16"); else NULL.  Without the grammar
+ * xeopt cannot tell which operands are ids, so such a module can only be
+ * passed through as it came (the driver does that). */
+char *xe_read_unknown(const void *bytes, size_t nbytes);
+
 /* The structural facts every pass relies on (structure.c): NULL when they
  * hold, else a malloc'd message.  xe_read calls it. */
 char *xe_check_structure(const xe_module *m);

@@ -2,6 +2,7 @@
  * The pass registry and the pipeline driver.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -115,9 +116,39 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
    return XE_OK;
 }
 
+/* The passes model OpenCL kernels (OpenCL memory model, Kernel entry
+ * points, SPIR-V 2.16's Kernel rules).  Anything else, a Vulkan compute
+ * shader say, is written back as it came; says why in buf. */
+static bool kernel_module(const xe_module *m, char *buf, size_t n)
+{
+   xe_inst *mm = m->sec[XE_SEC_MEMORY_MODEL].first;
+   if (mm && xe_op(mm, 1) != SpvMemoryModelOpenCL) {
+      snprintf(buf, n, "memory model %s is not OpenCL",
+               xe_op(mm, 1) == SpvMemoryModelGLSL450 ? "GLSL450"
+               : xe_op(mm, 1) == SpvMemoryModelVulkan ? "Vulkan" : "Simple");
+      return false;
+   }
+   xe_foreach_inst(e, &m->sec[XE_SEC_ENTRY_POINT]) {
+      if (xe_op(e, 0) != SpvExecutionModelKernel) {
+         snprintf(buf, n, "entry point %s has execution model %u, not Kernel",
+                  (const char *)&e->words[e->first_op + 2], xe_op(e, 0));
+         return false;
+      }
+   }
+   return true;
+}
+
 enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
                                const xe_pipeline_hooks *h, bool *valid, char **err)
 {
+   char why[256];
+   if (!kernel_module(m, why, sizeof why)) {
+      r->pass = "pipeline";
+      xe_remark(r, NULL, XE_REMARK_MISSED,
+                "not an OpenCL kernel module (%s): no pass runs, the module is written unchanged", why);
+      r->pass = NULL;
+      return XE_OK;
+   }
    if (o->passes.n) {
       for (unsigned k = 0; k < o->passes.n; k++) {
          const xe_pass_info *p = xe_pass_find(o->passes.v[k]);

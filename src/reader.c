@@ -317,3 +317,62 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
    free(words);
    return r.m;
 }
+
+static spv_result_t skip_header(void *u, spv_endianness_t e, uint32_t magic, uint32_t version,
+                                uint32_t generator, uint32_t bound, uint32_t schema)
+{
+   (void)u, (void)e, (void)magic, (void)version, (void)generator, (void)bound, (void)schema;
+   return SPV_SUCCESS;
+}
+
+static spv_result_t skip_inst(void *u, const spv_parsed_instruction_t *i)
+{
+   (void)u, (void)i;
+   return SPV_SUCCESS;
+}
+
+char *xe_read_unknown(const void *bytes, size_t nbytes)
+{
+   if (nbytes % 4 || nbytes < 20)
+      return NULL;
+   size_t n = nbytes / 4;
+   uint32_t *w = malloc(nbytes);
+   if (!w)
+      abort();
+   memcpy(w, bytes, nbytes);
+   if (w[0] == swap32(SpvMagicNumber))
+      for (size_t k = 0; k < n; k++)
+         w[k] = swap32(w[k]);
+   char *why = NULL;
+   size_t at = 5;
+   while (w[0] == SpvMagicNumber && at < n) {
+      uint32_t wc = w[at] >> 16;
+      if (wc == 0 || wc > n - at)
+         break;
+      at += wc;
+   }
+   if (w[0] == SpvMagicNumber && at == n) {
+      spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+      spv_diagnostic diag = NULL;
+      spv_result_t res = spvBinaryParse(ctx, NULL, w, n, skip_header, skip_inst, &diag);
+      const char *msg = res != SPV_SUCCESS && diag && diag->error ? diag->error : "";
+      char buf[320];
+      buf[0] = 0;
+      if (!strncmp(msg, "Invalid opcode: ", 16)) {
+         /* The diagnostic counts instructions; name the word. */
+         size_t word = 5;
+         while (word < n && (w[word] & 0xffff) != strtoul(msg + 16, NULL, 10))
+            word += w[word] >> 16;
+         snprintf(buf, sizeof buf, "opcode %s at word %zu is unknown to SPIRV-Tools", msg + 16, word);
+      }
+      else if (!strncmp(msg, "Invalid extended instruction import '", 37))
+         snprintf(buf, sizeof buf, "extended instruction set %.200s is unknown to SPIRV-Tools",
+                  msg + 36);
+      if (buf[0])
+         why = strdup(buf);
+      spvDiagnosticDestroy(diag);
+      spvContextDestroy(ctx);
+   }
+   free(w);
+   return why;
+}

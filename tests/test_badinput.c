@@ -146,8 +146,9 @@ START_TEST(instruction_errors)
    expect_words("wc_past", w, NGOOD,
                 "Invalid instruction OpTypeVoid starting at word 16: expected no more operands "
                 "after 2 words, but stated word count is 9.");
-   w[W_VOID] = 2 << 16 | 9999;
-   expect_words("unknown_op", w, NGOOD, "Invalid opcode: 9999");
+   /* An unknown opcode that breaks the framing is still an error. */
+   w[W_VOID] = 0xffff << 16 | 9999;
+   expect_words("unknown_op_framing", w, NGOOD, "Invalid opcode: 9999");
    memcpy(w, good, sizeof(good));
    w[W_LABEL + 1] = 7; /* label id 7 >= bound 5 */
    expect_words("id_bound", w, NGOOD, "OpLabel uses id 7, outside the id bound 5 (at word 26)");
@@ -159,6 +160,109 @@ START_TEST(instruction_errors)
    w[3] = 10;
    expect_words("forward", w, NGOOD, "OpTypeFunction refers to id 9 before its definition (at word 18)");
    free(w);
+}
+END_TEST
+
+/* Runs xeopt ARGS on the words; expects exit 0, exactly stderr_want on
+ * stderr and an output byte-identical to the input. */
+static void expect_unchanged(const char *name, const uint32_t *w, size_t nwords, const char *args,
+                             const char *stderr_fmt)
+{
+   char *p = path_of(name), *o = tu_tmp("unchanged-out.spv"), *err = NULL, *want;
+   tu_write(p, w, nwords * 4);
+   int rc = tu_sh(NULL, &err, "%s %s '%s' -o '%s'", tu_xeopt(), args, p, o);
+   ck_assert_msg(rc == 0, "%s: exit %d: %s", name, rc, err);
+   if (asprintf(&want, stderr_fmt, p) < 0)
+      abort();
+   ck_assert_str_eq(err, want);
+   ck_assert_int_eq(tu_sh(NULL, NULL, "cmp -s '%s' '%s'", p, o), 0);
+   free(want);
+   free(err);
+   free(o);
+   free(p);
+}
+
+static uint32_t bswap(uint32_t v)
+{
+   return v >> 24 | (v >> 8 & 0xff00) | (v << 8 & 0xff0000) | v << 24;
+}
+
+/* Opcodes and extended instruction sets newer than our SPIRV-Tools: xeopt
+ * cannot tell their id operands from literals, so the module goes through
+ * as it came, with a warning; --validate and --verify cannot check it. */
+START_TEST(unknown_passed_through)
+{
+   uint32_t w[64];
+   size_t n = 0;
+   memcpy(w, good, W_LABEL * 4 + 8);   /* through OpLabel */
+   n = W_LABEL + 2;
+   w[n++] = 3 << 16 | 9999;             /* word 28: unknown opcode, two operands */
+   w[n++] = 1;
+   w[n++] = 77;
+   w[n++] = 1 << 16 | 253;
+   w[n++] = 1 << 16 | 56;
+   const char *warning = "xeopt: warning: %s: opcode 9999 at word 28 is unknown to SPIRV-Tools; "
+                         "the module is passed through unchanged\n";
+   expect_unchanged("unknown_op", w, n, "-O2", warning);
+   uint32_t be[64];
+   for (size_t k = 0; k < n; k++)
+      be[k] = bswap(w[k]);
+   expect_unchanged("unknown_op_be", be, n, "-O2 --remarks", warning);
+   char *p = path_of("unknown_op");
+   expect(p, "-O2 --validate", 1,
+          "opcode 9999 at word 28 is unknown to SPIRV-Tools, so --validate cannot check it "
+          "(without either option the module is passed through unchanged)");
+   expect(p, "--verify", 1,
+          "opcode 9999 at word 28 is unknown to SPIRV-Tools, so --verify cannot check it "
+          "(without either option the module is passed through unchanged)");
+   free(p);
+
+   /* %6 = OpExtInstImport "Foo.bar" after the capabilities, and a use. */
+   n = 0;
+   memcpy(w, good, 9 * 4);
+   w[3] = 8;
+   n = 9;
+   w[n++] = 4 << 16 | 11;
+   w[n++] = 6;
+   memcpy(&w[n], "Foo.bar", 8);
+   n += 2;
+   memcpy(&w[n], &good[9], (W_LABEL + 2 - 9) * 4);
+   n += W_LABEL + 2 - 9;
+   w[n++] = 5 << 16 | 12;               /* %7 = OpExtInst %1 %6 3 */
+   w[n++] = 1;
+   w[n++] = 7;
+   w[n++] = 6;
+   w[n++] = 3;
+   w[n++] = 1 << 16 | 253;
+   w[n++] = 1 << 16 | 56;
+   expect_unchanged("unknown_set", w, n, "-O2",
+                    "xeopt: warning: %s: extended instruction set 'Foo.bar' is unknown to "
+                    "SPIRV-Tools; the module is passed through unchanged\n");
+}
+END_TEST
+
+/* A Vulkan compute shader is not what the passes model: written unchanged,
+ * and a remark says why. */
+START_TEST(shader_passed_through)
+{
+   char *a = tu_tmp("shader.spvasm"), *p = tu_tmp("shader.spv"), *o = tu_tmp("shader-out.spv");
+   const char *text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+                      "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 64 1 1\n"
+                      "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+                      "%main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n";
+   tu_write(a, text, strlen(text));
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.3 '%s' -o '%s'", a, p), 0);
+   char *err = NULL;
+   int rc = tu_sh(NULL, &err, "%s -O2 --validate --remarks '%s' -o '%s'", tu_xeopt(), p, o);
+   ck_assert_int_eq(rc, 0);
+   ck_assert_str_eq(err, "xeopt: remark: [pipeline] missed: not an OpenCL kernel module (memory "
+                         "model GLSL450 is not OpenCL): no pass runs, the module is written "
+                         "unchanged\n");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "cmp -s '%s' '%s'", p, o), 0);
+   free(err);
+   free(a);
+   free(p);
+   free(o);
 }
 END_TEST
 
@@ -319,6 +423,8 @@ int main(void)
    tcase_add_test(tc, good_module_passes);
    tcase_add_test(tc, header_errors);
    tcase_add_test(tc, instruction_errors);
+   tcase_add_test(tc, unknown_passed_through);
+   tcase_add_test(tc, shader_passed_through);
    tcase_add_test(tc, layout_errors);
    tcase_add_test(tc, file_errors);
    tcase_add_test(tc, usage_errors);

@@ -53,7 +53,11 @@ xeopt_status xeopt_options_set(xeopt_options *options, const char *option, char 
 
 /* Optimizes the module in bytes[0..size).  Always returns a result (NULL
  * only when out of memory), whose status says whether it worked; the
- * input is not modified.  The result owns everything it hands out. */
+ * input is not modified.  The result owns everything it hands out.
+ * A module that is not an OpenCL kernel module, or that has an opcode or
+ * extended instruction set SPIRV-Tools does not know, comes back with
+ * XEOPT_OK and its own words (a remark or a warning says why); the latter
+ * is XEOPT_ERROR_INPUT under --validate or --verify. */
 xeopt_result *xeopt_optimize(const xeopt_options *options, const void *bytes, size_t size);
 
 /* XEOPT_OK, or why no output was produced. */
