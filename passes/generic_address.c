@@ -90,6 +90,8 @@ static bool use_accepts_specific(const xe_as_info *a, xe_inst *u, unsigned w, bo
 
 /* At most this many versions of one function (original included). */
 #define MAX_VERSIONS 4
+/* At most this many rounds of cloning, i.e. levels of nested helpers. */
+#define MAX_ROUNDS 4
 
 static uint32_t remap(uint32_t *map, uint32_t bound, uint32_t id)
 {
@@ -179,12 +181,17 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
                if (i->opcode != SpvOpFunctionCall || xe_op(i, 0) != xe_function_id(f))
                   continue;
                uint64_t key = 0;
+               bool known = false;
                for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
                   uint32_t arg = xe_op(i, k);
                   int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
                               ? a.space[arg] : -3;
+                  known |= specific(sp);
                   key = key * 8 + (uint64_t)(sp + 4);
                }
+               /* A copy would know no more than the exported original. */
+               if (exported && !known)
+                  continue;
                unsigned v = 0;
                while (v < nv && keys[v] != key)
                   v++;
@@ -479,7 +486,10 @@ bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks 
    /* ps and pconf are indexed by the ids that exist now; passes add more. */
    uint32_t nps = m->bound;
    int *ps = xe_as_param_spaces(m, &pconf);
-   if (specialize_calls(m, ps, nps, pconf, r)) {
+   /* Copies of an outer helper pass known spaces to the helpers it calls:
+    * one more round per level of the call graph (bounded: OpenCL C has no
+    * recursion, and each round only adds copies of what is called). */
+   for (int round = 0; round < MAX_ROUNDS && specialize_calls(m, ps, nps, pconf, r); round++) {
       progress = true;
       xe_module_invalidate(m);
       free(ps);
