@@ -152,8 +152,23 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
    }
    if (o->verify > 0) {
       xe_module *before = xe_read(bytes, size, &err);
-      bool same = before && xe_verify_modules(before, m, o, &err);
+      char *text = NULL;
+      size_t len = 0;
+      FILE *log = open_memstream(&text, &len);
+      if (!log)
+         abort();
+      bool same = before && xe_verify_modules(before, m, o, log, &err);
       xe_module_free(before);
+      fclose(log);
+      /* A library prints nothing: the findings become warnings. */
+      for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+         if ((e = strchr(l, '\n')))
+            *e = 0;
+         if (!strncmp(l, "warning: ", 9))
+            l += 9;
+         warn(r, "verify: %s", l);
+      }
+      free(text);
       if (!same) {
          fail(r, XEOPT_ERROR_VERIFY, err ? err : strdup("verification failed"));
          xe_module_free(m);

@@ -5,6 +5,7 @@
 #ifndef XEOPT_DRIVER_H
 #define XEOPT_DRIVER_H
 
+#include <stdio.h>
 #include <xeopt/xeopt.h>
 
 #include "pipeline.h"
@@ -31,9 +32,10 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
 
 /* Runs every kernel of before and after on o->verify random launches and
  * compares the buffers the host can see (src/exec).  Returns true when
- * equal; otherwise *report (malloc'd) names the kernel, the launch and the
- * first differing element. */
+ * equal; otherwise *report (malloc'd) says so.  The findings (the kernel,
+ * the launch and the first differing element; kernels not verified) go to
+ * log, one per line. */
 bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
-                       char **report);
+                       FILE *log, char **report);
 
 #endif

@@ -15,8 +15,9 @@ int xe_cmd_run(int argc, char **argv)
 }
 
 bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
-                       char **report)
+                       FILE *log, char **report)
 {
+   (void)log;
    (void)before;
    (void)after;
    (void)o;

@@ -70,7 +70,9 @@ const uint32_t *xeopt_result_words(const xeopt_result *result, size_t *nwords);
 /* Remarks as a JSON array of {"pass","kernel","kind","message"} objects
  * (kind: "applied", "missed", "note").  Never NULL. */
 const char *xeopt_result_remarks_json(const xeopt_result *result);
-/* Warnings (input does not validate, ...), one per line; "" when none. */
+/* Warnings, one per line ("" when none): the input does not validate,
+ * --verify's findings ("verify: kernel K: ..."), a module passed through
+ * unchanged.  The library itself never prints. */
 const char *xeopt_result_warnings(const xeopt_result *result);
 /* The host-contract manifest as JSON (docs/manifest.md), or NULL when no
  * pass changed what the host must do. */

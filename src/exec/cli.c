@@ -104,7 +104,18 @@ static int compare(int argc, char **argv)
       }
       free(text);
    }
-   int rc = xe_exec_verify(a, b, n ? n : 3, false);
+   char *text = NULL;
+   size_t len = 0;
+   FILE *log = open_memstream(&text, &len);
+   if (!log) abort();
+   int rc = xe_exec_verify(a, b, n ? n : 3, false, log);
+   fclose(log);
+   for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+      if ((e = strchr(l, '\n')))
+         *e = 0;
+      fprintf(stderr, "xeopt run: %s\n", l);
+   }
+   free(text);
    if (!rc) fprintf(stderr, "xeopt run: %s and %s agree\n", files[0], files[1]);
    xe_module_free(a);
    xe_module_free(b);

@@ -13,6 +13,7 @@
 #ifndef XEOPT_EXEC_H
 #define XEOPT_EXEC_H
 
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,9 +70,11 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
                    unsigned *elem, bool *is_float, unsigned max);
 
 /* --verify: compares every kernel of a and b on n random launches.
- * Returns 0 when equal, 1 on a difference (message printed to stderr), 2
- * when a module cannot be run (it fails xe_exec_check_module),
- * and prints skip remarks for launches that the input itself cannot run. */
-int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet);
+ * Returns 0 when equal, 1 on a difference, 2 when a module cannot be run
+ * (it fails xe_exec_check_module).  Writes one line per finding to log: the
+ * difference with its launch ("kernel K: argument 1 differs at element
+ * ..." then "  launch: ..."), "warning: kernel K NOT verified: ...", and,
+ * unless quiet, "note: ..." for launches the input itself cannot run. */
+int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log);
 
 #endif

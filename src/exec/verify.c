@@ -111,23 +111,23 @@ static void copy_args(xe_launch *dst, const xe_launch *src)
       }
 }
 
-static void print_launch(const xe_launch *l)
+static void print_launch(FILE *log, const xe_launch *l)
 {
-   fprintf(stderr, "  launch: --global %llu --local %llu --subgroup-size %u",
+   fprintf(log, "  launch: --global %llu --local %llu --subgroup-size %u",
            (unsigned long long)l->global[0], (unsigned long long)l->local[0], l->subgroup_size);
    for (unsigned k = 0; k < l->nargs; k++) {
       if (l->args[k].kind == XE_ARG_SCALAR)
-         fprintf(stderr, " arg%u=%lld", k, (long long)ld_s(l->args[k].data, (unsigned)l->args[k].size));
+         fprintf(log, " arg%u=%lld", k, (long long)ld_s(l->args[k].data, (unsigned)l->args[k].size));
       else
-         fprintf(stderr, " arg%u=%s[%llu bytes]", k, l->args[k].kind == XE_ARG_LOCAL ? "local" : "buf",
+         fprintf(log, " arg%u=%s[%llu bytes]", k, l->args[k].kind == XE_ARG_LOCAL ? "local" : "buf",
                  (unsigned long long)l->args[k].size);
    }
-   fputc('\n', stderr);
+   fputc('\n', log);
 }
 
 /* Returns 1 on a difference, 0 when equal or skipped. */
 static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_kernel *kb,
-                      unsigned trial, unsigned n, uint64_t *seed, bool quiet, bool *valid,
+                      unsigned trial, unsigned n, uint64_t *seed, FILE *log, bool quiet, bool *valid,
                       bool *unsupported)
 {
    enum xe_arg_kind kind[XE_EXEC_MAX_ARGS];
@@ -136,7 +136,7 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
    int np = xe_exec_params(a, ka->name, kind, elem, isf, XE_EXEC_MAX_ARGS);
    int npb = xe_exec_params(b, ka->name, NULL, NULL, NULL, 0);
    if (np != npb) {
-      fprintf(stderr, "xeopt: verify: kernel %s: %d parameters in the input, %d in the output\n",
+      fprintf(log, "kernel %s: %d parameters in the input, %d in the output\n",
               ka->name, np, npb);
       return 1;
    }
@@ -203,14 +203,14 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
    if (!xe_exec_run(a, &la, &err)) {
       if (strstr(err, "unsupported")) {
          /* The interpreter's gap, not an invalid launch: no retry helps. */
-         fprintf(stderr, "xeopt: verify: warning: kernel %s NOT verified: %s\n", ka->name, err);
+         fprintf(log, "warning: kernel %s NOT verified: %s\n", ka->name, err);
          *valid = true;
          *unsupported = true;
          free(err);
          goto out;
       }
       if (!quiet) {
-         fprintf(stderr, "xeopt: verify: note: kernel %s: launch skipped, the input fails on it: %s\n",
+         fprintf(log, "note: kernel %s: launch skipped, the input fails on it: %s\n",
                  ka->name, err);
       }
       free(err);
@@ -218,9 +218,9 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
    }
    *valid = true;
    if (!xe_exec_run(b, &lb, &err)) {
-      fprintf(stderr, "xeopt: verify: kernel %s: the optimized module fails where the input runs: %s\n",
+      fprintf(log, "kernel %s: the optimized module fails where the input runs: %s\n",
               ka->name, err);
-      print_launch(&l);
+      print_launch(log, &l);
       free(err);
       rc = 1;
       goto out;
@@ -234,11 +234,11 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
          if (padded[k] && la.args[k].data[i] == l.args[k].data[i]) continue;
          unsigned e = elem[k] && elem[k] <= 8 ? elem[k] : 1;
          uint64_t idx = i / e;
-         fprintf(stderr, "xeopt: verify: kernel %s: argument %d differs at element %llu (byte %llu): "
+         fprintf(log, "kernel %s: argument %d differs at element %llu (byte %llu): "
                  "input 0x%llx, optimized 0x%llx\n", ka->name, k, (unsigned long long)idx,
                  (unsigned long long)i, (unsigned long long)ld_u(la.args[k].data + idx * e, e),
                  (unsigned long long)ld_u(lb.args[k].data + idx * e, e));
-         print_launch(&l);
+         print_launch(log, &l);
          rc = 1;
          break;
       }
@@ -250,12 +250,12 @@ out:
    return rc;
 }
 
-int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet)
+int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log)
 {
    char *why = NULL;
    for (int side = 0; side < 2; side++) {
       if (!xe_exec_check_module(side ? b : a, &why)) {
-         fprintf(stderr, "xeopt: verify: cannot run the %s module, it does not validate: %s\n",
+         fprintf(log, "cannot run the %s module, it does not validate: %s\n",
                  side ? "optimized" : "input", why);
          free(why);
          return 2;
@@ -266,7 +266,7 @@ int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet)
    int rc = 0;
    for (unsigned k = 0; k < nk && !rc; k++) {
       if (!xe_kernel_by_name(b, ka[k].name, &kb)) {
-         fprintf(stderr, "xeopt: verify: kernel %s is missing from the output\n", ka[k].name);
+         fprintf(log, "kernel %s is missing from the output\n", ka[k].name);
          return 1;
       }
       uint64_t seed = 0x5eed + k;
@@ -274,27 +274,26 @@ int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet)
       bool unsup = false;
       for (unsigned t = 0; t < 3 * n && ok < n && !rc && !unsup; t++) {
          bool valid = false;
-         rc = one_launch(a, b, &ka[k], &kb, t, n, &seed, quiet, &valid, &unsup);
+         rc = one_launch(a, b, &ka[k], &kb, t, n, &seed, log, quiet, &valid, &unsup);
          ok += valid;
       }
       if (unsup)
          continue;
       if (!rc && !quiet && !ok)
-         fprintf(stderr, "xeopt: verify: warning: kernel %s NOT verified: no launch was valid for the input\n",
+         fprintf(log, "warning: kernel %s NOT verified: no launch was valid for the input\n",
                  ka[k].name);
       else if (!rc && !quiet && ok < n)
-         fprintf(stderr, "xeopt: verify: note: kernel %s: only %u of %u launches were valid for the input\n",
+         fprintf(log, "note: kernel %s: only %u of %u launches were valid for the input\n",
                  ka[k].name, ok, n);
    }
    return rc;
 }
 
-/* The driver's entry point (driver.h): the differences and skipped launches
- * are printed on standard error as they are found. */
+/* The driver's entry point (driver.h). */
 bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
-                       char **report)
+                       FILE *log, char **report)
 {
-   int rc = xe_exec_verify((xe_module *)before, (xe_module *)after, (unsigned)o->verify, false);
+   int rc = xe_exec_verify((xe_module *)before, (xe_module *)after, (unsigned)o->verify, false, log);
    if (!rc)
       return true;
    *report = strdup(rc == 2 ? "--verify could not run the modules (see above); no output written"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <xeopt/xeopt.h>
 
@@ -83,6 +84,35 @@ START_TEST(optimize_O0_is_identity)
 }
 END_TEST
 
+/* A library prints nothing: --verify's findings come back as warnings. */
+START_TEST(verify_findings_are_warnings)
+{
+   xeopt_options *o = xeopt_options_create();
+   ck_assert_int_eq(xeopt_options_set(o, "--verify", NULL), XEOPT_OK);
+   char path[1024];
+   snprintf(path, sizeof path, "%s/testdata/spv/exec_unsupported_O2.spv", XEOPT_SOURCE_DIR);
+   size_t n;
+   char *bytes = read_file(path, &n);
+   fflush(stderr);
+   int saved = dup(2);
+   FILE *tmp = tmpfile();
+   dup2(fileno(tmp), 2);
+   xeopt_result *r = xeopt_optimize(o, bytes, n);
+   fflush(stderr);
+   dup2(saved, 2);
+   close(saved);
+   ck_assert_int_eq(fseek(tmp, 0, SEEK_END), 0);
+   ck_assert_int_eq(ftell(tmp), 0);
+   fclose(tmp);
+   ck_assert_int_eq(xeopt_result_status(r), XEOPT_OK);
+   const char *w = xeopt_result_warnings(r);
+   ck_assert_msg(strstr(w, "verify: kernel exec_unsupported NOT verified: "), "%s", w);
+   xeopt_result_destroy(r);
+   xeopt_options_destroy(o);
+   free(bytes);
+}
+END_TEST
+
 typedef struct job {
    const xeopt_options *o;
    char *bytes;
@@ -152,6 +182,7 @@ int main(void)
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, options_and_errors);
    tcase_add_test(tc, optimize_O0_is_identity);
+   tcase_add_test(tc, verify_findings_are_warnings);
    tcase_add_test(tc, two_threads);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);
