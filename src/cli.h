@@ -15,6 +15,8 @@ void xe_remark_print(const char *kernel, const char *pass, const char *kind, con
  * standard error is a terminal and NO_COLOR is unset. */
 bool xe_diag_set_color(const char *when);
 void xe_warning(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "xeopt: note: FILE: message": something done that the user did not ask for. */
+void xe_note(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reads a whole file ("-" = standard input) into a malloc'd buffer.
  * NULL with *err (malloc'd) on failure: missing, a directory, unreadable. */

@@ -80,6 +80,14 @@ void xe_warning(const char *file, const char *fmt, ...)
    va_end(ap);
 }
 
+void xe_note(const char *file, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   diag("note", file, fmt, ap);
+   va_end(ap);
+}
+
 static char *errmsg(const char *what)
 {
    char *s;

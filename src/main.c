@@ -257,6 +257,32 @@ static int write_manifest(const cli *c, const char *json)
    return rc;
 }
 
+/* When this run changed no contract, a manifest left where it would go by
+ * an earlier run (other options, say) describes another module: a host
+ * that read it would pad or specialize for nothing, so it goes.  Only our
+ * own manifest for this output is removed, never some other file. */
+static void remove_stale_manifest(const cli *c)
+{
+   char *path = c->manifest ? strdup(c->manifest)
+                : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
+   if (!path)
+      return;
+   size_t n;
+   char *err = NULL;
+   char *text = xe_read_file(path, &n, &err);
+   cJSON *j = text ? cJSON_ParseWithLength(text, n) : NULL;
+   const cJSON *mod = cJSON_GetObjectItem(j, "module");
+   if (cJSON_GetObjectItem(j, "xeopt_manifest") && cJSON_IsString(mod) &&
+       !strcmp(mod->valuestring, module_ref(c->out, path))) {
+      if (unlink(path) == 0 && !c->quiet)
+         xe_note(path, "removed: a manifest of an earlier run; this run changed no host contract");
+   }
+   cJSON_Delete(j);
+   free(text);
+   free(err);
+   free(path);
+}
+
 static int write_report(const cli *c, const xeopt_result *r)
 {
    cJSON *rep = c->hooks.report;
@@ -300,6 +326,8 @@ static int run(cli *c)
       }
       if (!rc && xeopt_result_manifest_json(r))
          rc = write_manifest(c, xeopt_result_manifest_json(r));
+      else if (!rc)
+         remove_stale_manifest(c);
    }
    if (c->remarks && !c->quiet)
       print_remarks(&r->remarks);

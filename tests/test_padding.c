@@ -145,6 +145,35 @@ START_TEST(golden_manifests_match_schema)
 }
 END_TEST
 
+/* The manifest of an opted-in run goes when a later run with other
+ * options changes no contract: it would describe another module.  A file
+ * that is not our manifest for this output stays. */
+START_TEST(stale_manifest_removed)
+{
+   char *in = tu_src("testdata/spv/padding_copy.spv"), *out = tu_tmp("stale.spv");
+   char *json = tu_tmp("stale.json"), *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, NULL, "rm -f '%s' && %s -O2 --assume-padded '%s' -o '%s' && test -s '%s'",
+                          json, tu_xeopt(), in, out, json), 0);
+   ck_assert_int_eq(tu_sh(NULL, &err, "%s -O2 '%s' -o '%s'", tu_xeopt(), in, out), 0);
+   char *want;
+   if (asprintf(&want, "xeopt: note: %s: removed: a manifest of an earlier run; this run changed "
+                       "no host contract\n", json) < 0)
+      abort();
+   ck_assert_str_eq(err, want);
+   ck_assert_int_ne(tu_sh(NULL, NULL, "test -e '%s'", json), 0);
+   free(err);
+   tu_write(json, "{\"mine\": 1}", 11);
+   ck_assert_int_eq(tu_sh(NULL, &err, "%s -O2 '%s' -o '%s'", tu_xeopt(), in, out), 0);
+   ck_assert_str_eq(err, "");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "grep -q mine '%s'", json), 0);
+   free(err);
+   free(want);
+   free(in);
+   free(out);
+   free(json);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("padding");
@@ -153,6 +182,7 @@ int main(void)
    tcase_add_loop_test(tc, guard_removal_removes_divergent_branches, 0,
                        sizeof(kernels) / sizeof(kernels[0]));
    tcase_add_test(tc, golden_manifests_match_schema);
+   tcase_add_test(tc, stale_manifest_removed);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
