@@ -225,6 +225,23 @@ static uint32_t swap32(uint32_t v)
    return (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
 }
 
+/* A host-order copy of a module's words: SPIRV-Tools 2023.1 mis-decodes
+ * literal strings of big-endian modules, so they are swapped here and that
+ * is parsed.  *swapped says whether they were; the magic number is left
+ * to the caller to check. */
+static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
+{
+   uint32_t *w = malloc(nbytes);
+   if (!w)
+      abort();
+   memcpy(w, bytes, nbytes);
+   *swapped = w[0] == swap32(SpvMagicNumber);
+   if (*swapped)
+      for (size_t k = 0; k < nbytes / 4; k++)
+         w[k] = swap32(w[k]);
+   return w;
+}
+
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
 {
    *err = NULL;
@@ -244,23 +261,14 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       return NULL;
    }
    size_t nwords = nbytes / 4;
-   uint32_t *words = malloc(nbytes);
-   if (!words)
-      abort();
-   memcpy(words, bytes, nbytes);
-   bool swapped = words[0] == swap32(SpvMagicNumber);
-   if (words[0] != SpvMagicNumber && !swapped) {
+   bool swapped;
+   uint32_t *words = host_words(bytes, nbytes, &swapped);
+   if (words[0] != SpvMagicNumber) {
       snprintf(buf, sizeof(buf), "not a SPIR-V module: magic number 0x%08x, expected 0x%08x",
                words[0], SpvMagicNumber);
       *err = strdup(buf);
       free(words);
       return NULL;
-   }
-   /* SPIRV-Tools 2023.1 mis-decodes literal strings of big-endian modules,
-    * so swap to host order here and parse that. */
-   if (swapped) {
-      for (size_t k = 0; k < nwords; k++)
-         words[k] = swap32(words[k]);
    }
    uint32_t version = words[1];
    uint32_t bound = words[3];
@@ -336,13 +344,9 @@ char *xe_read_unknown(const void *bytes, size_t nbytes)
    if (nbytes % 4 || nbytes < 20)
       return NULL;
    size_t n = nbytes / 4;
-   uint32_t *w = malloc(nbytes);
-   if (!w)
-      abort();
-   memcpy(w, bytes, nbytes);
-   if (w[0] == swap32(SpvMagicNumber))
-      for (size_t k = 0; k < n; k++)
-         w[k] = swap32(w[k]);
+   bool swapped;
+   uint32_t *w = host_words(bytes, nbytes, &swapped);
+   (void)swapped;
    char *why = NULL;
    size_t at = 5;
    while (w[0] == SpvMagicNumber && at < n) {
