@@ -84,6 +84,21 @@ void xe_exec_tinfo(const xe_module *m, uint32_t type, uint8_t *kind, uint8_t *wi
    }
 }
 
+/* The interpreter addresses its areas (values, private, local and program
+ * memory) with 32-bit offsets; an area that would pass 1 GiB is refused
+ * instead of wrapping.  Places s bytes at alignment a at the end of *size;
+ * false when that does not fit. */
+#define AREA_LIMIT (1ull << 30)
+static bool area_add(uint32_t *size, uint64_t a, uint64_t s, uint32_t *at)
+{
+   uint64_t start = a > 1 ? (*size + a - 1) / a * a : *size;
+   if (s > AREA_LIMIT || start + s > AREA_LIMIT)
+      return false;
+   if (at) *at = (uint32_t)start;
+   *size = (uint32_t)(start + s);
+   return true;
+}
+
 static bool is_const_op(uint16_t op)
 {
    switch (op) {
@@ -233,10 +248,9 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       uint64_t a, s = pointee_size(m, i->type_id);
       xe_exec_tsize(m, xe_op(xe_def(m, i->type_id), 1), &a);
       if (!s) return "variable of unknown size";
-      p->psize = (uint32_t)((p->psize + a - 1) / a * a);
-      d->aux = p->psize;
+      if (!area_add(&p->psize, a, s, &d->aux))
+         return "private variables past the interpreter's 1 GiB";
       d->aux2 = (uint32_t)s;
-      p->psize += (uint32_t)s;
       if (d->nops < 2) d->ops[1] = NOSLOT;
       break;
    }
@@ -408,17 +422,20 @@ static const char *global_var(xe_prog *p, const xe_inst *i)
       ptr = PTR(SP_PRIVATE, 0, p->psize);
       p->psize += 32;
    } else if (sc == SpvStorageClassWorkgroup) {
-      p->lsize = (uint32_t)((p->lsize + a - 1) / a * a);
-      ptr = PTR(SP_LOCAL, 0, p->lsize);
-      p->lsize += (uint32_t)s;
+      uint32_t at;
+      if (!area_add(&p->lsize, a, s, &at))
+         return "Workgroup variables past the interpreter's 1 GiB";
+      ptr = PTR(SP_LOCAL, 0, at);
    } else if (sc == SpvStorageClassUniformConstant || sc == SpvStorageClassCrossWorkgroup) {
-      p->prog_size = (uint32_t)((p->prog_size + 15) & ~15u);
-      ptr = PTR(SP_PROGRAM, 0, p->prog_size);
-      p->program = realloc(p->program, p->prog_size + s + 16);
-      memset(p->program + p->prog_size, 0, s);
+      uint32_t at;
+      if (!area_add(&p->prog_size, 16, s, &at))
+         return "program-scope variables past the interpreter's 1 GiB";
+      ptr = PTR(SP_PROGRAM, 0, at);
+      p->program = realloc(p->program, (size_t)p->prog_size + 16);
+      if (!p->program) abort();
+      memset(p->program + at, 0, s);
       if (xe_nops(i) > 1)
-         memcpy(p->program + p->prog_size, p->tmpl + p->slot[xe_op(i, 1)], s);
-      p->prog_size += (uint32_t)s;
+         memcpy(p->program + at, p->tmpl + p->slot[xe_op(i, 1)], s);
    } else {
       return "unsupported global variable storage class";
    }
@@ -445,8 +462,12 @@ xe_prog *xe_prog_build(xe_module *m, const char *kernel, const xe_launch *l, cha
       if (!d || !d->type_id || d->opcode == SpvOpFunction) continue;
       uint64_t s = xe_exec_tsize(m, d->type_id, NULL);
       if (!s) s = 8;
-      p->slot[id] = p->vsize;
-      p->vsize += (uint32_t)((s + 7) & ~7ull);
+      if (!area_add(&p->vsize, 8, (s + 7) & ~7ull, &p->slot[id])) {
+         snprintf(p->err, sizeof p->err, "the values up to %%%u pass the interpreter's 1 GiB", id);
+         *err = strdup(p->err);
+         xe_prog_free(p);
+         return NULL;
+      }
    }
    p->tmpl = calloc(p->vsize + 8, 1);
    const char *e = NULL;
