@@ -405,7 +405,9 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
       if (!retype[id])
          continue;
       uint32_t n;
-      uint32_t root = id;
+      /* Tables are indexed by id; a root's uses now take val, its cast
+       * (alias), whose id is past the tables. */
+      uint32_t val = alias[id] ? alias[id] : id;
       const xe_use *us = xe_uses(m, id, &n);
       xe_use *copy = malloc(sizeof(xe_use) * (n ? n : 1));
       for (uint32_t k = 0; k < n; k++)
@@ -415,11 +417,10 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          unsigned w = copy[k].word;
          if (!u->block)
             continue;   /* names and decorations */
-         if (alias[root]) {
-            if (u->result_id == alias[root])
+         if (val != id) {
+            if (u->result_id == val)
                continue;   /* the cast itself */
-            id = alias[root];
-            u->words[w] = id;
+            u->words[w] = val;
          }
          bool ru = u->result_id && u->result_id < bound && retype[u->result_id];
          if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr) {
@@ -430,7 +431,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
             if (want == a.space[id]) {
                /* The cast always succeeds: same pointer, maybe retyped pointee. */
                xe_set_opcode(u, SpvOpBitcast);
-               xe_set_ops(u, &id, 1, NULL);
+               xe_set_ops(u, &val, 1, NULL);
                xe_remark(r, kernel, XE_REMARK_APPLIED, "%s: cast to %s folded, the pointer is %s",
                          wbuf, space_name(want), space_name(want));
                progress = true;
@@ -448,7 +449,12 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          }
          if (use_accepts_specific(&a, u, w, ru))
             continue;
-         /* Give this use the Generic pointer it had. */
+         /* Give this use the Generic pointer it had: a root's own value,
+          * else a cast back. */
+         if (val != id) {
+            u->words[w] = id;
+            continue;
+         }
          xe_inst *pos = u;
          if (u->opcode == SpvOpPhi) {
             xe_inst *lab = xe_def(m, u->words[w + 1]);
@@ -459,7 +465,6 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          u->words[w] = g;
       }
       free(copy);
-      id = root;
       xe_module_invalidate(m);
    }
    if (nretyped) {
