@@ -145,92 +145,145 @@ static xe_function *clone_function(xe_module *m, xe_function *f)
    return nf;
 }
 
-/* Clones called functions whose Generic parameters get different spaces
- * from different call sites, one version per combination of argument
- * spaces, so each version sees one space per parameter.  Returns whether
- * it cloned anything. */
-static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const uint8_t *pconf,
-                             xe_remarks *r)
+/* One call of a function being specialized, and its argument-space key. */
+typedef struct call_site {
+   xe_inst *call;
+   uint64_t key;
+   bool known;   /* some Generic argument has a specific space */
+} call_site;
+
+typedef struct candidate {
+   xe_function *f;
+   bool exported;
+   call_site *sites;
+   unsigned nsites;
+} candidate;
+
+/* Which functions to specialize: those whose Generic parameters get
+ * different spaces from different call sites and, since other modules may
+ * call them with anything, exported ones with Generic parameters. */
+static unsigned find_candidates(xe_module *m, uint32_t nps, const uint8_t *pconf, candidate **out)
 {
-   bool progress = false;
-   xe_function *last = m->last_fn;
-   for (xe_function *f = m->first_fn; f; f = f->next) {
+   unsigned n = 0;
+   candidate *c = NULL;
+   xe_foreach_fn(f, m) {
       bool conflicted = false, generic = false;
       xe_foreach_inst(p, &f->params) {
          if (p->result_id && p->result_id < nps && pconf[p->result_id])
             conflicted = true;
          generic |= xe_is_generic_ptr_type(m, p->type_id);
       }
-      /* An exported function keeps its body for callers in other modules;
-       * the calls seen here go to clones, even when they agree. */
       bool exported = generic && xe_function_callers(m, f) && xe_is_exported(m, xe_function_id(f));
       if ((!conflicted && !exported) || !f->first)
-         goto next;
-      /* Collect call sites and their argument-space keys. */
-      uint64_t keys[MAX_VERSIONS];
-      xe_function *versions[MAX_VERSIONS];
-      unsigned nv = 0;
-      bool too_many = false;
-      xe_foreach_fn(caller, m) {
-         if (!caller->first)
-            continue;
-         xe_as_info a;
-         xe_as_analyze(m, caller, ps, nps, &a);
-         xe_foreach_block(b, caller) {
-            xe_foreach_inst(i, &b->insts) {
-               if (i->opcode != SpvOpFunctionCall || xe_op(i, 0) != xe_function_id(f))
-                  continue;
-               uint64_t key = 0;
-               bool known = false;
-               for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
-                  uint32_t arg = xe_op(i, k);
-                  int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
-                              ? a.space[arg] : -3;
-                  known |= specific(sp);
-                  key = key * 8 + (uint64_t)(sp + 4);
-               }
-               /* A copy would know no more than the exported original. */
-               if (exported && !known)
-                  continue;
-               unsigned v = 0;
-               while (v < nv && keys[v] != key)
-                  v++;
-               if (v == nv) {
-                  if (nv == MAX_VERSIONS - (unsigned)exported) {
-                     too_many = true;
-                     continue;
-                  }
-                  keys[nv] = key;
-                  versions[nv] = nv || exported ? clone_function(m, f) : f;
-                  nv++;
-               }
-               if (versions[v] != f) {
-                  xe_set_op(i, 0, xe_function_id(versions[v]));
-                  progress = true;
-               }
-            }
-         }
-         xe_as_free(&a);
-      }
-      const char *fn = xe_name(m, xe_function_id(f));
-      if (exported && nv)
-         xe_remark(r, NULL, XE_REMARK_APPLIED,
-                   "%s is exported, so it stays as it is for other modules; its calls here go to %u "
-                   "internal %s",
-                   fn ? fn : "?", nv,
-                   nv == 1 ? "copy" : "copies, one per combination of argument address spaces");
-      else if (nv > 1)
-         xe_remark(r, NULL, XE_REMARK_APPLIED,
-                   "%s cloned into %u versions, one per combination of argument address spaces",
-                   fn ? fn : "?", nv);
-      if (too_many)
-         xe_remark(r, NULL, XE_REMARK_MISSED,
-                   "%s: more than %u combinations of argument address spaces, the rest stay generic",
-                   fn ? fn : "?", MAX_VERSIONS);
-   next:
-      if (f == last)
-         break;
+         continue;
+      c = realloc(c, (n + 1) * sizeof(*c));
+      c[n++] = (candidate){ .f = f, .exported = exported };
    }
+   *out = c;
+   return n;
+}
+
+/* Records the calls of candidates in caller, analysing it once. */
+static void collect_sites(xe_module *m, xe_function *caller, const int *ps, uint32_t nps,
+                          candidate *cs, const uint32_t *cand_of, uint32_t ncand_of)
+{
+   xe_as_info a = { 0 };
+   xe_foreach_block(b, caller) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpFunctionCall || xe_op(i, 0) >= ncand_of || !cand_of[xe_op(i, 0)])
+            continue;
+         if (!a.space)
+            xe_as_analyze(m, caller, ps, nps, &a);
+         candidate *c = &cs[cand_of[xe_op(i, 0)] - 1];
+         call_site s = { .call = i };
+         for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
+            uint32_t arg = xe_op(i, k);
+            int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
+                        ? a.space[arg] : -3;
+            s.known |= specific(sp);
+            s.key = s.key * 8 + (uint64_t)(sp + 4);
+         }
+         c->sites = realloc(c->sites, (c->nsites + 1) * sizeof(call_site));
+         c->sites[c->nsites++] = s;
+      }
+   }
+   if (a.space)
+      xe_as_free(&a);
+}
+
+/* Gives each combination of argument spaces among c's calls its own
+ * version (the original serves the first, unless exported). */
+static bool version_calls(xe_module *m, candidate *c, xe_remarks *r)
+{
+   bool progress = false;
+   uint64_t keys[MAX_VERSIONS];
+   xe_function *versions[MAX_VERSIONS];
+   unsigned nv = 0;
+   bool too_many = false;
+   for (unsigned k = 0; k < c->nsites; k++) {
+      call_site *s = &c->sites[k];
+      /* A copy would know no more than the exported original. */
+      if (c->exported && !s->known)
+         continue;
+      unsigned v = 0;
+      while (v < nv && keys[v] != s->key)
+         v++;
+      if (v == nv) {
+         if (nv == MAX_VERSIONS - (unsigned)c->exported) {
+            too_many = true;
+            continue;
+         }
+         keys[nv] = s->key;
+         versions[nv] = nv || c->exported ? clone_function(m, c->f) : c->f;
+         nv++;
+      }
+      if (versions[v] != c->f) {
+         xe_set_op(s->call, 0, xe_function_id(versions[v]));
+         progress = true;
+      }
+   }
+   const char *fn = xe_name(m, xe_function_id(c->f));
+   if (c->exported && nv)
+      xe_remark(r, NULL, XE_REMARK_APPLIED,
+                "%s is exported, so it stays as it is for other modules; its calls here go to %u "
+                "internal %s",
+                fn ? fn : "?", nv,
+                nv == 1 ? "copy" : "copies, one per combination of argument address spaces");
+   else if (nv > 1)
+      xe_remark(r, NULL, XE_REMARK_APPLIED,
+                "%s cloned into %u versions, one per combination of argument address spaces",
+                fn ? fn : "?", nv);
+   if (too_many)
+      xe_remark(r, NULL, XE_REMARK_MISSED,
+                "%s: more than %u combinations of argument address spaces, the rest stay generic",
+                fn ? fn : "?", MAX_VERSIONS);
+   return progress;
+}
+
+/* One round of specialization: each caller is analysed once, then each
+ * candidate's calls are versioned.  Copies made here are callers in the
+ * next round.  Returns whether a call now goes elsewhere. */
+static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const uint8_t *pconf,
+                             xe_remarks *r)
+{
+   candidate *cs;
+   unsigned nc = find_candidates(m, nps, pconf, &cs);
+   if (!nc)
+      return false;
+   uint32_t ncand_of = m->bound;
+   uint32_t *cand_of = calloc(ncand_of, sizeof(uint32_t));
+   for (unsigned k = 0; k < nc; k++)
+      cand_of[xe_function_id(cs[k].f)] = k + 1;
+   xe_foreach_fn(caller, m)
+      if (caller->first)
+         collect_sites(m, caller, ps, nps, cs, cand_of, ncand_of);
+   bool progress = false;
+   for (unsigned k = 0; k < nc; k++) {
+      progress |= version_calls(m, &cs[k], r);
+      free(cs[k].sites);
+   }
+   free(cand_of);
+   free(cs);
    return progress;
 }
 
@@ -482,6 +535,13 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
 bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks *r)
 {
    (void)opt;
+   /* Without a Generic pointer type there is nothing to infer; the
+    * analyses below cost a table of the module's ids per function. */
+   bool any = false;
+   xe_foreach_inst(g, &m->sec[XE_SEC_GLOBAL])
+      any |= g->opcode == SpvOpTypePointer && xe_op(g, 0) == SpvStorageClassGeneric;
+   if (!any)
+      return false;
    xe_kernel ks[64];
    unsigned nk = xe_kernels(m, ks, 64);
    if (nk > 64)

@@ -685,7 +685,6 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       }
       n++;
    }
-   c.aff = xe_affine_create(m, c.f);
    need needs[64];
    memset(needs, 0, sizeof(needs));
 
@@ -707,6 +706,10 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       xe_inst *t = xe_block_terminator(b);
       if (!t || t->opcode != SpvOpBranchConditional)
          continue;
+      /* Its tables are sized by the module's ids: made only for kernels
+       * with a candidate, so a module of many kernels stays linear. */
+      if (!c.aff)
+         c.aff = xe_affine_create(m, c.f);
       guard *g = calloc(1, sizeof(*g));
       g->b = b;
       bool in_true;

@@ -1,8 +1,8 @@
 /*
  * Affine forms of integer values over the work-item ids; see affine.h for
  * the model and its wrap-around assumption.  Forms are computed on demand
- * by walking definitions and memoized per id; a cycle (an OpPhi in a loop)
- * is not affine.
+ * by walking definitions and memoized per id (in a hash table of the ids
+ * touched); a cycle (an OpPhi in a loop) is not affine.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -13,22 +13,68 @@
 
 enum { ST_UNKNOWN, ST_BUSY, ST_DONE, ST_NOT };
 
+/* Memo of one id: its state and, when DONE, its form (allocated apart so
+ * that a pointer handed out survives the table growing). */
+typedef struct memo {
+   uint32_t id;        /* 0: empty slot */
+   uint8_t state;
+   xe_affine *form;
+} memo;
+
+/* The memo is a hash table of the ids a kernel's guards touch, not a table
+ * of all the module's ids: padding makes one context per kernel, and a
+ * module of many kernels must stay linear. */
 struct xe_affine_ctx {
    xe_module *m;
    xe_function *body;
-   uint32_t bound;
-   uint8_t *state;
-   xe_affine *forms;
+   memo *slots;
+   uint32_t cap, used;   /* cap a power of two, used <= cap / 2 */
 };
+
+static memo *slot_of(xe_affine_ctx *c, uint32_t id)
+{
+   uint32_t h = (id * 2654435761u) & (c->cap - 1);
+   while (c->slots[h].id && c->slots[h].id != id)
+      h = (h + 1) & (c->cap - 1);
+   return &c->slots[h];
+}
+
+/* The memo of id, added (ST_UNKNOWN) when absent.  Valid until the next
+ * call: the table may grow. */
+static memo *memo_of(xe_affine_ctx *c, uint32_t id)
+{
+   memo *e = slot_of(c, id);
+   if (e->id)
+      return e;
+   if (2 * (c->used + 1) > c->cap) {
+      memo *old = c->slots;
+      uint32_t n = c->cap;
+      c->cap *= 2;
+      c->slots = calloc(c->cap, sizeof(memo));
+      if (!c->slots)
+         abort();
+      for (uint32_t k = 0; k < n; k++)
+         if (old[k].id)
+            *slot_of(c, old[k].id) = old[k];
+      free(old);
+      e = slot_of(c, id);
+   }
+   c->used++;
+   e->id = id;
+   return e;
+}
 
 xe_affine_ctx *xe_affine_create(xe_module *m, xe_function *body)
 {
    xe_affine_ctx *c = calloc(1, sizeof(*c));
+   if (!c)
+      abort();
    c->m = m;
    c->body = body;
-   c->bound = m->bound;
-   c->state = calloc(m->bound, 1);
-   c->forms = calloc(m->bound, sizeof(xe_affine));
+   c->cap = 64;
+   c->slots = calloc(c->cap, sizeof(memo));
+   if (!c->slots)
+      abort();
    return c;
 }
 
@@ -36,8 +82,9 @@ void xe_affine_free(xe_affine_ctx *c)
 {
    if (!c)
       return;
-   free(c->state);
-   free(c->forms);
+   for (uint32_t k = 0; k < c->cap; k++)
+      free(c->slots[k].form);
+   free(c->slots);
    free(c);
 }
 
@@ -214,20 +261,26 @@ static bool or_is_add(const xe_affine *a, int64_t c)
 
 static const xe_affine *get(xe_affine_ctx *c, uint32_t id)
 {
-   if (id >= c->bound)
+   if (id == 0 || id >= c->m->bound)
       return NULL;
-   if (c->state[id] == ST_DONE)
-      return &c->forms[id];
-   if (c->state[id] != ST_UNKNOWN)
+   memo *e = memo_of(c, id);
+   if (e->state == ST_DONE)
+      return e->form;
+   if (e->state != ST_UNKNOWN)
       return NULL; /* not affine, or a cycle through a phi */
-   c->state[id] = ST_BUSY;
+   e->state = ST_BUSY;
    xe_affine a;
    memset(&a, 0, sizeof(a));
    bool ok = compute(c, id, &a);
-   c->state[id] = ok ? ST_DONE : ST_NOT;
-   if (ok)
-      c->forms[id] = a;
-   return ok ? &c->forms[id] : NULL;
+   e = memo_of(c, id);   /* compute may have grown the table */
+   e->state = ok ? ST_DONE : ST_NOT;
+   if (!ok)
+      return NULL;
+   e->form = malloc(sizeof(xe_affine));
+   if (!e->form)
+      abort();
+   *e->form = a;
+   return e->form;
 }
 
 static bool compute(xe_affine_ctx *c, uint32_t id, xe_affine *out)
