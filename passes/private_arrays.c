@@ -628,7 +628,8 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
       if (i->opcode != SpvOpVariable)
          continue;
       xe_inst *pt = xe_def(m, i->type_id);
-      xe_inst *at = pt ? xe_def(m, xe_op(pt, 1)) : NULL;
+      /* (Only a pointer type is valid here; the validator may not have run.) */
+      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
       uint64_t len;
       if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len) || !len ||
           len > UINT32_MAX)
