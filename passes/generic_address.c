@@ -211,9 +211,21 @@ static void collect_sites(xe_module *m, xe_function *caller, const int *ps, uint
       xe_as_free(&a);
 }
 
+/* clang -O0 marks every function DontInline (its optnone needs noinline),
+ * so in such a module the hint is not the author's: the copies, each
+ * called from one combination of spaces, are left to IGC to inline.  Where
+ * only some functions are DontInline, the copies keep the request. */
+static bool all_dont_inline(xe_module *m)
+{
+   xe_foreach_fn(f, m)
+      if (f->first && !(xe_op(f->def, 0) & SpvFunctionControlDontInlineMask))
+         return false;
+   return true;
+}
+
 /* Gives each combination of argument spaces among c's calls its own
  * version (the original serves the first, unless exported). */
-static bool version_calls(xe_module *m, candidate *c, xe_remarks *r)
+static bool version_calls(xe_module *m, candidate *c, bool drop_dont_inline, xe_remarks *r)
 {
    bool progress = false;
    uint64_t keys[MAX_VERSIONS];
@@ -235,6 +247,9 @@ static bool version_calls(xe_module *m, candidate *c, xe_remarks *r)
          }
          keys[nv] = s->key;
          versions[nv] = nv || c->exported ? clone_function(m, c->f) : c->f;
+         if (versions[nv] != c->f && drop_dont_inline)
+            xe_set_op(versions[nv]->def, 0,
+                      xe_op(versions[nv]->def, 0) & ~(uint32_t)SpvFunctionControlDontInlineMask);
          nv++;
       }
       if (versions[v] != c->f) {
@@ -264,7 +279,7 @@ static bool version_calls(xe_module *m, candidate *c, xe_remarks *r)
  * candidate's calls are versioned.  Copies made here are callers in the
  * next round.  Returns whether a call now goes elsewhere. */
 static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const uint8_t *pconf,
-                             xe_remarks *r)
+                             bool drop_dont_inline, xe_remarks *r)
 {
    candidate *cs;
    unsigned nc = find_candidates(m, nps, pconf, &cs);
@@ -279,7 +294,7 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
          collect_sites(m, caller, ps, nps, cs, cand_of, ncand_of);
    bool progress = false;
    for (unsigned k = 0; k < nc; k++) {
-      progress |= version_calls(m, &cs[k], r);
+      progress |= version_calls(m, &cs[k], drop_dont_inline, r);
       free(cs[k].sites);
    }
    free(cand_of);
@@ -554,7 +569,12 @@ bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks 
    /* Copies of an outer helper pass known spaces to the helpers it calls:
     * one more round per level of the call graph (bounded: OpenCL C has no
     * recursion, and each round only adds copies of what is called). */
-   for (int round = 0; round < MAX_ROUNDS && specialize_calls(m, ps, nps, pconf, r); round++) {
+   bool drop = all_dont_inline(m);
+   for (int round = 0; round < MAX_ROUNDS && specialize_calls(m, ps, nps, pconf, drop, r); round++) {
+      if (!progress && drop)
+         xe_remark(r, NULL, XE_REMARK_NOTE,
+                   "the copies are not DontInline: every function here is, as clang -O0 makes "
+                   "them, so the hint is not the author's and IGC may inline each copy");
       progress = true;
       xe_module_invalidate(m);
       free(ps);
