@@ -217,6 +217,43 @@ START_TEST(isa_generic_check_removed)
 }
 END_TEST
 
+/* bench/isa --stats: the instruction count of kernel in spv on dev. */
+static int isa_instructions(const char *spv, const char *dev, const char *kernel)
+{
+   char *isa = tu_src("bench/isa"), *out = NULL;
+   int rc = tu_sh(&out, NULL, "'%s' --stats '%s' %s | awk '$1 == \"%s\" { print $2 }'", isa, spv,
+                  dev, kernel);
+   ck_assert_msg(rc == 0 && out && atoi(out) > 0, "bench/isa --stats %s %s failed", spv, dev);
+   int n = atoi(out);
+   free(out);
+   free(isa);
+   return n;
+}
+
+/* The -O0 helper called with a global and a local source: its copies lose
+ * the check and, not DontInline, are inlined; the kernel gets shorter. */
+START_TEST(isa_helper_copies_shorter)
+{
+   if (!tu_have("ocloc") || !tu_have("iga64")) {
+      ck_assert_msg(!getenv("XEOPT_REQUIRE_OCLOC") || strcmp(getenv("XEOPT_REQUIRE_OCLOC"), "1"),
+                    "ocloc required");
+      return;
+   }
+   char *in = tu_src("testdata/spv/generic_helper.spv"), *after = tu_tmp("helper.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "'%s' -O2 -q '%s' -o '%s'", tu_xeopt(), in, after), 0);
+   static const char *devs[][2] = { { "dg2", "12p71" }, { "pvc", "12p72" } };
+   for (int d = 0; d < 2; d++) {
+      int b = isa_instructions(in, devs[d][0], "generic_helper");
+      int a = isa_instructions(after, devs[d][0], "generic_helper");
+      ck_assert_msg(a < b, "%s: %d -> %d instructions", devs[d][0], b, a);
+      ck_assert_int_ge(isa_stat(in, devs[d][0], devs[d][1], "generic_helper", true), 1);
+      ck_assert_int_eq(isa_stat(after, devs[d][0], devs[d][1], "generic_helper", true), 0);
+   }
+   free(in);
+   free(after);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("generic_address");
@@ -228,6 +265,7 @@ int main(void)
    TCase *isa = tcase_create("isa");
    tcase_set_timeout(isa, 300);
    tcase_add_test(isa, isa_generic_check_removed);
+   tcase_add_test(isa, isa_helper_copies_shorter);
    suite_add_tcase(s, isa);
    return tu_run_suite(s) ? 1 : 0;
 }
