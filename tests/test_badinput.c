@@ -147,7 +147,7 @@ START_TEST(instruction_errors)
                 "Invalid instruction OpTypeVoid starting at word 16: expected no more operands "
                 "after 2 words, but stated word count is 9.");
    /* An unknown opcode that breaks the framing is still an error. */
-   w[W_VOID] = 0xffff << 16 | 9999;
+   w[W_VOID] = 0xffffu << 16 | 9999;
    expect_words("unknown_op_framing", w, NGOOD, "Invalid opcode: 9999");
    memcpy(w, good, sizeof(good));
    w[W_LABEL + 1] = 7; /* label id 7 >= bound 5 */
