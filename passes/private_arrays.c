@@ -103,6 +103,14 @@ static bool is_zero_source(xe_module *m, uint32_t id)
    return init && init->opcode == SpvOpConstantNull;
 }
 
+/* (The validator may not have run: a copy's target must be checked.) */
+static bool is_pointer_value(xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   xe_inst *t = d ? xe_def(m, d->type_id) : NULL;
+   return t && t->opcode == SpvOpTypePointer;
+}
+
 static void set_escape(parr *a, const char *why, xe_inst *at)
 {
    if (!a->escape) {
@@ -158,7 +166,7 @@ static void collect(xe_module *m, parr *a)
             a->zero_init = i;
             a->zero_bytes = size;
          } else if (xe_op(i, 1) == a->casts[c]->result_id && xe_op(i, 0) != xe_op(i, 1) &&
-                    !a->copy_out && size == bytes) {
+                    !a->copy_out && size == bytes && is_pointer_value(m, xe_op(i, 0))) {
             a->copy_out = i;
          } else {
             set_escape(a, "a memory copy other than zero-init or whole copy-out", i);
