@@ -267,7 +267,10 @@ static lin lin_addr(xe_module *m, const xe_lanes *l, uint32_t ptr)
    if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
        xe_nops(d) != 2)
       return r;
-   xe_inst *bt = xe_def(m, xe_def(m, xe_op(d, 0))->type_id);
+   xe_inst *base = xe_def(m, xe_op(d, 0));
+   xe_inst *bt = base ? xe_def(m, base->type_id) : NULL;
+   if (!bt || bt->opcode != SpvOpTypePointer)
+      return r;   /* invalid input the validator did not see */
    uint64_t esize = xe_type_size(m, xe_op(bt, 1));
    uint32_t idx = xe_op(d, 1);
    xe_inst *id = xe_def(m, idx);
