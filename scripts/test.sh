@@ -3,23 +3,18 @@
 # IGC (ocloc) is installed by deps.sh, so its acceptance tests are required
 # to run, not skipped.
 #   scripts/test.sh             the normal build (build/), all tests
-#   scripts/test.sh --sanitize  an ASan+UBSan build (build-asan/), all tests but
-#                               the scale tests
+#   scripts/test.sh --sanitize  an ASan+UBSan build (build-asan/), all tests
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"
 export XEOPT_REQUIRE_OCLOC=1
-exclude=()
 if [ "${1:-}" = "--sanitize" ]; then
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DXEOPT_SANITIZE=ON >/dev/null
   cmake --build "$root/build-asan" -j "$(nproc)"
   cd "$root/build-asan"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  # The scale tests (100k kernels, 100 MB) measure nothing the sanitizers
-  # add to and take too long under them; the normal build runs them.
-  exclude=(-E test_scale)
 else
   "$root/scripts/build.sh"
   cd "$root/build"
 fi
-ctest --output-on-failure -j "$(nproc)" "${exclude[@]}"
+ctest --output-on-failure -j "$(nproc)"
