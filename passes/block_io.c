@@ -740,12 +740,13 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
 
 bool xeopt_pass_block_io(xe_module *m, const xe_options *opt, xe_remarks *r)
 {
-   xe_kernel ks[256];
-   unsigned n = xe_kernels(m, ks, 256);
+   unsigned n;
+   xe_kernel *ks = xe_kernels_all(m, &n);
    bool progress = false;
-   for (unsigned k = 0; k < n && k < 256; k++) {
+   for (unsigned k = 0; k < n; k++) {
       if (ks[k].body)
          progress |= run_kernel(m, opt, r, &ks[k]);
    }
+   free(ks);
    return progress;
 }

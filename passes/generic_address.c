@@ -302,12 +302,20 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
    return progress;
 }
 
-static const char *kernel_of(xe_kernel *ks, unsigned nk, xe_function *f)
+/* kernel_name[function id]: the kernel a function is the entry point or
+ * body of, NULL for helpers (an array, so many kernels stay linear). */
+static const char **kernel_names(xe_module *m, const xe_kernel *ks, unsigned nk)
 {
-   for (unsigned k = 0; k < nk; k++)
-      if (ks[k].body == f || ks[k].fn == f)
-         return ks[k].name;
-   return NULL;
+   const char **names = calloc(m->bound, sizeof(char *));
+   if (!names)
+      abort();
+   for (unsigned k = nk; k-- > 0;) {
+      if (ks[k].body)
+         names[xe_function_id(ks[k].body)] = ks[k].name;
+      if (ks[k].fn)
+         names[xe_function_id(ks[k].fn)] = ks[k].name;
+   }
+   return names;
 }
 
 static void where(xe_module *m, xe_function *f, xe_inst *i, char *buf, size_t n)
@@ -557,10 +565,8 @@ bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks 
       any |= g->opcode == SpvOpTypePointer && xe_op(g, 0) == SpvStorageClassGeneric;
    if (!any)
       return false;
-   xe_kernel ks[64];
-   unsigned nk = xe_kernels(m, ks, 64);
-   if (nk > 64)
-      nk = 64;
+   unsigned nk;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
    uint8_t *pconf;
    /* ps and pconf are indexed by the ids that exist now; passes add more. */
@@ -582,12 +588,17 @@ bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks 
       nps = m->bound;
       ps = xe_as_param_spaces(m, &pconf);
    }
+   const char **kname = kernel_names(m, ks, nk);
+   uint32_t nkname = m->bound;
    xe_foreach_fn(f, m) {
+      const char *kn = xe_function_id(f) < nkname ? kname[xe_function_id(f)] : NULL;
       /* Dead helpers (inlined everywhere) only make noise. */
-      if (!f->first || (!kernel_of(ks, nk, f) && !xe_function_callers(m, f)))
+      if (!f->first || (!kn && !xe_function_callers(m, f)))
          continue;
-      progress |= run_function(m, f, kernel_of(ks, nk, f), ps, nps, pconf, r);
+      progress |= run_function(m, f, kn, ps, nps, pconf, r);
    }
+   free(kname);
+   free(ks);
    free(ps);
    free(pconf);
    return progress;

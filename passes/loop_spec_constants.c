@@ -402,10 +402,10 @@ static void unused_specializations(xe_module *m, const xe_options *opt, const xe
 
 bool xeopt_pass_loop_spec_constants(xe_module *m, const xe_options *opt, xe_remarks *r)
 {
-   xe_kernel ks[64];
-   unsigned nk = xe_kernels(m, ks, 64);
+   unsigned nk;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
-   for (unsigned ki = 0; ki < nk && ki < 64; ki++) {
+   for (unsigned ki = 0; ki < nk; ki++) {
       const xe_kernel *k = &ks[ki];
       if (!k->body || !k->body->first)
          continue;
@@ -438,11 +438,12 @@ bool xeopt_pass_loop_spec_constants(xe_module *m, const xe_options *opt, xe_rema
          continue;
       }
       bool known = false;
-      for (unsigned ki = 0; ki < nk && ki < 64 && !known; ki++)
+      for (unsigned ki = 0; ki < nk && !known; ki++)
          known = strlen(ks[ki].name) == (size_t)(colon - v) &&
                  !strncmp(ks[ki].name, v, (size_t)(colon - v));
       if (!known)
          xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: no kernel of that name", v);
    }
+   free(ks);
    return progress;
 }

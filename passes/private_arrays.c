@@ -240,9 +240,65 @@ static bool shrink_length(xe_module *m, xe_function *f, const char *kn, xe_remar
 
 /* Deletes id's definition and its names and decorations when nothing in
  * a function uses it any more; returns whether it did. */
+/* The instructions of f that use id, one entry per use (as xe_uses), in a
+ * malloc'd array.  For ids defined in f: only f, names and decorations
+ * can use them, and scanning f is cheaper than rebuilding the module's
+ * def-use after every edit (many kernels would make that quadratic). */
+static xe_inst **local_users(xe_function *f, uint32_t id, uint32_t *n)
+{
+   xe_inst **us = NULL;
+   uint32_t cap = 0;
+   *n = 0;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         for (unsigned w = 1; w < i->nwords; w++) {
+            if (i->words[w] != id || (i->kinds[w] != XE_W_ID && i->kinds[w] != XE_W_TYPE))
+               continue;
+            if (*n == cap) {
+               cap = cap ? 2 * cap : 8;
+               us = realloc(us, cap * sizeof(xe_inst *));
+               if (!us)
+                  abort();
+            }
+            us[(*n)++] = i;
+         }
+      }
+   }
+   return us;
+}
+
+/* Deletes id's definition, inside a function, when only names and
+ * decorations use it (scanned, not looked up: see local_users). */
+static bool delete_local_if_dead(xe_module *m, xe_inst *d)
+{
+   uint32_t id = d->result_id, n;
+   free(local_users(d->block->fn, id, &n));
+   if (n)
+      return false;
+   static const int secs[] = { XE_SEC_DEBUG_NAME, XE_SEC_ANNOTATION };
+   for (unsigned s = 0; s < 2; s++) {
+      xe_foreach_inst(i, &m->sec[secs[s]]) {
+         for (unsigned w = 1; w < i->nwords; w++)
+            if (i->words[w] == id && i->kinds[w] == XE_W_ID && i->opcode != SpvOpName &&
+                i->opcode != SpvOpDecorate)
+               return false;
+      }
+   }
+   for (unsigned s = 0; s < 2; s++) {
+      xe_foreach_inst_safe(i, nx, &m->sec[secs[s]])
+         if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate) && xe_op(i, 0) == id)
+            xe_inst_delete(m, i);
+   }
+   xe_inst_delete(m, d);
+   return true;
+}
+
 static bool delete_if_dead(xe_module *m, uint32_t id)
 {
    uint32_t n;
+   xe_inst *d0 = xe_def(m, id);
+   if (d0 && d0->block)
+      return delete_local_if_dead(m, d0);
    xe_module_invalidate(m);
    const xe_use *u = xe_uses(m, id, &n);
    xe_inst **meta = malloc((n + 1) * sizeof(xe_inst *));
@@ -437,14 +493,10 @@ static bool narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, 
    }
    for (unsigned c = 0; c < a->nchains; c++) {
       xe_inst *ch = a->chains[c];
-      xe_module_invalidate(m); /* def-use is stale after the edits */
       ch->type_id = np;
       ch->words[1] = np;
       uint32_t n;
-      const xe_use *u0 = xe_uses(m, ch->result_id, &n);
-      xe_inst **us = malloc((n + 1) * sizeof(xe_inst *));
-      for (uint32_t k = 0; k < n; k++)
-         us[k] = u0[k].inst;
+      xe_inst **us = local_users(ch->block->fn, ch->result_id, &n);
       for (uint32_t k = 0; k < n; k++) {
          xe_inst *i = us[k];
          if (!i->block)
@@ -556,12 +608,8 @@ static bool split(xe_module *m, const char *kn, xe_remarks *r, parr *a)
          xe_set_ops(ch, ops, 3, NULL);
          continue;
       }
-      xe_module_invalidate(m);
       uint32_t n;
-      const xe_use *u0 = xe_uses(m, ch->result_id, &n);
-      xe_inst **us = malloc((n + 1) * sizeof(xe_inst *));
-      for (uint32_t k = 0; k < n; k++)
-         us[k] = u0[k].inst;
+      xe_inst **us = local_users(ch->block->fn, ch->result_id, &n);
       for (uint32_t k = 0; k < n; k++) {
          xe_inst *i = us[k];
          if (!i->block)
@@ -645,8 +693,10 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
       vars = realloc(vars, (nv + 1) * sizeof(xe_inst *));
       vars[nv++] = i;
    }
+   /* Def-use is rebuilt for the whole module after an invalidation, so
+    * only a rewrite invalidates: each step changes nothing when it says so. */
+   xe_module_invalidate(m);
    for (unsigned k = 0; k < nv; k++) {
-      xe_module_invalidate(m);
       xe_inst *at = xe_def(m, xe_op(xe_def(m, vars[k]->type_id), 1));
       uint64_t len;
       xe_const_uint(m, xe_op(at, 1), &len);
@@ -657,22 +707,27 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
          xe_remark(r, kn, XE_REMARK_MISSED, "'%s[%u]' unchanged: %s (%s)", var_name(m, &a), a.len,
                    a.escape, xe_opcode_name(a.escape_at->opcode));
       } else {
-         changed |= shrink_length(m, f, kn, r, &a);
-         xe_module_invalidate(m);
-         changed |= narrow(m, f, kn, r, &a);
-         xe_module_invalidate(m);
+         if (shrink_length(m, f, kn, r, &a)) {
+            changed = true;
+            xe_module_invalidate(m);
+         }
+         if (narrow(m, f, kn, r, &a)) {
+            changed = true;
+            xe_module_invalidate(m);
+         }
          bool gone = split(m, kn, r, &a);
-         xe_module_invalidate(m);
          if (!gone)
             gone = scalarise(m, kn, r, &a);
+         if (gone)
+            xe_module_invalidate(m);
          changed |= gone;
-         xe_module_invalidate(m);
          if (changed) {
             drop_lifetimes(m, &a);
             for (unsigned c = 0; c < a.ncasts; c++)
                delete_if_dead(m, a.casts[c]->result_id);
             if (gone)
                delete_if_dead(m, a.var->result_id);
+            xe_module_invalidate(m);
          }
          else
             xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
@@ -689,10 +744,10 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
 bool xeopt_pass_private_arrays(xe_module *m, const xe_options *opt, xe_remarks *r)
 {
    (void)opt;
-   xe_kernel ks[64];
-   unsigned nk = xe_kernels(m, ks, 64);
+   unsigned nk;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
-   for (unsigned k = 0; k < nk && k < 64; k++) {
+   for (unsigned k = 0; k < nk; k++) {
       /* Execution bounds count per call: the body must run once per
        * work-item, i.e. be called from the wrapper only. */
       if (ks[k].body != ks[k].fn && ks[k].body_callers != 1) {
@@ -702,6 +757,7 @@ bool xeopt_pass_private_arrays(xe_module *m, const xe_options *opt, xe_remarks *
       }
       progress |= run_function(m, ks[k].body, ks[k].name, r);
    }
+   free(ks);
    if (progress)
       xe_module_invalidate(m);
    return progress;

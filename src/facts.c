@@ -313,6 +313,16 @@ static void kernel_fill(const xe_module *m, xe_inst *ep, xe_kernel *k)
    kernel_modes(m, k);
 }
 
+xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n)
+{
+   *n = xe_kernels(m, NULL, 0);
+   xe_kernel *ks = calloc(*n ? *n : 1, sizeof(xe_kernel));
+   if (!ks)
+      abort();
+   xe_kernels(m, ks, *n);
+   return ks;
+}
+
 unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max)
 {
    unsigned n = 0;

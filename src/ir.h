@@ -253,6 +253,8 @@ typedef struct xe_kernel {
 } xe_kernel;
 /* Fills up to max kernels; returns the number of Kernel entry points. */
 unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max);
+/* Every kernel, in a malloc'd array the caller frees; *n gets the count. */
+xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n);
 bool xe_kernel_by_name(const xe_module *m, const char *name, xe_kernel *out);
 /* Number of OpFunctionCall instructions calling f. */
 unsigned xe_function_callers(const xe_module *m, const xe_function *f);
