@@ -693,9 +693,11 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
       vars = realloc(vars, (nv + 1) * sizeof(xe_inst *));
       vars[nv++] = i;
    }
-   /* Def-use is rebuilt for the whole module after an invalidation, so
-    * only a rewrite invalidates: each step changes nothing when it says so. */
-   xe_module_invalidate(m);
+   /* Def-use is rebuilt for the whole module after an invalidation (and
+    * invalidating visits every function), so only a rewrite invalidates:
+    * each step changes nothing when it says so. */
+   if (nv)
+      xe_module_invalidate(m);
    for (unsigned k = 0; k < nv; k++) {
       xe_inst *at = xe_def(m, xe_op(xe_def(m, vars[k]->type_id), 1));
       uint64_t len;
