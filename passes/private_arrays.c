@@ -27,6 +27,7 @@
  * Host contract: none.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,12 +81,18 @@ static uint32_t chain_index(xe_module *m, xe_inst *c)
 }
 
 /* The constant vector component a chain selects, -1 for a whole element. */
+/* The vector component a chain selects after the element: -1 for none
+ * (the whole element), INT_MAX when it is not a constant that fits, so
+ * that callers comparing with the component count decline. */
 static int chain_comp(xe_module *m, xe_inst *c)
 {
    bool ptr = c->opcode == SpvOpPtrAccessChain || c->opcode == SpvOpInBoundsPtrAccessChain;
    uint64_t v;
-   if (xe_nops(c) != (ptr ? 4u : 3u) || !xe_const_uint(m, xe_op(c, xe_nops(c) - 1), &v))
+   if (xe_nops(c) == (ptr ? 3u : 2u))
       return -1;
+   if (xe_nops(c) != (ptr ? 4u : 3u) || !xe_const_uint(m, xe_op(c, xe_nops(c) - 1), &v) ||
+       v > INT_MAX)
+      return INT_MAX;
    return (int)v;
 }
 
