@@ -80,7 +80,6 @@ static uint32_t chain_index(xe_module *m, xe_inst *c)
    return xe_op(c, want - 1);
 }
 
-/* The constant vector component a chain selects, -1 for a whole element. */
 /* The vector component a chain selects after the element: -1 for none
  * (the whole element), INT_MAX when it is not a constant that fits, so
  * that callers comparing with the component count decline. */
@@ -245,8 +244,6 @@ static bool shrink_length(xe_module *m, xe_function *f, const char *kn, xe_remar
    return true;
 }
 
-/* Deletes id's definition and its names and decorations when nothing in
- * a function uses it any more; returns whether it did. */
 /* The instructions of f that use id, one entry per use (as xe_uses), in a
  * malloc'd array.  For ids defined in f: only f, names and decorations
  * can use them, and scanning f is cheaper than rebuilding the module's
@@ -300,6 +297,8 @@ static bool delete_local_if_dead(xe_module *m, xe_inst *d)
    return true;
 }
 
+/* Deletes id's definition and its names and decorations when nothing in
+ * a function uses it any more; returns whether it did. */
 static bool delete_if_dead(xe_module *m, uint32_t id)
 {
    uint32_t n;
@@ -700,9 +699,10 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
       vars = realloc(vars, (nv + 1) * sizeof(xe_inst *));
       vars[nv++] = i;
    }
-   /* Def-use is rebuilt for the whole module after an invalidation (and
-    * invalidating visits every function), so only a rewrite invalidates:
-    * each step changes nothing when it says so. */
+   /* Def-use is rebuilt for the whole module after an invalidation, and
+    * invalidating visits every function: so kernels without arrays do not
+    * invalidate, and afterwards only a rewrite does (each step changes
+    * nothing when it says so). */
    if (nv)
       xe_module_invalidate(m);
    for (unsigned k = 0; k < nv; k++) {
