@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/exec.h"
+#include "exec.h"
 #include "io.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)

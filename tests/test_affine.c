@@ -252,7 +252,8 @@ static unsigned run_padding(xe_module *m, const char *kernel, const char *assume
    if (assume)
       xe_strlist_add(&o.assume_padded, assume);
    xe_remarks r = { 0 };
-   xe_pass_find("padding")->run(m, &o, &r);
+   xe_ctx ctx = { .module = m, .options = &o, .remarks = &r };
+   xe_pass_find("padding")->run(&ctx);
    xe_remarks_free(&r);
    xe_options_free(&o);
    unsigned n = 0;

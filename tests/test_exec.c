@@ -11,7 +11,7 @@
 #include <math.h>
 #include "testutil.h"
 #include "io.h"
-#include "exec/exec.h"
+#include "exec.h"
 
 static const char *levels[] = {"O0", "O2"};
 

@@ -168,14 +168,15 @@ START_TEST(block_order_fixes_dominance)
    xe_options o;
    xe_options_init(&o);
    xe_remarks r = { 0 };
-   ck_assert(xeopt_pass_block_order(m, &o, &r));
+   xe_ctx ctx = { .module = m, .options = &o, .remarks = &r };
+   ck_assert(xeopt_pass_block_order(&ctx));
    xe_module_invalidate(m);
    err = NULL;
    ck_assert_msg(xe_validate(m, &err), "%s", err);
    ck_assert_uint_eq(r.n, 1);
    ck_assert_uint_eq(r.v[0].kind, XE_REMARK_APPLIED);
    /* A second run finds nothing to do. */
-   ck_assert(!xeopt_pass_block_order(m, &o, &r));
+   ck_assert(!xeopt_pass_block_order(&ctx));
    xe_remarks_free(&r);
    xe_module_free(m);
 }

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/cfg.h"
-#include "../src/io.h"
-#include "../src/ranges.h"
+#include "cfg.h"
+#include "io.h"
+#include "ranges.h"
 #include "testutil.h"
 
 static xe_module *load(const char *rel)

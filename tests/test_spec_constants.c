@@ -49,7 +49,8 @@ static bool run_pass(xe_module *m, const char **specialize, xe_remarks *r)
       xe_strlist_add(&o.specialize, *specialize);
    memset(r, 0, sizeof(*r));
    r->pass = "loop-spec-constants";
-   bool progress = xeopt_pass_loop_spec_constants(m, &o, r);
+   xe_ctx ctx = { .module = m, .options = &o, .remarks = r };
+   bool progress = xeopt_pass_loop_spec_constants(&ctx);
    xe_options_free(&o);
    return progress;
 }

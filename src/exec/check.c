@@ -24,9 +24,10 @@ bool xe_exec_check_module(const xe_module *m, char **err)
       return false;
    xe_options o;
    xe_options_init(&o);
-   xeopt_pass_interface_vars(c, &o, NULL);
+   xe_ctx ctx = { .module = c, .options = &o, .remarks = NULL };
+   xeopt_pass_interface_vars(&ctx);
    xe_module_invalidate(c);
-   xeopt_pass_block_order(c, &o, NULL);
+   xeopt_pass_block_order(&ctx);
    bool ok = xe_validate(c, err);
    xe_options_free(&o);
    xe_module_free(c);

@@ -77,4 +77,13 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
  * unless quiet, "note: ..." for launches the input itself cannot run. */
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log);
 
+struct xe_options;
+/* Runs every kernel of before and after on o->verify random launches and
+ * compares the buffers the host can see (src/exec).  Returns true when
+ * equal; otherwise *report (malloc'd) says so.  The findings (the kernel,
+ * the launch and the first differing element; kernels not verified) go to
+ * log, one per line. */
+bool xe_verify_modules(const xe_module *before, const xe_module *after, const struct xe_options *o,
+                       FILE *log, char **report);
+
 #endif

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include "internal.h"
 #include "launch.h"
-#include "driver.h"
+#include "pass.h"
 
 /* The host contract of the optimized module (docs/manifest.md):
  * manifest.kernels[K] sections that constrain a launch.
@@ -289,7 +289,7 @@ int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log
    return rc;
 }
 
-/* The driver's entry point (driver.h). */
+/* The driver's entry point (exec.h). */
 bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
                        FILE *log, char **report)
 {

@@ -124,9 +124,10 @@ static bool fix_entry(xe_module *m, xe_inst *ep, uint32_t stamp, xe_remarks *r)
    return ok;
 }
 
-bool xeopt_pass_interface_vars(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_interface_vars(xe_ctx *ctx)
 {
-   (void)opt;
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    if (m->version < 0x10400)
       return false;
    bool progress = false;

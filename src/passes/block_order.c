@@ -76,9 +76,10 @@ static bool order_function(xe_function *f)
    return true;
 }
 
-bool xeopt_pass_block_order(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_block_order(xe_ctx *ctx)
 {
-   (void)opt;
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    bool progress = false;
    xe_foreach_fn(f, m) {
       if (!order_function(f))

@@ -81,8 +81,13 @@ struct xe_block {
    uint32_t index;        /* position in the function, set by the CFG */
 };
 
-struct xe_cfg;
-struct xe_loops;
+/* An analysis cached on a function by the analysis layer (src/analysis/).
+ * The IR drops it (xe_function_invalidate) without knowing what it is. */
+enum xe_fn_analysis { XE_FN_CFG, XE_FN_LOOPS, XE_FN_ANALYSIS_COUNT };
+typedef struct xe_fn_cache {
+   void *data;              /* NULL when not computed */
+   void (*free)(void *data);
+} xe_fn_cache;
 
 struct xe_function {
    xe_inst *def;          /* OpFunction */
@@ -92,8 +97,7 @@ struct xe_function {
    xe_function *prev, *next;
    xe_module *module;
    uint32_t mark;         /* scratch for the pass that runs; 0 otherwise */
-   struct xe_cfg *cfg;    /* on demand, see cfg.h */
-   struct xe_loops *loops;
+   xe_fn_cache cache[XE_FN_ANALYSIS_COUNT];   /* on demand, see cfg.h */
 };
 
 struct xe_module {

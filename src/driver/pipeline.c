@@ -82,7 +82,8 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
 {
    r->pass = p->name;
    double t0 = now();
-   bool progress = p->run(m, o, r);
+   xe_ctx ctx = { .module = m, .options = o, .remarks = r };
+   bool progress = p->run(&ctx);
    double dt = now() - t0;
    r->pass = NULL;
    if (progress && p->preserves != XE_PRESERVE_ALL)

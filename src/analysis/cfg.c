@@ -34,26 +34,7 @@ static void cfg_free(xe_cfg *c)
    free(c);
 }
 
-static void loops_free(xe_loops *ls)
-{
-   if (!ls)
-      return;
-   for (uint32_t k = 0; k < ls->n; k++) {
-      free(ls->loops[k].blocks);
-      free(ls->loops[k].latches);
-      free(ls->loops[k].exits);
-   }
-   free(ls->loops);
-   free(ls);
-}
 
-void xe_function_invalidate(xe_function *f)
-{
-   loops_free(f->loops);
-   cfg_free(f->cfg);
-   f->loops = NULL;
-   f->cfg = NULL;
-}
 
 uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
 {
@@ -158,6 +139,11 @@ static void compute_dominators(xe_cfg *c)
    }
 }
 
+static void cfg_free_any(void *c)
+{
+   cfg_free(c);
+}
+
 static xe_cfg *cfg_build(xe_function *f)
 {
    xe_cfg *c = xalloc(sizeof(*c));
@@ -231,9 +217,12 @@ static xe_cfg *cfg_build(xe_function *f)
 
 const xe_cfg *xe_function_cfg(xe_function *f)
 {
-   if (!f->cfg)
-      f->cfg = cfg_build(f);
-   return f->cfg;
+   xe_fn_cache *c = &f->cache[XE_FN_CFG];
+   if (!c->data) {
+      c->data = cfg_build(f);
+      c->free = cfg_free_any;
+   }
+   return c->data;
 }
 
 bool xe_dominates(const xe_cfg *c, uint32_t a, uint32_t b)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
 #include "ir.h"
 
 static void *xcalloc(size_t n, size_t s)
@@ -109,6 +108,15 @@ static void forget_def(xe_module *m, xe_inst *i)
 {
    if (i->result_id && i->result_id < m->defs_cap && m->defs[i->result_id] == i)
       m->defs[i->result_id] = NULL;
+}
+
+void xe_function_invalidate(xe_function *f)
+{
+   for (int k = 0; k < XE_FN_ANALYSIS_COUNT; k++) {
+      if (f->cache[k].data)
+         f->cache[k].free(f->cache[k].data);
+      f->cache[k].data = NULL;
+   }
 }
 
 void xe_module_invalidate(xe_module *m)

@@ -738,8 +738,11 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    return nconv > 0;
 }
 
-bool xeopt_pass_block_io(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_block_io(xe_ctx *ctx)
 {
+   xe_module *m = ctx->module;
+   const xe_options *opt = ctx->options;
+   xe_remarks *r = ctx->remarks;
    unsigned n;
    xe_kernel *ks = xe_kernels_all(m, &n);
    bool progress = false;

@@ -555,9 +555,10 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    return progress;
 }
 
-bool xeopt_pass_generic_address(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_generic_address(xe_ctx *ctx)
 {
-   (void)opt;
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    /* Without a Generic pointer type there is nothing to infer; the
     * analyses below cost a table of the module's ids per function. */
    bool any = false;

@@ -750,9 +750,10 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
    return progress;
 }
 
-bool xeopt_pass_private_arrays(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_private_arrays(xe_ctx *ctx)
 {
-   (void)opt;
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    unsigned nk;
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;

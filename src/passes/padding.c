@@ -755,8 +755,11 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
    return progress;
 }
 
-bool xeopt_pass_padding(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_padding(xe_ctx *ctx)
 {
+   xe_module *m = ctx->module;
+   const xe_options *opt = ctx->options;
+   xe_remarks *r = ctx->remarks;
    unsigned nk = xe_kernels(m, NULL, 0);
    xe_kernel *ks = calloc(nk ? nk : 1, sizeof(*ks));
    xe_kernels(m, ks, nk);

@@ -400,8 +400,11 @@ static void unused_specializations(xe_module *m, const xe_options *opt, const xe
    }
 }
 
-bool xeopt_pass_loop_spec_constants(xe_module *m, const xe_options *opt, xe_remarks *r)
+bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
 {
+   xe_module *m = ctx->module;
+   const xe_options *opt = ctx->options;
+   xe_remarks *r = ctx->remarks;
    unsigned nk;
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;

@@ -232,9 +232,26 @@ static xe_loops *loops_build(xe_function *f)
    return ls;
 }
 
+static void loops_free(void *p)
+{
+   xe_loops *ls = p;
+   if (!ls)
+      return;
+   for (uint32_t k = 0; k < ls->n; k++) {
+      free(ls->loops[k].blocks);
+      free(ls->loops[k].latches);
+      free(ls->loops[k].exits);
+   }
+   free(ls->loops);
+   free(ls);
+}
+
 const xe_loops *xe_function_loops(xe_function *f)
 {
-   if (!f->loops)
-      f->loops = loops_build(f);
-   return f->loops;
+   xe_fn_cache *c = &f->cache[XE_FN_LOOPS];
+   if (!c->data) {
+      c->data = loops_build(f);
+      c->free = loops_free;
+   }
+   return c->data;
 }

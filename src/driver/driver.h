@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <xeopt/xeopt.h>
 
+#include "exec.h"
 #include "pipeline.h"
 
 struct xeopt_options {
@@ -30,12 +31,5 @@ struct xeopt_result {
 xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size,
                              const xe_pipeline_hooks *hooks);
 
-/* Runs every kernel of before and after on o->verify random launches and
- * compares the buffers the host can see (src/exec).  Returns true when
- * equal; otherwise *report (malloc'd) says so.  The findings (the kernel,
- * the launch and the first differing element; kernels not verified) go to
- * log, one per line. */
-bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
-                       FILE *log, char **report);
 
 #endif

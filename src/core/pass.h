@@ -1,8 +1,9 @@
 /*
- * What a pass sees: the module, the options the user gave, and the remarks
- * it writes.  A pass is one file in passes/ with one exported function
+ * What a pass sees: the pass context (xe_ctx) with the module, the options
+ * the user gave, and the remarks it writes.  A pass is one file in
+ * src/passes/ with one exported function
  *
- *    bool xeopt_pass_NAME(xe_module *m, const xe_options *opt, xe_remarks *r);
+ *    bool xeopt_pass_NAME(xe_ctx *ctx);
  *
  * returning whether it changed the module.  The registry (pipeline.c) gives
  * each pass its name, a one-line description, the -O levels it runs at and
@@ -91,7 +92,16 @@ enum {
    XE_PRESERVE_ALL = ~0u,
 };
 
-typedef bool (*xe_pass_fn)(xe_module *m, const xe_options *opt, xe_remarks *r);
+/* The pass context: what the pipeline hands every pass.  The module and
+ * remarks are the pass's to change (remarks may be NULL when a caller runs
+ * a repair pass for itself); the options are read-only. */
+typedef struct xe_ctx {
+   xe_module *module;
+   const xe_options *options;
+   xe_remarks *remarks;
+} xe_ctx;
+
+typedef bool (*xe_pass_fn)(xe_ctx *ctx);
 
 typedef struct xe_pass_info {
    const char *name;
