@@ -1,6 +1,6 @@
 /*
- * The affine id analysis (src/affine.c) and launch formulas
- * (src/launch_formula.c) on modules clang-15 + llvm-spirv-15 produced
+ * The affine id analysis (src/analysis/affine.c) and launch formulas
+ * (src/analysis/launch_formula.c) on modules clang-15 + llvm-spirv-15 produced
  * (testdata/kernels/padding_*.cl), and the padding pass's decisions on them.
  */
 #define _GNU_SOURCE

@@ -1,5 +1,5 @@
 /*
- * generic-address: facts of src/address_spaces.c on the clang modules of
+ * generic-address: facts of src/analysis/address_spaces.c on the clang modules of
  * testdata/kernels/generic_address.cl, and IGC evidence that a generic
  * access costs a run-time address-space check which the pass removes.
  */

@@ -1,5 +1,5 @@
 /*
- * Lane analysis (src/lanes.c) on real modules from testdata/spv: strides,
+ * Lane analysis (src/analysis/lanes.c) on real modules from testdata/spv: strides,
  * the no-wrap proofs of widening conversions, the global-offset opt-in,
  * and sub-group uniform blocks.
  */

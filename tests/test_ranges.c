@@ -1,5 +1,5 @@
 /*
- * Value ranges and execution bounds (src/ranges.h) on real modules
+ * Value ranges and execution bounds (src/analysis/ranges.h) on real modules
  * compiled by clang-15 + llvm-spirv-15 from testdata/kernels.
  */
 #include <check.h>

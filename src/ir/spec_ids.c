@@ -1,3 +1,4 @@
+/* SpecIds of a module's specialization constants (spec_ids.h). */
 #include "spec_ids.h"
 
 bool xe_spec_id_used(const xe_module *m, uint32_t id)
