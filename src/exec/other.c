@@ -17,7 +17,8 @@ static bool atomic(xe_run *r, xe_wi *w, const dinst *d)
       xe_exec_tinfo(r->p->m, xe_def(r->p->m, d->src->words[d->src->first_op + 3])->type_id, &k, &ww, &n);
       wd = ww;
    }
-   uint8_t *a = xe_run_mem(r, w, d, V64(v, d->ops[0]), wd, true);
+   unsigned fl = XE_MEM_ATOMIC | (d->op == SpvOpAtomicLoad ? 0 : XE_MEM_WRITE);
+   uint8_t *a = xe_run_mem_ex(r, w, d, V64(v, d->ops[0]), wd, fl);
    if (!a) return false;
    uint64_t old = ld_u(a, wd), x = 0, nv = old;
    int64_t so = ld_s(a, wd), sx = 0;
