@@ -222,8 +222,8 @@ static void report(xe_run *r, uint64_t ptr, uint64_t off, const acc *a, const ac
    if (l->race_log) fprintf(l->race_log, "%s\n", line);
 }
 
-void xe_race_access(xe_run *r, const xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, bool write,
-                    bool atomic)
+void xe_race_access(xe_run *r, const xe_wi *w, const dinst *d, uint64_t ptr, const uint8_t *mem, uint64_t n, bool write,
+                    bool atomic, const uint8_t *val)
 {
    xe_race *rc = r->race;
    shadow *sh;
@@ -243,7 +243,11 @@ void xe_race_access(xe_run *r, const xe_wi *w, const dinst *d, uint64_t ptr, uin
          for (int k = 0; k < 2; k++)
             if (c->r[k].wi && group_of(r, c->r[k].wi) != rc->group) c->r[k].wi = 0;
       }
-      if (!reported && conflict(r, space, &c->w, &x)) {
+      /* A write of the byte already there is order-independent (Oclgrind
+       * suppresses these "uniform" write-write races by default too):
+       * e.g. every work-item of a group copying the same row. */
+      bool same = write && val && c->w.wi && val[off - PTR_OFF(ptr)] == mem[off - PTR_OFF(ptr)];
+      if (!reported && !same && conflict(r, space, &c->w, &x)) {
          report(r, ptr, off, &c->w, &x, true, write);
          reported = true;
       }

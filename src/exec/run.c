@@ -35,10 +35,11 @@ static bool fail(xe_run *r, const dinst *d, const char *fmt, ...)
 
 uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, bool write)
 {
-   return xe_run_mem_ex(r, w, d, ptr, n, write ? XE_MEM_WRITE : 0);
+   return xe_run_mem_ex(r, w, d, ptr, n, write ? XE_MEM_WRITE : 0, NULL);
 }
 
-uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, unsigned flags)
+uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, unsigned flags,
+                       const uint8_t *val)
 {
    bool write = flags & XE_MEM_WRITE;
    uint8_t *base = NULL;
@@ -79,7 +80,7 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
       return NULL;
    }
    if (r->race && w && !(flags & XE_MEM_UNTRACKED))
-      xe_race_access(r, w, d, ptr, n, write, flags & XE_MEM_ATOMIC);
+      xe_race_access(r, w, d, ptr, base + off, n, write, flags & XE_MEM_ATOMIC, val);
    return base + off;
 }
 
@@ -144,7 +145,7 @@ static bool step(xe_run *r, xe_wi *w)
          break;
       }
       case SpvOpStore: {
-         uint8_t *a = xe_run_mem(r, w, d, V64(w, d->ops[0]), d->aux, true);
+         uint8_t *a = xe_run_mem_ex(r, w, d, V64(w, d->ops[0]), d->aux, XE_MEM_WRITE, v + d->ops[1]);
          if (!a) return false;
          memcpy(a, v + d->ops[1], d->aux);
          break;
