@@ -205,7 +205,9 @@ static bool step(xe_run *r, xe_wi *w)
       }
       case SpvOpControlBarrier: {
          uint64_t scope = ld_u(v + d->ops[0], 4);
-         if (scope == SpvScopeSubgroup) { w->state = WI_SG; w->pc++; r->steps += steps; return true; }
+         /* A sub-group barrier completes like a collective, which
+          * executes the instruction at pc and then steps past it. */
+         if (scope == SpvScopeSubgroup) { w->state = WI_SG; r->steps += steps; return true; }
          w->state = WI_BARRIER;
          w->pc++;
          r->steps += steps;

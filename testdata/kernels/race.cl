@@ -1,4 +1,4 @@
-// xeopt-test: -O2
+// xeopt-test: -O2 subgroups
 /* Kernels for race detection (tests/test_racecheck.c, xeopt run --racecheck).
  * race_store and race_groups are written to race; the others are not. */
 
@@ -35,4 +35,25 @@ kernel void local_unordered(global int *out, local int *tmp)
 kernel void atomic_count(global int *count)
 {
     atomic_inc(count);
+}
+
+/* Lanes exchange through local memory across a sub-group barrier: ordered
+ * (a work-group of one sub-group of 16). */
+__attribute__((reqd_work_group_size(16, 1, 1)))
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void subgroup_ordered(global int *out, local int *tmp)
+{
+    size_t l = get_local_id(0);
+    tmp[l] = (int)get_global_id(0);
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tmp[l ^ 1];
+}
+
+/* Two sub-groups block-write the same 16 elements: lanes of different
+ * sub-groups race. */
+__attribute__((reqd_work_group_size(32, 1, 1)))
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void block_write_race(global uint *out)
+{
+    intel_sub_group_block_write(out, (uint)get_global_id(0));
 }
