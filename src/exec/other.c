@@ -192,6 +192,18 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
    if (d->op == SpvOpExtInst) {
       int done = vload_store(r, w, d);
       if (done >= 0) return done == 1;
+      /* fract, frexp, modf, sincos, ...: a result and a pointee. */
+      uint8_t second[128];
+      unsigned size = 0;
+      const char *e = NULL;
+      unsigned pk = xe_exec_ocl_ptr(d, v, second, &size, &e);
+      if (e) return xe_run_fail(r, d, e);
+      if (pk) {
+         uint8_t *a = xe_run_mem_ex(r, w, d, V64(v, d->ops[pk]), size, XE_MEM_WRITE, second);
+         if (!a) return false;
+         memcpy(a, second, size);
+         return true;
+      }
    }
    if (d->op == SpvOpExtInst || xe_exec_alu_supported(d->op)) {
       const char *e = xe_exec_alu(d, v);
