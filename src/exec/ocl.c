@@ -330,6 +330,8 @@ const char *xe_exec_ocl(const dinst *d, uint8_t *v)
       memcpy(v + d->res, out, d->size);
       return NULL;
    }
+   case OpenCLstd_Prefetch:
+      return NULL;   /* a cache hint: nothing to compute */
    case OpenCLstd_Ilogb:
       for (unsigned k = 0; k < n; k++) st_u(out + k * w, w, (uint64_t)ilogb_cl(rf(d, v, 0, k)));
       memcpy(v + d->res, out, d->size);
