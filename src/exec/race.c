@@ -136,12 +136,12 @@ void xe_race_barrier(xe_run *r, int64_t subgroup, uint32_t semantics)
    }
 }
 
-static cell *cell_at(shadow *s, uint64_t off)
+static cell *page_at(shadow *s, uint64_t off)
 {
    if (!s->pages) s->pages = calloc((s->size + PAGE - 1) / PAGE + 1, sizeof(cell *));
    cell **pg = &s->pages[off / PAGE];
    if (!*pg) *pg = calloc(PAGE, sizeof(cell));
-   return &(*pg)[off % PAGE];
+   return *pg;
 }
 
 static inline uint64_t ls_of(const xe_run *r) { return r->local[0] * r->local[1] * r->local[2]; }
@@ -235,8 +235,10 @@ void xe_race_access(xe_run *r, const xe_wi *w, const dinst *d, uint64_t ptr, con
    acc x = {w->id + 1, (uint32_t)(d - r->p->code) | (atomic ? ATOMIC_BIT : 0),
             rc->sg_stamp[space][w->lin / r->sg]};
    bool reported = false;
+   cell *page = NULL;
    for (uint64_t off = PTR_OFF(ptr), end = off + n; off < end && off < sh->size; off++) {
-      cell *c = cell_at(sh, off);
+      if (!page || off % PAGE == 0) page = page_at(sh, off);
+      cell *c = &page[off % PAGE];
       if (space == SPACE_LOCAL) {
          /* Another work-group's local memory: not this one's. */
          if (c->w.wi && group_of(r, c->w.wi) != rc->group) c->w.wi = 0;
