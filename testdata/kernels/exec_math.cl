@@ -2,9 +2,9 @@
 // exec_math: a sample of every OpenCL.std family the interpreter runs
 // (trigonometric, hyperbolic, exp/log, pow/root, rounding, remainders and
 // their pointer results, min/max, native/half, common, geometric, integer,
-// select) on float, double and vectors; tests/test_exec.c checks each value
+// select) on float, integers and vectors; tests/test_exec_math.c checks each value
 // against the C library.  The result order here is the test's order.
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// The double kernel is exec_math_fp64.cl (dg2 has no fp64).
 
 /* x in [0, 1), y in [1, 5). */
 kernel void math_float(global const float *a, global const float *b, global float *o, global int *io)
@@ -46,20 +46,6 @@ kernel void math_float(global const float *a, global const float *b, global floa
     r[k++] = erf(x); r[k++] = erfc(x); r[k++] = tgamma(y); r[k++] = lgamma(y);
     r[k++] = maxmag(z, x); r[k++] = minmag(z, x);
     n[3] = k;
-}
-
-kernel void math_double(global const double *a, global const double *b, global double *o)
-{
-    size_t i = get_global_id(0);
-    double x = a[i], y = b[i], c;
-    global double *r = o + i * 32;
-    int k = 0;
-    r[k++] = sin(x); r[k++] = atan2(x, y); r[k++] = sincos(x, &c); r[k++] = c;
-    r[k++] = cosh(x); r[k++] = atanh(x * 0.5); r[k++] = exp10(x); r[k++] = log1p(x);
-    r[k++] = pow(y, x); r[k++] = rootn(y, 3); r[k++] = rsqrt(y); r[k++] = hypot(x, y);
-    r[k++] = fma(x, y, x); r[k++] = rint(x * 10.0 - 5.0); r[k++] = fmod(y, x + 0.25);
-    r[k++] = nextafter(x, y); r[k++] = mix(x, y, 0.25); r[k++] = smoothstep(0.25, 0.75, x);
-    r[k++] = cbrt(y); r[k++] = tanpi(x * 0.25);
 }
 
 kernel void math_int(global const int *a, global const int *b, global int *o, global uint *uo)
