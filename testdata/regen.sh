@@ -4,7 +4,10 @@
 # Each .cl file starts with a line `// xeopt-test: FLAGS` where FLAGS is an
 # optimization level (-O0 or -O2, default -O2) and optionally `subgroups`
 # (adds -cl-ext=+cl_intel_subgroups to clang and
-# --spirv-ext=+SPV_INTEL_subgroups to llvm-spirv). A .cl file is built with
+# --spirv-ext=+SPV_INTEL_subgroups to llvm-spirv) or `fp64` (the kernel uses
+# double, which IGC cannot compile for dg2: the module goes to testdata/exec/
+# instead, out of the tests that compile every testdata/spv module for dg2).
+# A .cl file is built with
 #   clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 OPT
 #     -no-opaque-pointers -emit-llvm-bc -finclude-default-header [EXT] k.cl -o k.bc
 #   llvm-spirv-15 [SPVEXT] k.bc -o k.spv
@@ -53,6 +56,7 @@ for src in "${srcs[@]}"; do
         for f in $flags; do
             case $f in
             -O0|-O1|-O2|-O3) opt=$f ;;
+            fp64) out=$here/exec/$name.spv; desc="$desc fp64" ;;
             subgroups) ext=(-cl-ext=+cl_intel_subgroups)
                        spvext=(--spirv-ext=+SPV_INTEL_subgroups)
                        desc=" subgroups" ;;

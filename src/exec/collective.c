@@ -138,12 +138,16 @@ bool xe_run_collective(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
                return xe_run_fail(r, d, "block read/write with a non-uniform pointer");
          }
       uint64_t base = V64(lanes[first].v, d->ops[0]);
-      uint8_t *mem = xe_run_mem(r, &lanes[first], d, base, (uint64_t)n * nc * w, wr);
+      uint8_t *mem = xe_run_mem_ex(r, &lanes[first], d, base, (uint64_t)n * nc * w,
+                                   (wr ? XE_MEM_WRITE : 0) | XE_MEM_UNTRACKED, NULL);
       if (!mem) return false;
       for (unsigned l = 0; l < n; l++) {
          if (lanes[l].state != WI_SG) continue;
          for (unsigned k = 0; k < nc; k++) {
             uint8_t *m = mem + ((uint64_t)k * n + l) * w;
+            /* Each lane is its own work-item for race detection. */
+            if (r->race) xe_race_access(r, &lanes[l], d, base + ((uint64_t)k * n + l) * w, m, w, wr, false,
+                                          wr ? lanes[l].v + d->ops[1] + k * w : NULL);
             if (wr) memcpy(m, lanes[l].v + d->ops[1] + k * w, w);
             else memcpy(lanes[l].v + d->res + k * w, m, w);
          }

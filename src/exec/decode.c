@@ -285,6 +285,22 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
    }
    case SpvOpSubgroupBlockReadINTEL: case SpvOpSubgroupBlockWriteINTEL:
       break;
+   case SpvOpExtInst: {
+      /* OpenCL.std operands differ in type from the result (ldexp's int
+       * exponent, length's vector, upsample's halves): ops[nops + k] holds
+       * operand k's kind | width << 8 | components << 16 (XE_OT_*). */
+      uint32_t *o = calloc(2 * (size_t)d->nops + 1, 4);
+      memcpy(o, d->ops, d->nops * sizeof(uint32_t));
+      for (unsigned k = 2; k < d->nops; k++) {
+         uint8_t kd = K_AGG, w = 0; uint16_t n = 1;
+         uint32_t t = type_of(m, xe_op(i, k));
+         if (t) xe_exec_tinfo(m, t, &kd, &w, &n);
+         o[d->nops + k] = kd | (uint32_t)w << 8 | (uint32_t)n << 16;
+      }
+      free(d->ops);
+      d->ops = o;
+      break;
+   }
    default:
       break;
    }

@@ -50,6 +50,16 @@ typedef struct xe_launch {
    bool spec_float[XE_EXEC_MAX_SPEC];      /* converted to the constant's float width */
    uint64_t max_steps;      /* 0 = unlimited; else error after this many instructions */
    uint64_t steps;          /* out: work-item instructions executed */
+   /* Data-race detection (docs/exec.md, "Races"): when racecheck is set,
+    * every pair of instructions found racing is counted in races, the first
+    * one's line ("kernel K: data race (write-write) at argument 0 byte 4:
+    * OpStore in block %12 by work-item (0,0,0) and ...") kept in race, and
+    * each one written to race_log (not owned; NULL: not written).  A race is
+    * not an error: xe_exec_run still returns true. */
+   bool racecheck;
+   FILE *race_log;
+   uint64_t races;          /* out */
+   char race[512];          /* out: the first race, "" if none */
 } xe_launch;
 
 /* Whether the interpreter may run m (check.c): spvValidate accepts it

@@ -55,6 +55,13 @@ typedef struct xe_prog {
    char err[512];
 } xe_prog;
 
+/* Operand type of an OpExtInst operand k (packed by the decoder at
+ * ops[nops + k]). */
+#define XE_OT(d, k) ((d)->ops[(d)->nops + (k)])
+#define XE_OT_KIND(t) ((t) & 0xffu)
+#define XE_OT_WIDTH(t) (((t) >> 8) & 0xffu)
+#define XE_OT_N(t) ((t) >> 16)
+
 /* Layout of a type: size and alignment in bytes (0 size = unknown). */
 uint64_t xe_exec_tsize(const xe_module *m, uint32_t type, uint64_t *align);
 uint64_t xe_exec_member_offset(const xe_module *m, uint32_t st, unsigned k);
@@ -68,7 +75,14 @@ void xe_prog_free(xe_prog *p);
  * v is the work-item's value area.  Returns 0 or an error string. */
 const char *xe_exec_alu(const dinst *d, uint8_t *v);
 bool xe_exec_alu_supported(uint16_t op);
-bool xe_exec_ocl_supported(uint32_t n);
+/* OpenCL.std (ocl.c): one extended instruction without memory operands. */
+const char *xe_exec_ocl(const dinst *d, uint8_t *v);
+/* OpenCL.std entries that also write through a pointer operand (fract,
+ * frexp, lgamma_r, modf, remquo, sincos): computes the result into v and
+ * the pointee's new value into out (*out_size bytes), and returns the
+ * index of the pointer operand among d->ops, or 0 when num is not one of
+ * them.  *err is set on an error. */
+unsigned xe_exec_ocl_ptr(const dinst *d, uint8_t *v, uint8_t *out, unsigned *out_size, const char **err);
 
 static inline uint64_t ld_u(const uint8_t *p, unsigned w)
 {

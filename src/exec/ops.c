@@ -86,11 +86,10 @@ static uint64_t f2i(double x, unsigned w, bool sign)
    return (uint64_t)x;
 }
 
-static const char *ocl(const dinst *d, uint8_t *v);
 
 const char *xe_exec_alu(const dinst *d, uint8_t *v)
 {
-   if (d->op == SpvOpExtInst) return ocl(d, v);
+   if (d->op == SpvOpExtInst) return xe_exec_ocl(d, v);
    unsigned n = d->ncomp, w = d->width, sw = d->swidth;
    const uint32_t *o = d->ops;
    uint8_t out[128];
@@ -234,114 +233,6 @@ const char *xe_exec_alu(const dinst *d, uint8_t *v)
       }
       case SpvOpFConvert: st_f(r, w, ld_f(a, sw)); break;
       default: return "unsupported arithmetic instruction";
-      }
-   }
-   memcpy(v + d->res, out, d->size);
-   return NULL;
-}
-
-/* OpenCL.std extended instructions (numbers from the extended instruction
- * set specification).  Float results are computed in double and rounded
- * once, which is at least as accurate as the spec's ULP bounds. */
-static const char *ocl(const dinst *d, uint8_t *v)
-{
-   unsigned num = d->ops[1], n = d->ncomp, w = d->width;
-   const uint32_t *o = d->ops + 2;
-   unsigned na = d->nops - 2;
-   uint8_t out[128];
-   if (d->size > sizeof out) return "vector too wide";
-   if (num == 186 || num == 187) {
-      /* bitselect / select work on bits: select takes b where c's most
-       * significant bit is set (vectors) or c is non-zero (scalars). */
-      for (unsigned k = 0; k < n; k++) {
-         uint64_t a = ld_u(v + o[0] + k * w, w), b = ld_u(v + o[1] + k * w, w);
-         uint64_t c = ld_u(v + o[2] + k * w, w);
-         uint64_t r = num == 186 ? (a & ~c) | (b & c)
-                      : (n > 1 ? c >> (8 * w - 1) & 1 : c != 0) ? b : a;
-         st_u(out + k * w, w, r);
-      }
-      memcpy(v + d->res, out, d->size);
-      return NULL;
-   }
-   for (unsigned k = 0; k < n; k++) {
-      double f[3] = {0};
-      uint64_t u[3] = {0};
-      int64_t s[3] = {0};
-      for (unsigned j = 0; j < na && j < 3; j++) {
-         const uint8_t *p = v + o[j] + k * w;
-         if (d->kind == K_FLOAT) f[j] = ld_f(p, w);
-         else { u[j] = ld_u(p, w); s[j] = ld_s(p, w); }
-      }
-      uint8_t *r = out + k * w;
-      double x = f[0];
-      switch (num) {
-      case 12: st_f(r, w, ceil(x)); break;
-      case 13: st_f(r, w, copysign(x, f[1])); break;
-      case 14: case 81: st_f(r, w, cos(x)); break;
-      case 19: case 83: st_f(r, w, exp(x)); break;
-      case 20: case 84: st_f(r, w, exp2(x)); break;
-      case 21: case 85: st_f(r, w, pow(10, x)); break;
-      case 23: st_f(r, w, fabs(x)); break;
-      case 24: st_f(r, w, x > f[1] ? x - f[1] : 0); break;
-      case 25: st_f(r, w, floor(x)); break;
-      case 26: case 42:
-         if (w == 4) st_f(r, 4, fmaf((float)x, (float)f[1], (float)f[2]));
-         else st_f(r, w, fma(x, f[1], f[2]));
-         break;
-      case 27: case 97: st_f(r, w, fmax(x, f[1])); break;
-      case 28: case 98: st_f(r, w, fmin(x, f[1])); break;
-      case 29: st_f(r, w, fmod(x, f[1])); break;
-      case 32: st_f(r, w, hypot(x, f[1])); break;
-      case 37: case 86: st_f(r, w, log(x)); break;
-      case 38: case 87: st_f(r, w, log2(x)); break;
-      case 39: case 88: st_f(r, w, log10(x)); break;
-      case 48: case 50: case 89: st_f(r, w, pow(x, f[1])); break;
-      case 53: st_f(r, w, rint(x)); break;
-      case 55: st_f(r, w, round(x)); break;
-      case 56: case 91: st_f(r, w, 1.0 / sqrt(x)); break;
-      case 57: case 92: st_f(r, w, sin(x)); break;
-      case 61: case 93: st_f(r, w, sqrt(x)); break;
-      case 62: case 94: st_f(r, w, tan(x)); break;
-      case 63: st_f(r, w, tanh(x)); break;
-      case 66: st_f(r, w, trunc(x)); break;
-      case 82: st_f(r, w, x / f[1]); break;
-      case 90: st_f(r, w, 1.0 / x); break;
-      case 95: st_f(r, w, fmin(fmax(x, f[1]), f[2])); break;
-      case 96: st_f(r, w, x * 57.29577951308232); break;
-      case 99: st_f(r, w, x + (f[1] - x) * f[2]); break;
-      case 100: st_f(r, w, x * 0.017453292519943295); break;
-      case 101: st_f(r, w, f[1] < x ? 0.0 : 1.0); break;
-      case 103: st_f(r, w, x > 0 ? 1.0 : x < 0 ? -1.0 : isnan(x) ? 0.0 : x); break;
-      case 141: st_u(r, w, s[0] < 0 ? (uint64_t)0 - u[0] : u[0]); break;
-      case 201: st_u(r, w, u[0]); break;
-      case 142: st_u(r, w, s[0] > s[1] ? (uint64_t)(s[0] - s[1]) : (uint64_t)(s[1] - s[0])); break;
-      case 202: st_u(r, w, u[0] > u[1] ? u[0] - u[1] : u[1] - u[0]); break;
-      case 149: st_u(r, w, (uint64_t)(s[0] < s[1] ? s[1] : s[0] > s[2] ? s[2] : s[0])); break;
-      case 150: st_u(r, w, u[0] < u[1] ? u[1] : u[0] > u[2] ? u[2] : u[0]); break;
-      case 156: st_u(r, w, (uint64_t)(s[0] > s[1] ? s[0] : s[1])); break;
-      case 157: st_u(r, w, u[0] > u[1] ? u[0] : u[1]); break;
-      case 158: st_u(r, w, (uint64_t)(s[0] < s[1] ? s[0] : s[1])); break;
-      case 159: st_u(r, w, u[0] < u[1] ? u[0] : u[1]); break;
-      case 151: { uint64_t x2 = u[0]; unsigned c = 0; for (int b = 8 * w - 1; b >= 0 && !(x2 >> b & 1); b--) c++; st_u(r, w, c); break; }
-      case 152: { uint64_t x2 = u[0]; unsigned c = 0; while (c < 8 * w && !(x2 >> c & 1)) c++; st_u(r, w, c); break; }
-      case 166: st_u(r, w, (uint64_t)__builtin_popcountll(u[0])); break;
-      case 161: { unsigned b = 8 * w, sh = (unsigned)(u[1] % b); uint64_t x2 = u[0] & mask(w);
-                  st_u(r, w, sh ? (x2 << sh | x2 >> (b - sh)) : x2); break; }
-      case 167: case 168: st_u(r, w, (uint64_t)((int64_t)(int32_t)u[0] * (int32_t)u[1]) + u[2]); break;
-      case 169: case 170: st_u(r, w, u[0] * u[1]); break;
-      case 203: st_u(r, w, w == 4 ? (u[0] * u[1]) >> 32 : (uint64_t)(((unsigned __int128)u[0] * u[1]) >> 64)); break;
-      case 160: st_u(r, w, w == 4 ? (uint64_t)((s[0] * s[1]) >> 32) : (uint64_t)(((__int128)s[0] * s[1]) >> 64)); break;
-      case 143: { __int128 t = (__int128)s[0] + s[1], lo = -((__int128)1 << (8 * w - 1)), hi = ((__int128)1 << (8 * w - 1)) - 1;
-                  st_u(r, w, (uint64_t)(t < lo ? lo : t > hi ? hi : t)); break; }
-      case 144: { unsigned __int128 t = (unsigned __int128)u[0] + u[1]; st_u(r, w, t > mask(w) ? mask(w) : (uint64_t)t); break; }
-      case 163: st_u(r, w, u[0] > u[1] ? u[0] - u[1] : 0); break;
-      case 145: st_u(r, w, (uint64_t)(((__int128)s[0] + s[1]) >> 1)); break;
-      case 146: st_u(r, w, (uint64_t)(((unsigned __int128)u[0] + u[1]) >> 1)); break;
-      default: {
-         static char msg[64];
-         snprintf(msg, sizeof msg, "unsupported instruction OpExtInst OpenCL.std #%u", num);
-         return msg;
-      }
       }
    }
    memcpy(v + d->res, out, d->size);

@@ -17,7 +17,8 @@ static bool atomic(xe_run *r, xe_wi *w, const dinst *d)
       xe_exec_tinfo(r->p->m, xe_def(r->p->m, d->src->words[d->src->first_op + 3])->type_id, &k, &ww, &n);
       wd = ww;
    }
-   uint8_t *a = xe_run_mem(r, w, d, V64(v, d->ops[0]), wd, true);
+   unsigned fl = XE_MEM_ATOMIC | (d->op == SpvOpAtomicLoad ? 0 : XE_MEM_WRITE);
+   uint8_t *a = xe_run_mem_ex(r, w, d, V64(v, d->ops[0]), wd, fl, NULL);
    if (!a) return false;
    uint64_t old = ld_u(a, wd), x = 0, nv = old;
    int64_t so = ld_s(a, wd), sx = 0;
@@ -169,10 +170,10 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
       uint64_t n = d->op == SpvOpCopyMemory ? d->aux : ld_u(v + d->ops[2], 8);
       if (d->op == SpvOpCopyMemorySized)
          n = ld_u(v + d->ops[2], xe_type_width(r->p->m, xe_def(r->p->m, d->src->words[d->src->first_op + 2])->type_id) / 8);
-      uint8_t *dst = xe_run_mem(r, w, d, V64(v, d->ops[0]), n, true);
-      if (!dst) return false;
       uint8_t *src = xe_run_mem(r, w, d, V64(v, d->ops[1]), n, false);
       if (!src) return false;
+      uint8_t *dst = xe_run_mem_ex(r, w, d, V64(v, d->ops[0]), n, XE_MEM_WRITE, src);
+      if (!dst) return false;
       memmove(dst, src, n);
       return true;
    }
@@ -191,6 +192,18 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
    if (d->op == SpvOpExtInst) {
       int done = vload_store(r, w, d);
       if (done >= 0) return done == 1;
+      /* fract, frexp, modf, sincos, ...: a result and a pointee. */
+      uint8_t second[128];
+      unsigned size = 0;
+      const char *e = NULL;
+      unsigned pk = xe_exec_ocl_ptr(d, v, second, &size, &e);
+      if (e) return xe_run_fail(r, d, e);
+      if (pk) {
+         uint8_t *a = xe_run_mem_ex(r, w, d, V64(v, d->ops[pk]), size, XE_MEM_WRITE, second);
+         if (!a) return false;
+         memcpy(a, second, size);
+         return true;
+      }
    }
    if (d->op == SpvOpExtInst || xe_exec_alu_supported(d->op)) {
       const char *e = xe_exec_alu(d, v);

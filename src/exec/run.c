@@ -35,6 +35,13 @@ static bool fail(xe_run *r, const dinst *d, const char *fmt, ...)
 
 uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, bool write)
 {
+   return xe_run_mem_ex(r, w, d, ptr, n, write ? XE_MEM_WRITE : 0, NULL);
+}
+
+uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, unsigned flags,
+                       const uint8_t *val)
+{
+   bool write = flags & XE_MEM_WRITE;
    uint8_t *base = NULL;
    uint64_t size = 0, off = PTR_OFF(ptr);
    unsigned buf = PTR_BUF(ptr);
@@ -72,6 +79,8 @@ uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t 
            (unsigned long long)off, (unsigned long long)size);
       return NULL;
    }
+   if (r->race && w && !(flags & XE_MEM_UNTRACKED))
+      xe_race_access(r, w, d, ptr, base + off, n, write, flags & XE_MEM_ATOMIC, val);
    return base + off;
 }
 
@@ -136,7 +145,7 @@ static bool step(xe_run *r, xe_wi *w)
          break;
       }
       case SpvOpStore: {
-         uint8_t *a = xe_run_mem(r, w, d, V64(w, d->ops[0]), d->aux, true);
+         uint8_t *a = xe_run_mem_ex(r, w, d, V64(w, d->ops[0]), d->aux, XE_MEM_WRITE, v + d->ops[1]);
          if (!a) return false;
          memcpy(a, v + d->ops[1], d->aux);
          break;
@@ -196,7 +205,9 @@ static bool step(xe_run *r, xe_wi *w)
       }
       case SpvOpControlBarrier: {
          uint64_t scope = ld_u(v + d->ops[0], 4);
-         if (scope == SpvScopeSubgroup) { w->state = WI_SG; w->pc++; r->steps += steps; return true; }
+         /* A sub-group barrier completes like a collective, which
+          * executes the instruction at pc and then steps past it. */
+         if (scope == SpvScopeSubgroup) { w->state = WI_SG; r->steps += steps; return true; }
          w->state = WI_BARRIER;
          w->pc++;
          r->steps += steps;
@@ -279,6 +290,8 @@ static void init_wi(xe_run *r, xe_wi *w, const uint64_t *gid, const uint64_t *li
    w->depth = 0;
    w->state = WI_RUN;
    w->lane = (unsigned)sgl;
+   w->lin = (uint32_t)lin;
+   w->id = (uint32_t)(r->group_linear * ls + lin);
 }
 
 static bool run_group(xe_run *r, const uint64_t *grp)
@@ -288,6 +301,9 @@ static bool run_group(xe_run *r, const uint64_t *grp)
    if (r->local_mem) memset(r->local_mem, 0, p->lsize);
    for (unsigned a = 0; a < r->l->nargs; a++)
       if (r->local_args[a]) memset(r->local_args[a], 0, r->l->args[a].size);
+   uint64_t ng0 = r->l->global[0] / r->local[0], ng1 = r->l->global[1] / r->local[1];
+   r->group_linear = grp[0] + ng0 * (grp[1] + ng1 * grp[2]);
+   if (r->race) xe_race_group(r, r->group_linear);
    uint64_t lin = 0;
    for (uint64_t z = 0; z < r->local[2]; z++)
       for (uint64_t y = 0; y < r->local[1]; y++)
@@ -322,6 +338,8 @@ static bool run_group(xe_run *r, const uint64_t *grp)
          }
          if (!ready || !any) continue;
          if (!xe_run_collective(r, &r->wi[s], (unsigned)n, &p->code[at])) return false;
+         if (r->race && p->code[at].op == SpvOpControlBarrier)
+            xe_race_barrier(r, (int64_t)(s / r->sg), (uint32_t)ld_u(r->wi[s].v + p->code[at].ops[2], 4));
          for (uint64_t k = 0; k < n; k++)
             if (r->wi[s + k].state == WI_SG) { r->wi[s + k].state = WI_RUN; r->wi[s + k].pc++; }
          progress = true;
@@ -348,8 +366,15 @@ static bool run_group(xe_run *r, const uint64_t *grp)
          if (r->wi[i].state == WI_SG || r->wi[i].state == WI_RUN || r->wi[i].state == WI_WG)
             return xe_run_fail(r, &p->code[r->wi[i].pc], "deadlock: work-items wait at different barriers/collectives");
       }
+      /* Every live work-item waits at a barrier: it orders the storage
+       * classes any of them names (race detection). */
+      uint32_t sem = 0;
       for (uint64_t i = 0; i < ls; i++)
-         if (r->wi[i].state == WI_BARRIER) r->wi[i].state = WI_RUN;
+         if (r->wi[i].state == WI_BARRIER) {
+            sem |= (uint32_t)ld_u(r->wi[i].v + p->code[r->wi[i].pc - 1].ops[2], 4);
+            r->wi[i].state = WI_RUN;
+         }
+      if (r->race) xe_race_barrier(r, -1, sem);
    }
 }
 
@@ -428,7 +453,9 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
       }
    }
    uint64_t ng[3] = {l->global[0] / r.local[0], l->global[1] / r.local[1], l->global[2] / r.local[2]};
-   bool ok = true;
+   l->races = 0;
+   l->race[0] = 0;
+   bool ok = !l->racecheck || xe_race_begin(&r);
    for (uint64_t z = 0; z < ng[2] && ok; z++)
       for (uint64_t y = 0; y < ng[1] && ok; y++)
          for (uint64_t x = 0; x < ng[0] && ok; x++) {
@@ -436,6 +463,7 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
             ok = run_group(&r, grp);
          }
    l->steps = r.steps;
+   xe_race_end(&r);
    if (!ok) *err = strdup(r.err);
    for (unsigned a = 0; a < XE_EXEC_MAX_ARGS; a++) free(r.local_args[a]);
    free(r.wi); free(r.vmem); free(r.pmem); free(r.phi_tmp); free(r.local_mem);

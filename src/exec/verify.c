@@ -125,6 +125,25 @@ static void print_launch(FILE *log, const xe_launch *l)
    fputc('\n', log);
 }
 
+/* Races (docs/exec.md): a launch on which the input races is not a test of
+ * the rewrite (its result depends on the order work-items run in), so it is
+ * skipped like an out-of-bounds one; a race only the output has is a
+ * finding.  Returns -1 to skip the launch, 1 for a finding, 0 otherwise;
+ * lb is NULL when only the input has run. */
+static int verify_races(const char *kernel, const xe_launch *la, const xe_launch *lb, bool quiet,
+                        FILE *log)
+{
+   if (la->races) {
+      if (!quiet) fprintf(log, "note: kernel %s: launch skipped, the input races on it: %s\n", kernel, la->race);
+      return -1;
+   }
+   if (lb && lb->races) {
+      fprintf(log, "kernel %s: the optimized module races where the input does not: %s\n", kernel, lb->race);
+      return 1;
+   }
+   return 0;
+}
+
 /* Returns 1 on a difference, 0 when equal or skipped. */
 static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_kernel *kb,
                       unsigned trial, unsigned n, uint64_t *seed, FILE *log, bool quiet, bool *valid,
@@ -195,6 +214,7 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       xe_arg_materialize(&s, &l.args[k], xe_rand(seed));
    }
    xe_launch la, lb;
+   l.racecheck = true;
    copy_args(&la, &l);
    copy_args(&lb, &l);
    char *err = NULL;
@@ -216,12 +236,19 @@ static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_
       free(err);
       goto out;
    }
+   if (verify_races(ka->name, &la, NULL, quiet, log))
+      goto out;
    *valid = true;
    if (!xe_exec_run(b, &lb, &err)) {
       fprintf(log, "kernel %s: the optimized module fails where the input runs: %s\n",
               ka->name, err);
       print_launch(log, &l);
       free(err);
+      rc = 1;
+      goto out;
+   }
+   if (verify_races(ka->name, &la, &lb, quiet, log)) {
+      print_launch(log, &l);
       rc = 1;
       goto out;
    }

@@ -22,7 +22,7 @@
 
 static const char *usage_text =
    "usage: xeopt [options] INPUT.spv -o OUTPUT.spv\n"
-   "       xeopt run MODULE.spv --kernel NAME ...   (see xeopt run --help)\n"
+   "       xeopt run MODULE.spv --kernel NAME ... [--racecheck]   (see xeopt run --help)\n"
    "\n"
    "Optimizes a SPIR-V module of OpenCL/SYCL kernels for Intel GPUs.\n"
    "INPUT or OUTPUT may be '-' for standard input or output.\n"

@@ -33,6 +33,8 @@ static const char *usage =
    "                         \"spec\":{\"ID\":V}} (command-line options override)\n"
    "  --print-all            print every element of the buffers (default: first 16)\n"
    "  --dump DIR             write buffer I to DIR/argI.bin instead of printing\n"
+   "  --racecheck            report data races (one line per racing instruction pair\n"
+   "                         on stderr); exit status 1 when there is one\n"
    "\n"
    "       xeopt run --compare ORIGINAL.spv CHANGED.spv [--launches N] [--manifest CHANGED.json]\n"
    "                         the --verify check on two given modules: exit 1 on a difference\n"
@@ -130,7 +132,7 @@ int xe_cmd_run(int argc, char **argv)
    xe_launch l = {0};
    xe_arg_spec specs[XE_EXEC_MAX_ARGS] = {0};
    uint64_t seed = 1;
-   bool print_all = false, have_global = false;
+   bool print_all = false, have_global = false, racecheck = false;
    unsigned dims = 1;
    for (int i = 1; i < argc; i++) {
       const char *a = argv[i];
@@ -146,6 +148,7 @@ int xe_cmd_run(int argc, char **argv)
       else if (!strcmp(a, "--dump")) { NEEDVAL(); dump = val; }
       else if (!strcmp(a, "--launch")) { NEEDVAL(); launch_file = val; }
       else if (!strcmp(a, "--print-all")) print_all = true;
+      else if (!strcmp(a, "--racecheck")) racecheck = true;
       else if (!strcmp(a, "--arg")) {
          NEEDVAL();
          char *end;
@@ -211,6 +214,10 @@ int xe_cmd_run(int argc, char **argv)
    if (!kernel || !have_global) { xe_error(NULL, "--kernel and --global are required (see xeopt run --help)"); return 2; }
    l.kernel = kernel;
    l.dims = dims;
+   l.racecheck = racecheck;
+   char *race_text = NULL;
+   size_t race_len = 0;
+   if (racecheck && !(l.race_log = open_memstream(&race_text, &race_len))) abort();
    size_t nbytes;
    void *bytes = xe_read_file(path, &nbytes, &err);
    if (!bytes) { xe_error(path, "%s", err); free(err); return 1; }
@@ -236,7 +243,16 @@ int xe_cmd_run(int argc, char **argv)
       }
       xe_arg_materialize(&specs[k], &l.args[k], seed * 7919 + (uint64_t)k);
    }
-   if (!xe_exec_run(m, &l, &err)) {
+   bool ran = xe_exec_run(m, &l, &err);
+   if (l.race_log) {
+      fclose(l.race_log);
+      for (char *ln = race_text, *e; ln && *ln; ln = e ? e + 1 : NULL) {
+         if ((e = strchr(ln, '\n'))) *e = 0;
+         fprintf(stderr, "xeopt run: %s\n", ln);
+      }
+      free(race_text);
+   }
+   if (!ran) {
       xe_error(path, "%s", err);
       free(err);
       for (int k = 0; k < np; k++) free(l.args[k].data);
@@ -263,8 +279,10 @@ int xe_cmd_run(int argc, char **argv)
       printf("%s\n", shown < n ? " ..." : "");
    }
    fprintf(stderr, "xeopt run: %llu work-item instructions\n", (unsigned long long)l.steps);
+   if (racecheck)
+      fprintf(stderr, "xeopt run: %llu data race%s\n", (unsigned long long)l.races, l.races == 1 ? "" : "s");
    for (int k = 0; k < np; k++) free(l.args[k].data);
    cJSON_Delete(js);
    xe_module_free(m);
-   return 0;
+   return l.races ? 1 : 0;
 }

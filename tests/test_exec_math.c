@@ -1,0 +1,322 @@
+/*
+ * The interpreter's OpenCL.std (src/exec/ocl.c): testdata/kernels/exec_math.cl
+ * (and exec_math_fp64.cl) calls a sample of every family on float, double, integers and vectors;
+ * each result is checked here against the C library.  Floats may differ
+ * from the C library's float functions by a few ulp (the interpreter
+ * rounds a double result once; the OpenCL bounds are 2-4 ulp and more);
+ * integers, rounding, remainders, frexp/modf/fract and selects are exact.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "io.h"
+#include "exec.h"
+
+enum { N = 16 };
+
+static xe_module *load(const char *rel)
+{
+   char *path = tu_src(rel);
+   size_t n;
+   void *bytes = tu_read(path, &n);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s: %s", path, err);
+   free(bytes);
+   free(path);
+   return m;
+}
+
+static void buf(xe_launch *l, unsigned k, void *data, size_t size)
+{
+   l->args[k].kind = XE_ARG_BUFFER;
+   l->args[k].data = data;
+   l->args[k].size = size;
+   if (l->nargs <= k) l->nargs = k + 1;
+}
+
+static void run(const char *kernel, xe_launch *l)
+{
+   /* math_double lives in testdata/exec (exec_math_fp64.cl says why). */
+   xe_module *m = load(strcmp(kernel, "math_double") ? "testdata/spv/exec_math.spv"
+                                                     : "testdata/exec/exec_math_fp64.spv");
+   char *err = NULL;
+   l->kernel = kernel;
+   l->global[0] = N;
+   l->local[0] = N;
+   l->dims = 1;
+   bool ok = xe_exec_run(m, l, &err);
+   ck_assert_msg(ok, "%s", err ? err : "?");
+   xe_module_free(m);
+}
+
+static void near_f(float got, double want, unsigned ulps, const char *what, int i, int k)
+{
+   if (isnan(want)) { ck_assert_msg(isnan(got), "%s [%d] result %d: %g, want NaN", what, i, k, got); return; }
+   double ulp = fmax(fabs(want) * FLT_EPSILON, FLT_MIN);
+   ck_assert_msg(fabs(got - want) <= ulps * ulp, "%s [%d] result %d: %.9g, want %.9g", what, i, k, got, want);
+}
+
+static void near_d(double got, double want, unsigned ulps, const char *what, int i, int k)
+{
+   double ulp = fmax(fabs(want) * DBL_EPSILON, DBL_MIN);
+   ck_assert_msg(fabs(got - want) <= ulps * ulp, "%s [%d] result %d: %.17g, want %.17g", what, i, k, got, want);
+}
+
+START_TEST(math_float)
+{
+   static float a[N], b[N], o[N * 96];
+   static int io[N * 8];
+   for (int i = 0; i < N; i++) {
+      a[i] = (i + 0.5f) / N;            /* [0, 1) */
+      b[i] = 1.0f + 4.0f * i / N;       /* [1, 5) */
+   }
+   xe_launch l = {0};
+   buf(&l, 0, a, sizeof a);
+   buf(&l, 1, b, sizeof b);
+   buf(&l, 2, o, sizeof o);
+   buf(&l, 3, io, sizeof io);
+   run("math_float", &l);
+   for (int i = 0; i < N; i++) {
+      float x = a[i], y = b[i], z = x * 10.0f - 5.0f, yx = x + 0.25f, e[96];
+      int k = 0, ex = 0;
+      const double pi = M_PI;
+      e[k++] = sinf(x); e[k++] = cosf(x); e[k++] = tanf(x);
+      e[k++] = asinf(x); e[k++] = acosf(x); e[k++] = atanf(x); e[k++] = atan2f(x, y);
+      e[k++] = (float)sin(pi * x); e[k++] = (float)cos(pi * x); e[k++] = (float)tan(pi * x * 0.25);
+      e[k++] = (float)(asin(x) / pi); e[k++] = (float)(acos(x) / pi); e[k++] = (float)(atan(x) / pi);
+      e[k++] = (float)(atan2(x, y) / pi);
+      e[k++] = sinf(x); e[k++] = cosf(x);
+      e[k++] = sinhf(x); e[k++] = coshf(x); e[k++] = tanhf(x);
+      e[k++] = asinhf(x); e[k++] = acoshf(y); e[k++] = atanhf(x * 0.5f);
+      e[k++] = expf(x); e[k++] = exp2f(x); e[k++] = exp10f(x); e[k++] = expm1f(x);
+      e[k++] = logf(y); e[k++] = log2f(y); e[k++] = log10f(y); e[k++] = log1pf(x); e[k++] = logbf(y);
+      e[k++] = powf(y, x); e[k++] = y * y * y; e[k++] = powf(y, x); e[k++] = cbrtf(y);
+      e[k++] = sqrtf(y); e[k++] = 1.0f / sqrtf(y); e[k++] = cbrtf(y); e[k++] = hypotf(x, y);
+      e[k++] = fmaf(x, y, x); e[k++] = fmaf(x, y, x);
+      int exact0 = k;
+      e[k++] = ceilf(z); e[k++] = floorf(z); e[k++] = rintf(z); e[k++] = roundf(z); e[k++] = truncf(z);
+      e[k++] = fmodf(y, yx); e[k++] = remainderf(y, yx);
+      float rq = remainderf(y, yx);
+      e[k++] = rq;
+      e[k++] = fminf(z - floorf(z), 0x1.fffffep-1f); e[k++] = floorf(z);
+      float ip; e[k++] = modff(z, &ip); e[k++] = ip;
+      e[k++] = frexpf(y, &ex);
+      e[k++] = ldexpf(x, 3);
+      e[k++] = fminf(x, y - 1.0f); e[k++] = fmaxf(x, y - 1.0f); e[k++] = fdimf(y, x);
+      e[k++] = copysignf(x, z); e[k++] = nextafterf(x, y);
+      int exact1 = k;
+      e[k++] = sinf(x); e[k++] = expf(x); e[k++] = cosf(x); e[k++] = logf(y);
+      e[k++] = x / y; e[k++] = 1.0f / y; e[k++] = sqrtf(y);
+      e[k++] = (float)(x * 180.0 / pi); e[k++] = (float)(y * pi / 180.0); e[k++] = x + (y - x) * 0.25f;
+      e[k++] = x < 0.5f ? 0.0f : 1.0f;
+      float t = fminf(fmaxf((x - 0.25f) / 0.5f, 0.0f), 1.0f);
+      e[k++] = t * t * (3 - 2 * t);
+      e[k++] = z > 0 ? 1.0f : z < 0 ? -1.0f : z;
+      e[k++] = fminf(fmaxf(x, 0.25f), 0.75f);
+      e[k++] = erff(x); e[k++] = erfcf(x); e[k++] = tgammaf(y); e[k++] = lgammaf(y);
+      e[k++] = fabsf(z) > fabsf(x) ? z : fabsf(x) > fabsf(z) ? x : fmaxf(z, x);
+      e[k++] = fabsf(z) < fabsf(x) ? z : fabsf(x) < fabsf(z) ? x : fminf(z, x);
+      ck_assert_int_eq(io[i * 8 + 3], k);
+      for (int j = 0; j < k; j++) {
+         if (j >= exact0 && j < exact1) {
+            ck_assert_msg(o[i * 96 + j] == e[j], "math_float [%d] result %d: %.9g, want %.9g", i, j,
+                          o[i * 96 + j], e[j]);
+         } else {
+            near_f(o[i * 96 + j], e[j], 4, "math_float", i, j);
+         }
+      }
+      ck_assert_int_eq(io[i * 8 + 0], ilogbf(y));
+      ck_assert_int_eq(io[i * 8 + 1], (int)lrint((y - rq) / yx) & 127);
+      ck_assert_int_eq(io[i * 8 + 2], ex);
+   }
+}
+END_TEST
+
+START_TEST(math_double)
+{
+   static double a[N], b[N], o[N * 32];
+   for (int i = 0; i < N; i++) {
+      a[i] = (i + 0.5) / N;
+      b[i] = 1.0 + 4.0 * i / N;
+   }
+   xe_launch l = {0};
+   buf(&l, 0, a, sizeof a);
+   buf(&l, 1, b, sizeof b);
+   buf(&l, 2, o, sizeof o);
+   run("math_double", &l);
+   for (int i = 0; i < N; i++) {
+      double x = a[i], y = b[i], e[32];
+      int k = 0;
+      e[k++] = sin(x); e[k++] = atan2(x, y); e[k++] = sin(x); e[k++] = cos(x);
+      e[k++] = cosh(x); e[k++] = atanh(x * 0.5); e[k++] = exp10(x); e[k++] = log1p(x);
+      e[k++] = pow(y, x); e[k++] = cbrt(y); e[k++] = 1.0 / sqrt(y); e[k++] = hypot(x, y);
+      e[k++] = fma(x, y, x); e[k++] = rint(x * 10.0 - 5.0); e[k++] = fmod(y, x + 0.25);
+      e[k++] = nextafter(x, y); e[k++] = x + (y - x) * 0.25;
+      double t = fmin(fmax((x - 0.25) / 0.5, 0.0), 1.0);
+      e[k++] = t * t * (3 - 2 * t);
+      e[k++] = cbrt(y); e[k++] = tan(M_PI * x * 0.25);
+      for (int j = 0; j < k; j++) near_d(o[i * 32 + j], e[j], 4, "math_double", i, j);
+   }
+}
+END_TEST
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+static uint32_t rotl(uint32_t v, unsigned s) { s %= 32; return s ? v << s | v >> (32 - s) : v; }
+
+START_TEST(math_int)
+{
+   static int32_t a[N], b[N], o[N * 32];
+   static uint32_t uo[N * 16];
+   for (int i = 0; i < N; i++) {
+      a[i] = (int32_t)(uint32_t)(i * 0x9e3779b9u);   /* all bit patterns, signs */
+      b[i] = i * 7 - 50;
+   }
+   a[3] = 0;
+   a[4] = INT_MAX;
+   b[4] = 5;
+   a[5] = INT_MIN;
+   b[5] = -5;
+   xe_launch l = {0};
+   buf(&l, 0, a, sizeof a);
+   buf(&l, 1, b, sizeof b);
+   buf(&l, 2, o, sizeof o);
+   buf(&l, 3, uo, sizeof uo);
+   run("math_int", &l);
+   for (int i = 0; i < N; i++) {
+      int64_t x = a[i], y = b[i];
+      uint32_t ux = (uint32_t)a[i], uy = (uint32_t)b[i];
+      int32_t e[32];
+      int k = 0;
+      e[k++] = (int32_t)(uint32_t)(x < 0 ? -x : x);
+      e[k++] = (int32_t)(uint32_t)(x > y ? x - y : y - x);
+      e[k++] = (int32_t)clamp64(x + y, INT_MIN, INT_MAX);
+      e[k++] = (int32_t)clamp64(x - y, INT_MIN, INT_MAX);
+      e[k++] = (int32_t)((x + y) >> 1);
+      e[k++] = (int32_t)((x + y + 1) >> 1);
+      e[k++] = (int32_t)clamp64(x, -100, 100);
+      e[k++] = ux ? __builtin_clz(ux) : 32;
+      e[k++] = ux ? __builtin_ctz(ux) : 32;
+      e[k++] = __builtin_popcount(ux);
+      e[k++] = (int32_t)((x * y) >> 32) + 7;
+      e[k++] = (int32_t)((x * y) >> 32);
+      e[k++] = (int32_t)((x & 0x7fffff) * (y & 0x7fff) + 3);
+      e[k++] = (int32_t)((x & 0x7fffff) * (y & 0x7fff));
+      e[k++] = (int32_t)rotl(ux, uy);
+      e[k++] = (int32_t)(x < y ? x : y);
+      e[k++] = (int32_t)(x > y ? x : y);
+      e[k++] = (int32_t)clamp64(x * y + x, INT_MIN, INT_MAX);
+      e[k++] = (int32_t)((uint32_t)(int16_t)x << 16 | (uint16_t)y);
+      for (int j = 0; j < k; j++)
+         ck_assert_msg(o[i * 32 + j] == e[j], "math_int [%d] result %d: %d, want %d (x %lld, y %lld)", i, j,
+                       o[i * 32 + j], e[j], (long long)x, (long long)y);
+      uint32_t u[16];
+      int m = 0;
+      u[m++] = (uint64_t)ux + uy > UINT32_MAX ? UINT32_MAX : ux + uy;
+      u[m++] = ux > uy ? ux - uy : 0;
+      u[m++] = (uint32_t)(((uint64_t)ux + uy) >> 1);
+      u[m++] = (uint32_t)(((uint64_t)ux + uy + 1) >> 1);
+      u[m++] = (uint32_t)(((uint64_t)ux * uy) >> 32);
+      u[m++] = ux < uy ? ux : uy;
+      u[m++] = ux > uy ? ux : uy;
+      u[m++] = ux < 10 ? 10 : ux > 1000 ? 1000 : ux;
+      u[m++] = ux > uy ? ux - uy : uy - ux;
+      u[m++] = rotl(ux, 5);
+      for (int j = 0; j < m; j++)
+         ck_assert_msg(uo[i * 16 + j] == u[j], "math_int unsigned [%d] result %d: %u, want %u", i, j,
+                       uo[i * 16 + j], u[j]);
+      int64_t lv = x * 100000;
+      uint64_t ul = (uint64_t)ux * 4000000000ull;
+      ck_assert_int_eq(o[i * 32 + 20], (int32_t)((int64_t)(((__int128)lv * lv) >> 64) & 0x7fffffff));
+      ck_assert_int_eq(o[i * 32 + 21], (int32_t)(uint32_t)((uint64_t)(((unsigned __int128)ul * ul) >> 64) >> 16));
+      ck_assert_int_eq(o[i * 32 + 22], lv ? __builtin_clzll((uint64_t)lv) : 64);
+      ck_assert_int_eq(o[i * 32 + 23], __builtin_popcountll(ul));
+      ck_assert_int_eq(o[i * 32 + 24], (int)clamp64((int8_t)x + (int8_t)y, -128, 127));
+      ck_assert_int_eq(o[i * 32 + 25], (uint8_t)x > (uint8_t)y ? (uint8_t)x - (uint8_t)y : 0);
+   }
+}
+END_TEST
+
+START_TEST(math_vec)
+{
+   static float a[N * 4], b[N * 4], o[N * 16 * 4], s[N * 8];
+   for (int i = 0; i < N * 4; i++) {
+      a[i] = (float)((i * 37) % 64) / 64.0f;
+      b[i] = 1.0f + (float)((i * 11) % 32) / 8.0f;
+   }
+   xe_launch l = {0};
+   buf(&l, 0, a, sizeof a);
+   buf(&l, 1, b, sizeof b);
+   buf(&l, 2, o, sizeof o);
+   buf(&l, 3, s, sizeof s);
+   run("math_vec", &l);
+   for (int i = 0; i < N; i++) {
+      const float *x = a + 4 * i, *y = b + 4 * i;
+      const float *r = o + i * 64;
+      double e[16][4];
+      double ly = sqrt((double)y[0] * y[0] + (double)y[1] * y[1] + (double)y[2] * y[2] + (double)y[3] * y[3]);
+      e[0][0] = x[1] * y[2] - x[2] * y[1];
+      e[0][1] = x[2] * y[0] - x[0] * y[2];
+      e[0][2] = x[0] * y[1] - x[1] * y[0];
+      e[0][3] = 0;
+      for (int c = 0; c < 4; c++) {
+         uint32_t xb, yb, sel;
+         memcpy(&xb, &x[c], 4);
+         memcpy(&yb, &y[c], 4);
+         e[1][c] = y[c] / ly;
+         e[2][c] = y[c] / ly;
+         e[3][c] = fmaxf(x[c], 0.5f);
+         e[4][c] = fminf(fmaxf(x[c], 0.25f), 0.75f);
+         e[5][c] = x[c] + (y[c] - x[c]) * 0.5f;
+         e[6][c] = x[c] < 0.5f ? 0 : 1;
+         e[7][c] = ldexpf(x[c], 2);
+         e[8][c] = sinf(x[c]);
+         e[9][c] = c % 2 == 0 ? y[c] : x[c];
+         sel = (xb & 0x0000ffffu) | (yb & 0xffff0000u);
+         float fs;
+         memcpy(&fs, &sel, 4);
+         e[10][c] = fs;
+         double t = fmin(fmax(x[c], 0.0), 1.0);
+         e[11][c] = t * t * (3 - 2 * t);
+         e[12][c] = x[3 - c];
+         static const int m2[4] = {4, 0, 5, 1};
+         e[13][c] = m2[c] >= 4 ? y[m2[c] - 4] : x[m2[c]];
+         e[14][c] = pow(y[c], c + 1);
+      }
+      for (int v = 0; v < 15; v++)
+         for (int c = 0; c < 4; c++) near_f(r[v * 4 + c], e[v][c], 4, "math_vec", i, v * 4 + c);
+      double dot = 0, dist = 0;
+      for (int c = 0; c < 4; c++) {
+         dot += (double)x[c] * y[c];
+         dist += ((double)x[c] - y[c]) * ((double)x[c] - y[c]);
+      }
+      const float *q = s + i * 8;
+      near_f(q[0], dot, 4, "dot", i, 0);
+      near_f(q[1], ly, 4, "length", i, 1);
+      near_f(q[2], sqrt(dist), 4, "distance", i, 2);
+      near_f(q[3], ly, 4, "fast_length", i, 3);
+      near_f(q[4], sqrt(dist), 4, "fast_distance", i, 4);
+      near_f(q[5], hypot(x[0], x[1]), 4, "length2", i, 5);
+      near_f(q[6], x[0] * y[1] - x[1] * y[0], 4, "cross3", i, 6);
+   }
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("exec_math");
+   TCase *tc = tcase_create("math");
+   tcase_set_timeout(tc, 120);
+   tcase_add_test(tc, math_float);
+   tcase_add_test(tc, math_double);
+   tcase_add_test(tc, math_int);
+   tcase_add_test(tc, math_vec);
+   suite_add_tcase(s, tc);
+   return tu_run_suite(s) ? 1 : 0;
+}
