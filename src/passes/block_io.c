@@ -58,6 +58,7 @@
 #include "builder.h"
 #include "cfg.h"
 #include "lanes.h"
+#include "opinfo.h"
 #include "passes.h"
 
 #define SCOPE_SUBGROUP 3
@@ -314,13 +315,11 @@ static bool lin_same_key(const lin *a, const lin *b)
 }
 
 /* Instructions a load may be moved across: they do not write memory. */
-static bool no_write(const xe_inst *i)
+/* Loads may merge across i: it writes no memory and orders none
+ * (src/ir/opinfo.h). */
+static bool no_write(const xe_module *m, const xe_inst *i)
 {
-   unsigned op = i->opcode;
-   return op == SpvOpLoad || op == SpvOpLine || op == SpvOpNoLine ||
-          (op >= SpvOpVectorExtractDynamic && op <= SpvOpCopyObject) ||
-          (op >= SpvOpAccessChain && op <= SpvOpInBoundsPtrAccessChain) ||
-          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) || (op >= SpvOpSNegate && op <= SpvOpBitCount);
+   return !(xe_inst_info(m, i) & (XE_OPI_WRITES | XE_OPI_BARRIER | XE_OPI_EFFECT));
 }
 
 static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, access *acc,
@@ -355,7 +354,7 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
             }
             continue;
          }
-         if (!no_write(i))
+         if (!no_write(m, i))
             break;
       }
       unsigned width = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
