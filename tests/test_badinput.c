@@ -336,6 +336,46 @@ START_TEST(usage_errors)
 }
 END_TEST
 
+/* Launch options are parsed and checked once, by the option layer, before
+ * any pass runs: a bad value is a usage error, not a remark (block-io once
+ * parsed them itself, so `--local-size=abc --subgroup-size=banana` exited
+ * 0). */
+START_TEST(launch_option_errors)
+{
+   char *p = path_of("launch");
+   tu_write(p, good, sizeof(good));
+   static const struct { const char *opts, *msg; } cases[] = {
+      { "--local-size=abc --subgroup-size=banana",
+        "option --local-size: 'abc' is not a local size (expected [KERNEL:]X[,Y,Z])" },
+      { "--subgroup-size=banana",
+        "option --subgroup-size: 'banana' is not a number (expected [KERNEL:]N with N 8, 16 or 32)" },
+      { "--subgroup-size=12",
+        "option --subgroup-size: sub-group size 12 is not supported (use 8, 16 or 32)" },
+      { "--subgroup-size=k:-16",
+        "option --subgroup-size: '-16' is not a number (expected [KERNEL:]N with N 8, 16 or 32)" },
+      { "--subgroup-size=:16", "option --subgroup-size=:16: empty kernel name before ':'" },
+      { "--local-size=0", "option --local-size: local size 0 is out of range (each dimension 1 to 1024)" },
+      { "--local-size=k:64,2048",
+        "option --local-size: local size 64,2048 is out of range (each dimension 1 to 1024)" },
+      { "--local-size=8,8,8,8", "option --local-size: '8,8,8,8' is not a local size (expected [KERNEL:]X[,Y,Z])" },
+      { "--local-size=16,", "option --local-size: '16,' is not a local size (expected [KERNEL:]X[,Y,Z])" },
+      { "--local-size 16x2", "option --local-size: '16x2' is not a local size (expected [KERNEL:]X[,Y,Z])" },
+   };
+   for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+      char *args;
+      if (asprintf(&args, "%s '%s' -o /dev/null", cases[k].opts, p) < 0)
+         abort();
+      expect_usage(args, cases[k].msg);
+      free(args);
+   }
+   /* Good values, for every kernel and for one, pass. */
+   int rc = tu_sh(NULL, NULL, "%s --subgroup-size=8 --subgroup-size=k:32 --local-size=1024 "
+                  "--local-size=k:16,2,1 '%s' -o /dev/null", tu_xeopt(), p);
+   ck_assert_int_eq(rc, 0);
+   free(p);
+}
+END_TEST
+
 START_TEST(output_equal_to_input)
 {
    char *p = path_of("inplace"), *q = path_of("inplace-copy");
@@ -428,6 +468,7 @@ int main(void)
    tcase_add_test(tc, layout_errors);
    tcase_add_test(tc, file_errors);
    tcase_add_test(tc, usage_errors);
+   tcase_add_test(tc, launch_option_errors);
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
    tcase_add_test(tc, file_size_limit);

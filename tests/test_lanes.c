@@ -217,6 +217,23 @@ START_TEST(aligned_compares)
 }
 END_TEST
 
+/* vload4 reads memory (OpenCL.std vloadn): like an OpLoad its result is
+ * not known to be uniform, even from an address all lanes share.  The
+ * lane analysis once kept its own list of pure opcodes in which every
+ * OpExtInst but printf was pure, so this value came out uniform. */
+START_TEST(vloadn_reads_memory)
+{
+   xe_module *m = load("lanes_vloadn");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert_int_eq(FACT(l, m, "call1")->kind, XE_LANE_UNKNOWN);
+   ck_assert_int_eq(FACT(l, m, "add")->kind, XE_LANE_UNKNOWN);
+   ck_assert(xe_lanes_block_uniform(l, named(m, "entry")));
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("lanes");
@@ -229,6 +246,7 @@ int main(void)
    tcase_add_test(tc, no_subgroup_size);
    tcase_add_test(tc, loops);
    tcase_add_test(tc, aligned_compares);
+   tcase_add_test(tc, vloadn_reads_memory);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

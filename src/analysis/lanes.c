@@ -10,6 +10,7 @@
 
 #include "cfg.h"
 #include "lanes.h"
+#include "opinfo.h"
 
 typedef struct ctx {
    xe_module *m;
@@ -141,18 +142,13 @@ static xe_lane_fact builtin_fact(const ctx *c, int b, unsigned comp)
    }
 }
 
-/* Opcodes without side effects whose result is uniform when every
- * operand is. */
-static bool pure_op(const xe_inst *i)
+/* Instructions whose result is uniform when every operand is: those the
+ * opcode table (src/ir/opinfo.h) calls pure.  OpUndef is pure but each of
+ * its uses may see another value, so it is not uniform; an OpExtInst that
+ * reads memory (vloadn) is no more uniform than an OpLoad. */
+static bool pure_op(const xe_module *m, const xe_inst *i)
 {
-   unsigned op = i->opcode;
-   if (op == SpvOpExtInst) /* OpenCL.std printf (184) has effects */
-      return !(xe_nops(i) >= 2 && xe_op(i, 1) == 184);
-   return (op >= SpvOpVectorExtractDynamic && op <= SpvOpCopyObject) ||
-          (op >= SpvOpAccessChain && op <= SpvOpInBoundsPtrAccessChain && op != SpvOpArrayLength &&
-           op != SpvOpGenericPtrMemSemantics) ||
-          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
-          (op >= SpvOpSNegate && op <= SpvOpBitCount);
+   return i->opcode != SpvOpUndef && (xe_inst_info(m, i) & XE_OPI_PURE);
 }
 
 static bool has_dec(const xe_module *m, uint32_t id, SpvDecoration d)
@@ -390,7 +386,7 @@ static xe_lane_fact eval(ctx *c, const xe_inst *i, bool block_uniform)
    default:
       break;
    }
-   if (!i->result_id || !pure_op(i))
+   if (!i->result_id || !pure_op(m, i))
       return F_UNKNOWN;
    for (unsigned n = 0; n < xe_nops(i); n++) {
       if (xe_op_kind(i, n) == XE_W_ID && !is_uniform(get(c, xe_op(i, n))))

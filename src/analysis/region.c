@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opinfo.h"
 #include "region.h"
 
 static bool fail(xe_region *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,27 +91,20 @@ bool xe_region_collect(xe_region *r)
    return true;
 }
 
-/* OpenCL.std instructions that touch memory or the host (vload/vstore
- * families, printf, prefetch). */
-static bool ocl_memory(uint32_t n) { return (n >= 171 && n <= 181) || n == 184 || n == 185; }
-
-static bool ext_is_ocl(const xe_module *m, const xe_inst *i)
-{
-   const xe_inst *set = xe_def(m, xe_op(i, 0));
-   return set && !strcmp(xe_op_string(set, 0), "OpenCL.std");
-}
-
-/* Instructions with no effect beyond their result. */
+/* Instructions with no effect beyond their result (src/ir/opinfo.h),
+ * address arithmetic aside: callers treat access chains as pointer
+ * operations (pointer_op). */
 bool xe_pure_opcode(const xe_module *m, const xe_inst *i)
 {
-   unsigned op = i->opcode;
-   if (op == SpvOpExtInst)
-      return !ext_is_ocl(m, i) || !ocl_memory(xe_op(i, 1));
-   return op == SpvOpNop || op == SpvOpUndef || op == SpvOpLine || op == SpvOpNoLine ||
-          op == SpvOpPhi || (op >= SpvOpVectorExtractDynamic && op <= SpvOpTranspose) ||
-          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
-          (op >= SpvOpSNegate && op <= SpvOpSMulExtended) ||
-          (op >= SpvOpAny && op <= SpvOpBitCount);
+   unsigned f = xe_inst_info(m, i);
+   return (f & XE_OPI_PURE) && !(f & XE_OPI_ADDRESS);
+}
+
+/* May i write memory through one of its operands (stores, copies, calls,
+ * atomics, vstoren, sincos's cosine pointer ...)? */
+static bool writes_memory(const xe_module *m, const xe_inst *i)
+{
+   return xe_inst_info(m, i) & XE_OPI_WRITES;
 }
 
 static bool pointer_op(unsigned op)
@@ -220,12 +214,13 @@ bool xe_region_scan(xe_region *r)
             r->nacc++;
             continue;
          }
-         if (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor)
+         unsigned info = xe_inst_info(r->m, i);
+         if (info & XE_OPI_ATOMIC)
             return fail(r, "atomic %s in the guarded region", xe_opcode_name(i->opcode));
-         if (i->opcode == SpvOpControlBarrier || i->opcode == SpvOpMemoryBarrier)
-            return fail(r, "barrier in the guarded region");
          if (i->opcode == SpvOpFunctionCall)
             return fail(r, "function call in the guarded region");
+         if (info & XE_OPI_BARRIER)
+            return fail(r, "barrier in the guarded region");
          return fail(r, "%s in the guarded region", xe_opcode_name(i->opcode));
       }
    }
@@ -243,10 +238,7 @@ bool xe_region_buffers_private(xe_region *r, const uint8_t *stored)
       xe_foreach_inst(i, &blk->insts) {
          if (pointer_op(i->opcode) || i->opcode == SpvOpLine)
             continue;
-         bool writes = i->opcode == SpvOpStore || i->opcode == SpvOpCopyMemory ||
-                       i->opcode == SpvOpCopyMemorySized || i->opcode == SpvOpFunctionCall ||
-                       (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) ||
-                       i->opcode == SpvOpExtInst;
+         bool writes = writes_memory(r->m, i);
          for (unsigned k = 0; k < xe_nops(i); k++) {
             if (xe_op_kind(i, k) != XE_W_ID)
                continue;
@@ -270,10 +262,7 @@ bool xe_region_buffer_written(xe_region *r, int arg)
 {
    xe_foreach_block(blk, r->f) {
       xe_foreach_inst(i, &blk->insts) {
-         bool writes = i->opcode == SpvOpStore || i->opcode == SpvOpCopyMemory ||
-                       i->opcode == SpvOpCopyMemorySized || i->opcode == SpvOpFunctionCall ||
-                       (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) ||
-                       i->opcode == SpvOpExtInst;
+         bool writes = writes_memory(r->m, i);
          if (!writes)
             continue;
          unsigned nptr = i->opcode == SpvOpStore ? 1 : xe_nops(i);

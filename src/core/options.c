@@ -32,12 +32,23 @@ void xe_options_init(xe_options *o)
    o->level = 2;
 }
 
+static void launch_opts_free(xe_kernel_launch_opts *l)
+{
+   for (unsigned k = 0; k < l->n; k++) {
+      free(l->v[k].kernel);
+      free(l->v[k].text);
+   }
+   free(l->v);
+   l->v = NULL;
+   l->n = 0;
+}
+
 void xe_options_free(xe_options *o)
 {
    xe_strlist_free(&o->passes);
    xe_strlist_free(&o->assume_padded);
-   xe_strlist_free(&o->subgroup_size);
-   xe_strlist_free(&o->local_size);
+   launch_opts_free(&o->subgroup_size);
+   launch_opts_free(&o->local_size);
    xe_strlist_free(&o->specialize);
 }
 
@@ -75,6 +86,29 @@ const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel)
          specific = colon + 1;
    }
    return specific ? specific : general;
+}
+
+static const xe_kernel_launch_opt *launch_lookup(const xe_kernel_launch_opts *l,
+                                                 const char *kernel)
+{
+   const xe_kernel_launch_opt *general = NULL, *specific = NULL;
+   for (unsigned k = 0; k < l->n; k++) {
+      if (!l->v[k].kernel)
+         general = &l->v[k];
+      else if (!strcmp(l->v[k].kernel, kernel))
+         specific = &l->v[k];
+   }
+   return specific ? specific : general;
+}
+
+const xe_kernel_launch_opt *xe_options_subgroup_size(const xe_options *o, const char *kernel)
+{
+   return launch_lookup(&o->subgroup_size, kernel);
+}
+
+const xe_kernel_launch_opt *xe_options_local_size(const xe_options *o, const char *kernel)
+{
+   return launch_lookup(&o->local_size, kernel);
 }
 
 /* Options of the pipeline, shared by the command line and the C API.
@@ -123,6 +157,63 @@ static bool fail_opt(char **err, const char *fmt, const char *a, const char *b)
    return false;
 }
 
+/* A decimal number without sign or spaces, at most 9 digits (so that it
+ * fits the range checks below); false otherwise. */
+static bool parse_dec(const char *s, size_t n, uint32_t *v)
+{
+   if (!n || n > 9)
+      return false;
+   uint32_t x = 0;
+   for (size_t k = 0; k < n; k++) {
+      if (s[k] < '0' || s[k] > '9')
+         return false;
+      x = x * 10 + (uint32_t)(s[k] - '0');
+   }
+   *v = x;
+   return true;
+}
+
+/* Parses "[KERNEL:]VALUE" of --subgroup-size (N: 8, 16 or 32) or
+ * --local-size (X[,Y,Z]: each 1..1024) into l. */
+static bool parse_launch(xe_kernel_launch_opts *l, const char *name, const char *val, char **err)
+{
+   bool sg = !strcmp(name, "--subgroup-size");
+   const char *colon = strchr(val, ':'), *text = colon ? colon + 1 : val;
+   if (colon == val)
+      return fail_opt(err, "option %s=%s: empty kernel name before ':'", name, val);
+   xe_kernel_launch_opt e = { NULL, NULL, { 0, 1, 1 } };
+   if (sg) {
+      if (!parse_dec(text, strlen(text), &e.v[0]))
+         return fail_opt(err, "option %s: '%s' is not a number (expected [KERNEL:]N with N "
+                              "8, 16 or 32)", name, text);
+      if (e.v[0] != 8 && e.v[0] != 16 && e.v[0] != 32)
+         return fail_opt(err, "option %s: sub-group size %s is not supported (use 8, 16 or 32)",
+                         name, text);
+   } else {
+      const char *s = text;
+      for (unsigned d = 0;; d++) {
+         const char *comma = strchr(s, ',');
+         size_t n = comma ? (size_t)(comma - s) : strlen(s);
+         if (d == 3 || !parse_dec(s, n, &e.v[d]))
+            return fail_opt(err, "option %s: '%s' is not a local size (expected [KERNEL:]X[,Y,Z])",
+                            name, text);
+         if (e.v[d] < 1 || e.v[d] > 1024)
+            return fail_opt(err, "option %s: local size %s is out of range (each dimension 1 "
+                                 "to 1024)", name, text);
+         if (!comma)
+            break;
+         s = comma + 1;
+      }
+   }
+   e.kernel = colon ? strndup(val, (size_t)(colon - val)) : NULL;
+   e.text = strdup(text);
+   l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+   if (!l->v || !e.text || (colon && !e.kernel))
+      abort();
+   l->v[l->n++] = e;
+   return true;
+}
+
 bool xe_options_parse(xe_options *o, const char *arg, char **err)
 {
    const char *eq = strchr(arg, '=');
@@ -162,9 +253,9 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
    } else if (!strcmp(name, "--assume-aligned")) {
       o->assume_aligned = true;
    } else if (!strcmp(name, "--subgroup-size")) {
-      xe_strlist_add(&o->subgroup_size, val);
+      return parse_launch(&o->subgroup_size, name, val, err);
    } else if (!strcmp(name, "--local-size")) {
-      xe_strlist_add(&o->local_size, val);
+      return parse_launch(&o->local_size, name, val, err);
    } else if (!strcmp(name, "--specialize")) {
       xe_strlist_add(&o->specialize, val);
    }

@@ -23,6 +23,19 @@ typedef struct xe_strlist {
 void xe_strlist_add(xe_strlist *l, const char *s);
 void xe_strlist_free(xe_strlist *l);
 
+/* Launch options given per kernel or for all kernels (--subgroup-size,
+ * --local-size), parsed and checked by xe_options_parse. */
+typedef struct xe_kernel_launch_opt {
+   char *kernel;            /* NULL: every kernel */
+   char *text;              /* the value as given (after "KERNEL:"), for messages */
+   uint32_t v[3];           /* --subgroup-size: v[0] (8, 16 or 32);
+                               --local-size: X, Y, Z (each 1..1024, Y, Z default 1) */
+} xe_kernel_launch_opt;
+typedef struct xe_kernel_launch_opts {
+   unsigned n;
+   xe_kernel_launch_opt *v;
+} xe_kernel_launch_opts;
+
 typedef struct xe_options {
    int level;                  /* -O0/-O1/-O2 */
    xe_strlist passes;          /* --passes, overrides level when n > 0 */
@@ -32,8 +45,8 @@ typedef struct xe_options {
     * empty string means "all kernels". */
    xe_strlist assume_padded;   /* --assume-padded[=K,K] */
    bool assume_aligned;        /* --assume-aligned */
-   xe_strlist subgroup_size;   /* --subgroup-size=[KERNEL:]N */
-   xe_strlist local_size;      /* --local-size=[KERNEL:]X[,Y,Z] */
+   xe_kernel_launch_opts subgroup_size; /* --subgroup-size=[KERNEL:]N */
+   xe_kernel_launch_opts local_size;    /* --local-size=[KERNEL:]X[,Y,Z] */
    xe_strlist specialize;      /* --specialize KERNEL:ARG=VALUE */
 } xe_options;
 
@@ -51,6 +64,11 @@ bool xe_options_kernel_listed(const xe_strlist *l, const char *kernel);
 /* The value for kernel in a list of "[KERNEL:]VALUE" entries, a
  * kernel-specific entry winning over a general one; NULL if none. */
 const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel);
+/* The --subgroup-size / --local-size given for kernel (a kernel-specific
+ * value wins over a general one, a later one over an earlier one); NULL if
+ * none.  The values were checked when parsed. */
+const xe_kernel_launch_opt *xe_options_subgroup_size(const xe_options *o, const char *kernel);
+const xe_kernel_launch_opt *xe_options_local_size(const xe_options *o, const char *kernel);
 
 /* ---- remarks ---- */
 

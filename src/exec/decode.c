@@ -9,62 +9,6 @@
 #include <stdlib.h>
 #include "internal.h"
 
-uint64_t xe_exec_tsize(const xe_module *m, uint32_t type, uint64_t *align)
-{
-   xe_inst *t = xe_def(m, type);
-   uint64_t a = 1, s = 0;
-   if (!t) return 0;
-   switch (t->opcode) {
-   case SpvOpTypeBool: s = a = 1; break;
-   case SpvOpTypeInt: case SpvOpTypeFloat: s = a = xe_op(t, 0) / 8; break;
-   case SpvOpTypePointer: case SpvOpTypeEvent: s = a = 8; break;
-   case SpvOpTypeVector: {
-      uint32_t n = xe_op(t, 1);
-      s = xe_exec_tsize(m, xe_op(t, 0), &a) * (n == 3 ? 4 : n);
-      a = s;
-      break;
-   }
-   case SpvOpTypeArray: {
-      uint64_t len;
-      if (!xe_const_uint(m, xe_op(t, 1), &len)) return 0;
-      s = xe_exec_tsize(m, xe_op(t, 0), &a) * len;
-      break;
-   }
-   case SpvOpTypeStruct: {
-      uint32_t d;
-      bool packed = xe_decoration(m, type, SpvDecorationCPacked, &d, 0);
-      for (unsigned k = 0; k < xe_nops(t); k++) {
-         uint64_t ma, ms = xe_exec_tsize(m, xe_op(t, k), &ma);
-         if (!ms) return 0;
-         if (packed) ma = 1;
-         s = (s + ma - 1) / ma * ma + ms;
-         if (ma > a) a = ma;
-      }
-      s = (s + a - 1) / a * a;
-      break;
-   }
-   default: return 0;
-   }
-   if (align) *align = a ? a : 1;
-   return s;
-}
-
-uint64_t xe_exec_member_offset(const xe_module *m, uint32_t st, unsigned k)
-{
-   xe_inst *t = xe_def(m, st);
-   uint32_t d;
-   bool packed = xe_decoration(m, st, SpvDecorationCPacked, &d, 0);
-   uint64_t s = 0;
-   for (unsigned j = 0; j <= k && j < xe_nops(t); j++) {
-      uint64_t ma, ms = xe_exec_tsize(m, xe_op(t, j), &ma);
-      if (packed) ma = 1;
-      s = (s + ma - 1) / ma * ma;
-      if (j == k) return s;
-      s += ms;
-   }
-   return s;
-}
-
 void xe_exec_tinfo(const xe_module *m, uint32_t type, uint8_t *kind, uint8_t *width,
                    uint16_t *ncomp)
 {
@@ -114,7 +58,7 @@ static bool is_const_op(uint16_t op)
 static uint64_t pointee_size(const xe_module *m, uint32_t ptr_type)
 {
    xe_inst *t = xe_def(m, ptr_type);
-   return t && t->opcode == SpvOpTypePointer ? xe_exec_tsize(m, xe_op(t, 1), NULL) : 0;
+   return t && t->opcode == SpvOpTypePointer ? xe_type_layout(m, xe_op(t, 1), NULL) : 0;
 }
 
 static uint32_t type_of(const xe_module *m, uint32_t id)
@@ -131,7 +75,7 @@ static void decode_generic(xe_prog *p, const xe_inst *i, dinst *d)
    d->src = i;
    d->res = i->result_id && i->type_id ? p->slot[i->result_id] : NOSLOT;
    if (i->type_id) {
-      d->size = (uint32_t)xe_exec_tsize(m, i->type_id, NULL);
+      d->size = (uint32_t)xe_type_layout(m, i->type_id, NULL);
       xe_exec_tinfo(m, i->type_id, &d->kind, &d->width, &d->ncomp);
    }
    d->nops = (uint16_t)xe_nops(i);
@@ -160,11 +104,11 @@ static uint64_t path_offset(const xe_module *m, uint32_t type, const xe_inst *i,
       xe_inst *t = xe_def(m, type);
       uint32_t idx = xe_op(i, k);
       if (t->opcode == SpvOpTypeStruct) {
-         off += xe_exec_member_offset(m, type, idx);
+         off += xe_type_member_offset(m, type, idx);
          type = xe_op(t, idx);
       } else {
          type = xe_op(t, 0);
-         off += xe_exec_tsize(m, type, NULL) * idx;
+         off += xe_type_layout(m, type, NULL) * idx;
       }
    }
    if (elem_type) *elem_type = type;
@@ -179,7 +123,7 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       d->aux = d->size;
       break;
    case SpvOpStore:
-      d->aux = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, 1)), NULL);
+      d->aux = (uint32_t)xe_type_layout(m, type_of(m, xe_op(i, 1)), NULL);
       break;
    case SpvOpCopyMemory:
       d->aux = (uint32_t)pointee_size(m, type_of(m, xe_op(i, 0)));
@@ -189,13 +133,13 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       break;
    case SpvOpCompositeInsert:
       d->aux = (uint32_t)path_offset(m, i->type_id, i, 2, NULL);
-      d->aux2 = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, 0)), NULL);
+      d->aux2 = (uint32_t)xe_type_layout(m, type_of(m, xe_op(i, 0)), NULL);
       break;
    case SpvOpCompositeConstruct: {
       uint32_t *o = calloc(2 * d->nops + 1, 4);
       for (unsigned k = 0; k < d->nops; k++) {
          o[2 * k] = d->ops[k];
-         o[2 * k + 1] = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, k)), NULL);
+         o[2 * k + 1] = (uint32_t)xe_type_layout(m, type_of(m, xe_op(i, k)), NULL);
       }
       free(d->ops);
       d->ops = o;
@@ -221,18 +165,18 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
          bool isc = xe_const_uint(m, id, &cv);
          uint64_t stride;
          if (ptr && k == 0) {
-            stride = xe_exec_tsize(m, type, NULL);
+            stride = xe_type_layout(m, type, NULL);
          } else {
             xe_inst *t = xe_def(m, type);
             if (t->opcode == SpvOpTypeStruct) {
                if (!isc) return "non-constant struct index";
                o[1 + 3 * k] = NOSLOT;
-               o[2 + 3 * k] = (uint32_t)xe_exec_member_offset(m, type, (unsigned)cv);
+               o[2 + 3 * k] = (uint32_t)xe_type_member_offset(m, type, (unsigned)cv);
                type = xe_op(t, (unsigned)cv);
                continue;
             }
             type = xe_op(t, 0);
-            stride = xe_exec_tsize(m, type, NULL);
+            stride = xe_type_layout(m, type, NULL);
          }
          if (!stride) return "access chain over a type of unknown size";
          o[1 + 3 * k] = d->ops[k + 1];
@@ -246,7 +190,7 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
    }
    case SpvOpVariable: {
       uint64_t a, s = pointee_size(m, i->type_id);
-      xe_exec_tsize(m, xe_op(xe_def(m, i->type_id), 1), &a);
+      xe_type_layout(m, xe_op(xe_def(m, i->type_id), 1), &a);
       if (!s) return "variable of unknown size";
       if (!area_add(&p->psize, a, s, &d->aux))
          return "private variables past the interpreter's 1 GiB";
@@ -264,7 +208,7 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
          if (k >= n) return "call with too few arguments";
          o[3 * k] = d->ops[k + 1];
          o[3 * k + 1] = p->slot[pi->result_id];
-         uint64_t sz = xe_exec_tsize(m, pi->type_id, NULL);
+         uint64_t sz = xe_type_layout(m, pi->type_id, NULL);
          o[3 * k + 2] = (uint32_t)(sz ? sz : 8);
          k++;
       }
@@ -275,7 +219,7 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       break;
    }
    case SpvOpReturnValue:
-      d->aux = (uint32_t)xe_exec_tsize(m, type_of(m, xe_op(i, 0)), NULL);
+      d->aux = (uint32_t)xe_type_layout(m, type_of(m, xe_op(i, 0)), NULL);
       break;
    case SpvOpSwitch: {
       unsigned w = xe_type_width(m, type_of(m, xe_op(i, 0)));
@@ -358,7 +302,7 @@ static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
 {
    xe_module *m = p->m;
    uint8_t *dst = p->tmpl + p->slot[i->result_id];
-   uint32_t size = (uint32_t)xe_exec_tsize(m, i->type_id, NULL);
+   uint32_t size = (uint32_t)xe_type_layout(m, i->type_id, NULL);
    uint64_t v;
    switch (i->opcode) {
    case SpvOpConstant: case SpvOpSpecConstant:
@@ -380,8 +324,8 @@ static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
       uint64_t off = 0;
       for (unsigned k = 0; k < xe_nops(i); k++) {
          uint32_t c = xe_op(i, k);
-         uint64_t cs = xe_exec_tsize(m, type_of(m, c), NULL);
-         if (t->opcode == SpvOpTypeStruct) off = xe_exec_member_offset(m, i->type_id, k);
+         uint64_t cs = xe_type_layout(m, type_of(m, c), NULL);
+         if (t->opcode == SpvOpTypeStruct) off = xe_type_member_offset(m, i->type_id, k);
          memcpy(dst + off, p->tmpl + p->slot[c], cs);
          off += cs;
       }
@@ -418,7 +362,7 @@ static const char *global_var(xe_prog *p, const xe_inst *i)
    xe_module *m = p->m;
    uint32_t sc = xe_op(i, 0);
    uint64_t a, s = pointee_size(m, i->type_id), ptr;
-   xe_exec_tsize(m, xe_op(xe_def(m, i->type_id), 1), &a);
+   xe_type_layout(m, xe_op(xe_def(m, i->type_id), 1), &a);
    int bi = xe_builtin_of(m, i->result_id);
    if (sc == SpvStorageClassInput && bi >= 0 && bi < 4096) {
       unsigned slot = bi < 64 ? bi : 0;
@@ -476,7 +420,7 @@ xe_prog *xe_prog_build(xe_module *m, const char *kernel, const xe_launch *l, cha
       p->slot[id] = NOSLOT;
       xe_inst *d = xe_def(m, id);
       if (!d || !d->type_id || d->opcode == SpvOpFunction) continue;
-      uint64_t s = xe_exec_tsize(m, d->type_id, NULL);
+      uint64_t s = xe_type_layout(m, d->type_id, NULL);
       if (!s) s = 8;
       if (!area_add(&p->vsize, 8, (s + 7) & ~7ull, &p->slot[id])) {
          snprintf(p->err, sizeof p->err, "the values up to %%%u pass the interpreter's 1 GiB", id);

@@ -62,9 +62,8 @@ typedef struct xe_prog {
 #define XE_OT_WIDTH(t) (((t) >> 8) & 0xffu)
 #define XE_OT_N(t) ((t) >> 16)
 
-/* Layout of a type: size and alignment in bytes (0 size = unknown). */
-uint64_t xe_exec_tsize(const xe_module *m, uint32_t type, uint64_t *align);
-uint64_t xe_exec_member_offset(const xe_module *m, uint32_t st, unsigned k);
+/* Type sizes, alignments and member offsets: xe_type_layout and
+ * xe_type_member_offset (src/ir/layout.c), the ones the passes use. */
 void xe_exec_tinfo(const xe_module *m, uint32_t type, uint8_t *kind, uint8_t *width,
                    uint16_t *ncomp);
 

@@ -124,7 +124,7 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
          uint8_t kk, w; uint16_t nc;
          xe_exec_tinfo(m, et, &kk, &w, &nc);
          if (kind) kind[n] = kd;
-         if (elem) elem[n] = (unsigned)xe_exec_tsize(m, et, NULL);
+         if (elem) elem[n] = (unsigned)xe_type_layout(m, et, NULL);
          if (is_float) is_float[n] = kk == K_FLOAT;
       }
       n++;

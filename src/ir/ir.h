@@ -274,7 +274,12 @@ int xe_builtin_of(const xe_module *m, uint32_t var_id);
 bool xe_const_uint(const xe_module *m, uint32_t id, uint64_t *value);
 /* Bit width of an integer or float type id, 0 otherwise. */
 unsigned xe_type_width(const xe_module *m, uint32_t type_id);
-/* Size in bytes of a type for Physical addressing, 0 if unknown. */
+/* Size in bytes of a type for Physical64 addressing as OpenCL C lays it
+ * out (src/ir/layout.c), 0 if unknown (runtime arrays, opaque types); with
+ * align non-NULL, *align gets its alignment in bytes. */
+uint64_t xe_type_layout(const xe_module *m, uint32_t type_id, uint64_t *align);
 uint64_t xe_type_size(const xe_module *m, uint32_t type_id);
+/* Byte offset of member k of struct type struct_id. */
+uint64_t xe_type_member_offset(const xe_module *m, uint32_t struct_id, unsigned k);
 
 #endif

@@ -58,6 +58,7 @@
 #include "builder.h"
 #include "cfg.h"
 #include "lanes.h"
+#include "opinfo.h"
 #include "passes.h"
 
 #define SCOPE_SUBGROUP 3
@@ -314,13 +315,11 @@ static bool lin_same_key(const lin *a, const lin *b)
 }
 
 /* Instructions a load may be moved across: they do not write memory. */
-static bool no_write(const xe_inst *i)
+/* Loads may merge across i: it writes no memory and orders none
+ * (src/ir/opinfo.h). */
+static bool no_write(const xe_module *m, const xe_inst *i)
 {
-   unsigned op = i->opcode;
-   return op == SpvOpLoad || op == SpvOpLine || op == SpvOpNoLine ||
-          (op >= SpvOpVectorExtractDynamic && op <= SpvOpCopyObject) ||
-          (op >= SpvOpAccessChain && op <= SpvOpInBoundsPtrAccessChain) ||
-          (op >= SpvOpConvertFToU && op <= SpvOpBitcast) || (op >= SpvOpSNegate && op <= SpvOpBitCount);
+   return !(xe_inst_info(m, i) & (XE_OPI_WRITES | XE_OPI_BARRIER | XE_OPI_EFFECT));
 }
 
 static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, access *acc,
@@ -355,7 +354,7 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
             }
             continue;
          }
-         if (!no_write(i))
+         if (!no_write(m, i))
             break;
       }
       unsigned width = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
@@ -561,16 +560,6 @@ static void rewrite(lane0_ctx *c, access *a)
    xe_list_insert_before(m, next, fin);
 }
 
-static bool parse_local(const char *s, uint32_t ls[3])
-{
-   unsigned x = 0, y = 1, z = 1;
-   int n = sscanf(s, "%u,%u,%u", &x, &y, &z);
-   if (n < 1 || !x || !y || !z)
-      return false;
-   ls[0] = x, ls[1] = y, ls[2] = z;
-   return true;
-}
-
 static cJSON *entry(const char *requirement)
 {
    cJSON *e = cJSON_CreateObject();
@@ -601,10 +590,11 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
 
    uint32_t sg = k->subgroup_size, ls[3] = { k->local_size[0], k->local_size[1], k->local_size[2] };
    bool add_sg = false, add_ls = false;
-   const char *osg = xe_options_kernel_value(&opt->subgroup_size, k->name);
-   const char *ols = xe_options_kernel_value(&opt->local_size, k->name);
+   /* The option layer checked the values (8, 16 or 32; 1..1024). */
+   const xe_kernel_launch_opt *osg = xe_options_subgroup_size(opt, k->name);
+   const xe_kernel_launch_opt *ols = xe_options_local_size(opt, k->name);
    if (osg) {
-      unsigned v = (unsigned)strtoul(osg, NULL, 10);
+      unsigned v = osg->v[0];
       if (sg && v != sg)
          xe_remark(r, k->name, XE_REMARK_NOTE, "--subgroup-size=%u ignored: the kernel requires %u", v, sg);
       else if (!sg && m->version < 0x00010100)
@@ -612,20 +602,16 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
           * and xeopt never raises the module version. */
          xe_remark(r, k->name, XE_REMARK_NOTE, "--subgroup-size=%u ignored: the SubgroupSize "
                    "execution mode needs SPIR-V 1.1 and the module is 1.0", v);
-      else if (!sg && (v == 8 || v == 16 || v == 32))
-         sg = v, add_sg = true;
       else if (!sg)
-         xe_remark(r, k->name, XE_REMARK_NOTE, "--subgroup-size=%s ignored: must be 8, 16 or 32", osg);
+         sg = v, add_sg = true;
    }
    if (ols) {
-      uint32_t v[3];
-      if (!parse_local(ols, v))
-         xe_remark(r, k->name, XE_REMARK_NOTE, "--local-size=%s ignored: expected X[,Y,Z]", ols);
-      else if (ls[0] && memcmp(v, ls, sizeof(v)))
+      const uint32_t *v = ols->v;
+      if (ls[0] && memcmp(v, ls, sizeof(ls)))
          xe_remark(r, k->name, XE_REMARK_NOTE, "--local-size=%s ignored: the kernel requires %u,%u,%u",
-                   ols, ls[0], ls[1], ls[2]);
+                   ols->text, ls[0], ls[1], ls[2]);
       else if (!ls[0])
-         memcpy(ls, v, sizeof(v)), add_ls = true;
+         memcpy(ls, v, sizeof(ls)), add_ls = true;
    }
 
    const char *kernel_why = NULL;
