@@ -73,7 +73,7 @@ INEXACT_OPENCL_STD = (set(range(0, 12)) | set(range(14, 23)) | {32, 35, 36} |
 # The tolerance for float results of those, in units in the last place.  The
 # OpenCL full-profile bounds are 2-16 ulp per function; 4 ulp is what two
 # good libms (glibc's and LLVM/Oclgrind's) stay within on the data used here.
-ULP_TOLERANCE = 4
+ULP_TOLERANCE = int(os.environ.get("XEOPT_OCLGRIND_ULP", "4"))
 
 TYPE_NAMES = {('i', 8): 'char', ('i', 16): 'short', ('i', 32): 'int', ('i', 64): 'long',
               ('f', 16): 'half', ('f', 32): 'float', ('f', 64): 'double'}
