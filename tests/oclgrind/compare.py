@@ -409,7 +409,7 @@ def run_oclgrind(bc, launch, byval, seed, work, data_races=False):
         lines.append(f'<size={len(data)} {WORD[w][0]} hex{dump}>')
         for o in range(0, len(words), 16):
             lines.append(' '.join(f'{x:x}' for x in words[o:o + 16]))
-    sim = os.path.join(work, 'launch.sim')
+    sim = bc[:-3] + '.sim'
     with open(sim, 'w') as f:
         f.write('\n'.join(lines) + '\n')
     cmd = ['oclgrind-kernel', '--num-threads', '1']
@@ -694,7 +694,7 @@ def run_job(job, ctx):
         if not ctx.keep:
             shutil.rmtree(work, ignore_errors=True)
         else:
-            results.append(('ok', [f'  files: {work}']))
+            results[0][1].append(f'  files: {work}')
     return results
 
 
