@@ -375,8 +375,60 @@ def run_xeopt(xeopt, spv, launch, seed, work):
     return bufs
 
 
+OP_UNDEF, OP_COMPOSITE_CONSTRUCT, OP_COMPOSITE_INSERT = 1, 80, 82
+
+
+def for_llvm_spirv14(data):
+    """The module with every OpCompositeConstruct of an n-component vector
+    from n values rewritten as a chain of OpCompositeInsert into an OpUndef,
+    or None when there is none.  llvm-spirv 14.0.0 reads the constituents
+    of OpCompositeConstruct as constants and crashes on any other value
+    (fixed upstream in KhronosGroup/SPIRV-LLVM-Translator#2256/#2296, after
+    the release Debian ships); clang never writes them, xeopt's private-arrays
+    pass does.  The rewrite keeps every operand as it was."""
+    words = list(struct.unpack(f'<{len(data) // 4}I', data))
+    vec_len, out, undef, first_fn = {}, words[:5], {}, None
+    bound = words[3]
+    changed = False
+    i = 5
+    while i < len(words):
+        n, op = words[i] >> 16, words[i] & 0xffff
+        ins = words[i:i + n]
+        i += n
+        if op == OP_TYPE_VECTOR:
+            vec_len[ins[1]] = ins[3]
+        if op == OP_FUNCTION and first_fn is None:
+            first_fn = len(out)
+        if op == OP_COMPOSITE_CONSTRUCT and vec_len.get(ins[1]) == n - 3 and n > 4:
+            t, res, parts = ins[1], ins[2], ins[3:]
+            if t not in undef:
+                undef[t] = bound
+                bound += 1
+            prev = undef[t]
+            for k, c in enumerate(parts):
+                dst = res if k == len(parts) - 1 else bound
+                if dst != res:
+                    bound += 1
+                out += [(6 << 16) | OP_COMPOSITE_INSERT, t, dst, c, prev, k]
+                prev = dst
+            changed = True
+            continue
+        out += ins
+    if not changed:
+        return None
+    out[3] = bound
+    decl = [w for t, u in undef.items() for w in ((3 << 16) | OP_UNDEF, t, u)]
+    out[first_fn:first_fn] = decl
+    return struct.pack(f'<{len(out)}I', *out)
+
+
 def to_llvm(spv, work, name='module.bc'):
     bc = os.path.join(work, name)
+    fixed = for_llvm_spirv14(open(spv, 'rb').read())
+    if fixed:
+        spv = bc[:-3] + '.llvm-spirv-14.spv'
+        with open(spv, 'wb') as f:
+            f.write(fixed)
     rc, out, err = run_tool(['llvm-spirv-14', '-r', spv, '-o', bc])
     if rc:
         raise Unsupported(f'llvm-spirv-14 -r: {(err or out).strip().splitlines()[0]}')
