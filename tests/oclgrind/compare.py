@@ -59,7 +59,9 @@ SCOPE_SUBGROUP = 3
 SUBGROUP_BUILTINS = {36, 37, 38, 39, 40, 41, 4416, 4417, 4418, 4419, 4420}
 # OpGroup* / OpGroupNonUniform* take an execution scope as their first
 # operand after the result: they are sub-group operations when it is Subgroup.
-GROUP_OPS = set(range(261, 271)) | set(range(333, 367)) | set(range(5291, 5298))
+# (OpGroupAsyncCopy, OpGroupWaitEvents, OpGroupAll..OpGroupSMax,
+# OpGroupNonUniform*, OpGroup*KHR of SPV_KHR_uniform_group_instructions.)
+GROUP_OPS = set(range(259, 271)) | set(range(333, 367)) | set(range(6401, 6409))
 # Operations that are sub-group operations whatever their operands:
 # SPV_KHR_shader_ballot / subgroup_vote and SPV_INTEL_subgroups.
 SUBGROUP_OPS = set(range(4421, 4433)) | set(range(5571, 5582))
@@ -322,15 +324,17 @@ def default_launch(kernel, over=None):
     lt = local[0] * local[1] * local[2]
     n = max(total - 3, 1)
     scalars = {int(k): v for k, v in over.get('scalars', {}).items()}
-    smax = max([n] + [int(v) for v in scalars.values()]) if not scalars else \
-        max([int(v) for v in scalars.values()] + [1])
-    args = []
     for i, p in enumerate(kernel.params):
         if p.kind == 'scalar':
             if p.type is None:
                 raise Unsupported(f'kernel {kernel.name}: a by-value argument that is not a scalar')
-            v = scalars.get(i, 1.25 if p.type in FLOATS else n)
-            args.append(f'{p.type}:{v}')
+            scalars.setdefault(i, 1.25 if p.type in FLOATS else n)
+    ints = [int(v) for i, v in scalars.items() if kernel.params[i].type not in FLOATS]
+    smax = max(ints) if ints else n
+    args = []
+    for i, p in enumerate(kernel.params):
+        if p.kind == 'scalar':
+            args.append(f'{p.type}:{scalars[i]}')
         elif p.kind == 'local':
             args.append(f'local:{lt * 64 * p.size}')
         elif p.kind == 'byval':
@@ -860,7 +864,10 @@ def main():
         names = [args.kernel] if args.kernel else sorted(mod.kernels)
         launch = json.load(open(args.launch)) if args.launch else None
         variants = [o.split() for o in args.opt]
-        jobs = [Job(os.path.abspath(args.module), n, None, variants,
+        # A testdata module keeps its suite.json launch overrides.
+        over = json.load(open(SUITE_FILE)).get('launches', {})
+        base = os.path.basename(args.module)[:-4]
+        jobs = [Job(os.path.abspath(args.module), n, over.get(f'{base}:{n}') or over.get(base), variants,
                     launch=dict(launch, kernel=n) if launch else None) for n in names]
         if mod.subgroup_reasons:
             print(f'warning: {args.module} uses sub-group operations, which Oclgrind does not model: '
