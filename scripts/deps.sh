@@ -11,6 +11,9 @@ pkgs=(
   clang-15 llvm-spirv-15 llvm-15-tools   # regenerating test inputs, FileCheck
   libze-dev                              # Level Zero headers (host support)
   python3 time valgrind                  # benchmark scripts, memcheck tests
+  oclgrind llvm-spirv-14                 # the independent executor (tests/oclgrind): Oclgrind
+                                         # 21.10 is built on LLVM 14, so SPIR-V goes back to
+                                         # LLVM IR with the matching llvm-spirv-14 -r
 )
 missing=()
 for p in "${pkgs[@]}"; do
