@@ -30,7 +30,27 @@ typedef struct xe_exec_arg {
    enum xe_arg_kind kind;
    uint8_t *data;
    uint64_t size;
+   /* Buffers: the kernel's pointer is data + start (a sub-buffer, or a
+    * buffer that does not start 16-byte aligned); the bytes before it are
+    * the host's, and an access there is out of bounds.  0 for the others. */
+   uint64_t start;
 } xe_exec_arg;
+
+/* Why xe_exec_run failed, for callers that retry with another launch. */
+enum xe_fault_kind {
+   XE_FAULT_NONE = 0,
+   XE_FAULT_OTHER,          /* see the message */
+   XE_FAULT_BOUNDS,         /* out-of-bounds access (fault.arg, fault.end) */
+   XE_FAULT_STEPS,          /* the step limit */
+   XE_FAULT_BLOCK_IO,       /* block read/write in a partial sub-group, or misaligned */
+};
+
+typedef struct xe_fault {
+   enum xe_fault_kind kind;
+   unsigned arg;            /* BOUNDS on a global buffer argument: its index, else ~0u */
+   uint64_t end;            /* BOUNDS: the allocation size the access needed (bytes); 0
+                               when the access was below the start or not in a buffer */
+} xe_fault;
 
 #define XE_EXEC_MAX_ARGS 64
 #define XE_EXEC_MAX_SPEC 64
@@ -50,6 +70,7 @@ typedef struct xe_launch {
    bool spec_float[XE_EXEC_MAX_SPEC];      /* converted to the constant's float width */
    uint64_t max_steps;      /* 0 = unlimited; else error after this many instructions */
    uint64_t steps;          /* out: work-item instructions executed */
+   xe_fault fault;          /* out: the failure's kind, when xe_exec_run fails */
 } xe_launch;
 
 /* Whether the interpreter may run m (check.c): spvValidate accepts it
@@ -58,7 +79,10 @@ typedef struct xe_launch {
 bool xe_exec_check_module(const xe_module *m, char **err);
 
 /* Runs the kernel over the whole NDRange.  true on success.  The module
- * must pass xe_exec_check_module. */
+ * must pass xe_exec_check_module.  A global size that is not a multiple of
+ * the local size is an OpenCL 2.0 non-uniform NDRange (the last work-group
+ * of a dimension is partial; WorkgroupSize is its actual size,
+ * EnqueuedWorkgroupSize the local size given). */
 bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
 
 /* Facts about a kernel's parameters, for front ends that build launches:

@@ -19,13 +19,15 @@ typedef struct xe_run {
    const xe_prog *p;
    const xe_launch *l;
    const char *kernel;
-   uint64_t local[3];
+   uint64_t local[3];       /* this work-group's actual size (smaller in a partial group) */
+   uint64_t enq_local[3];   /* the enqueued local size */
    uint64_t sg;
    xe_wi *wi;
    uint8_t *vmem, *pmem, *phi_tmp, *local_mem;
    uint8_t *local_args[XE_EXEC_MAX_ARGS];
    uint64_t steps;
    bool failed;
+   xe_fault fault;
    char err[512];
 } xe_run;
 
