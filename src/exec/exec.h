@@ -47,7 +47,8 @@ enum xe_fault_kind {
 
 typedef struct xe_fault {
    enum xe_fault_kind kind;
-   unsigned arg;            /* BOUNDS on a global buffer argument: its index, else ~0u */
+   unsigned arg;            /* BOUNDS on a buffer or local-memory argument: its index,
+                               else ~0u */
    uint64_t end;            /* BOUNDS: the allocation size the access needed (bytes); 0
                                when the access was below the start or not in a buffer */
 } xe_fault;
@@ -71,6 +72,13 @@ typedef struct xe_launch {
    uint64_t max_steps;      /* 0 = unlimited; else error after this many instructions */
    uint64_t steps;          /* out: work-item instructions executed */
    xe_fault fault;          /* out: the failure's kind, when xe_exec_run fails */
+   /* Measuring run (in): an access past the end of a buffer or local-memory
+    * argument is not an error but recorded in reach[k] (the allocation
+    * size in bytes the run needed; 0 when every access was in bounds); such
+    * loads read zeros and such stores go nowhere.  For sizing buffers:
+    * the results of a measuring run are not the kernel's. */
+   bool measure;
+   uint64_t reach[XE_EXEC_MAX_ARGS];   /* out, with measure */
 } xe_launch;
 
 /* Whether the interpreter may run m (check.c): spvValidate accepts it
@@ -93,13 +101,20 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
 int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
                    unsigned *elem, bool *is_float, unsigned max);
 
-/* --verify: compares every kernel of a and b on n random launches.
+/* --verify: compares every kernel of a and b on n synthesized launches
+ * (src/exec/verify.c says how they are chosen), after the user's launches
+ * of that kernel (user: a JSON array of `xeopt run --launch` objects, or
+ * NULL; a malformed one returns 2).
  * Returns 0 when equal, 1 on a difference, 2 when a module cannot be run
  * (it fails xe_exec_check_module).  Writes one line per finding to log: the
  * difference with its launch ("kernel K: argument 1 differs at element
  * ..." then "  launch: ..."), "warning: kernel K NOT verified: ...", and,
- * unless quiet, "note: ..." for launches the input itself cannot run. */
+ * unless quiet, "note: ..." for launch slots the input itself cannot run
+ * and per kernel "note: kernel K: V of N launches verified". */
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log);
+struct cJSON;
+int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const struct cJSON *user, bool quiet,
+                      FILE *log);
 
 struct xe_options;
 /* Runs every kernel of before and after on o->verify random launches and

@@ -68,9 +68,24 @@ uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t 
       return NULL;
    }
    if (!base || off + n > size || off + n < off) {
+      unsigned arg = !base ? ~0u : PTR_SP(ptr) == SP_GLOBAL ? buf
+                     : PTR_SP(ptr) == SP_LOCAL && buf ? buf - 1 : ~0u;
+      if (r->l->measure && arg < r->l->nargs && off + n > off && off + n < (1ull << 36) &&
+          off >= r->l->args[arg].start) {
+         /* Past the end, in a measuring run: record how far. */
+         if (off + n > r->reach[arg]) r->reach[arg] = off + n;
+         unsigned s = r->scratch_next++ & 1;
+         if (r->scratch_size[s] < n) {
+            free(r->scratch[s]);
+            r->scratch[s] = malloc(n);
+            r->scratch_size[s] = n;
+         }
+         memset(r->scratch[s], 0, n);
+         return r->scratch[s];
+      }
       if (!r->failed) {
          r->fault.kind = XE_FAULT_BOUNDS;
-         r->fault.arg = PTR_SP(ptr) == SP_GLOBAL && base ? buf : ~0u;
+         r->fault.arg = arg;
          r->fault.end = base && off + n > off && size ? off + n : 0;
       }
       static const char *sp[] = {"null", "global", "local", "private", "program"};
@@ -375,6 +390,7 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
    xe_kernel k;
    *err = NULL;
    memset(&l->fault, 0, sizeof l->fault);
+   memset(l->reach, 0, sizeof l->reach);
    l->fault.kind = XE_FAULT_OTHER;
    if (!xe_kernel_by_name(m, l->kernel, &k)) {
       if (asprintf(err, "no kernel named '%s'", l->kernel) < 0) *err = NULL;
@@ -459,8 +475,10 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
          }
    l->steps = r.steps;
    l->fault = r.fault;
+   memcpy(l->reach, r.reach, sizeof l->reach);
    if (!ok) *err = strdup(r.err);
    for (unsigned a = 0; a < XE_EXEC_MAX_ARGS; a++) free(r.local_args[a]);
+   free(r.scratch[0]); free(r.scratch[1]);
    free(r.wi); free(r.vmem); free(r.pmem); free(r.phi_tmp); free(r.local_mem);
    xe_prog_free(p);
    return ok;

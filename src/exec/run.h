@@ -28,6 +28,10 @@ typedef struct xe_run {
    uint64_t steps;
    bool failed;
    xe_fault fault;
+   uint8_t *scratch[2];     /* measuring runs: where out-of-bounds accesses go */
+   uint64_t scratch_size[2];
+   unsigned scratch_next;
+   uint64_t reach[XE_EXEC_MAX_ARGS];
    char err[512];
 } xe_run;
 
