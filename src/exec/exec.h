@@ -51,6 +51,7 @@ typedef struct xe_fault {
                                else ~0u */
    uint64_t end;            /* BOUNDS: the allocation size the access needed (bytes); 0
                                when the access was below the start or not in a buffer */
+   bool local_memory;       /* BOUNDS: the access was to local memory */
 } xe_fault;
 
 #define XE_EXEC_MAX_ARGS 64

@@ -86,6 +86,7 @@ uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t 
       if (!r->failed) {
          r->fault.kind = XE_FAULT_BOUNDS;
          r->fault.arg = arg;
+         r->fault.local_memory = PTR_SP(ptr) == SP_LOCAL;
          r->fault.end = base && off + n > off && size ? off + n : 0;
       }
       static const char *sp[] = {"null", "global", "local", "private", "program"};

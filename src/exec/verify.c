@@ -219,8 +219,10 @@ static uint64_t pick(uint64_t *seed, uint64_t n) { return n ? xe_rand(seed) % n 
 /* The shape of launch slot `slot`.  Slots 0, 1, 2 are fixed mixes (with
  * the default --verify=3 every feature is exercised once); later slots
  * draw each feature at random.  plain: the fallback after the input failed
- * on a block access (full sub-groups, uniform, aligned, no offset). */
-static void plan_shape(const vkernel *vk, unsigned slot, bool plain, uint64_t *seed, vplan *p)
+ * on a block access (full sub-groups, uniform, aligned, no offset);
+ * shrink: free local sizes divided by 2^shrink. */
+static void plan_shape(const vkernel *vk, unsigned slot, bool plain, unsigned shrink,
+                       uint64_t *seed, vplan *p)
 {
    static const unsigned sgs[3] = {16, 32, 8};
    unsigned v = slot < 3 ? slot : 3;
@@ -256,6 +258,10 @@ static void plan_shape(const vkernel *vk, unsigned slot, bool plain, uint64_t *s
       p->local[0] = p->sg;
       p->local[1] = p->local[2] = 1;
    }
+   /* Smaller work-groups after the input ran past a local array sized
+    * for its own work-group size (`local int l[16]`). */
+   for (int d = 0; d < 3 && !vk->local[0]; d++)
+      if (shrink) p->local[d] = p->local[d] >> shrink ? p->local[d] >> shrink : 1;
    /* At most about 4096 work-items in all (the interpreter's time). */
    if (vk->heavy) groups[0] = groups[1] = groups[2] = 1;
    for (int d = 2; d >= 0; d--)
@@ -424,6 +430,7 @@ static void print_launch(FILE *log, const xe_launch *l)
 /* What to do after an input run failed (or was rejected). */
 enum retry {
    RETRY_HEAVY,       /* too many steps: one work-group per dimension */
+   RETRY_SHRINK,      /* past a local array: smaller work-groups */
    RETRY_RESCALE,     /* other scalar values (smaller), smaller data */
    RETRY_PLAIN,       /* full sub-groups, uniform, aligned, no offset */
    RETRY_NEVER,       /* the interpreter's gap: no launch helps */
@@ -435,9 +442,11 @@ static enum retry retry_for(const vkernel *vk, const xe_launch *l, const char *e
       return RETRY_NEVER;
    switch (l->fault.kind) {
    case XE_FAULT_BOUNDS:
-      /* Not past an argument's end (that a measuring run records): below
-       * its start, or in private memory. */
-      return RETRY_RESCALE;
+      /* Not past an argument's end (that a measuring run records): in a
+       * local array of the kernel's, below an argument's start, or in
+       * private memory. */
+      return l->fault.local_memory && l->fault.arg == ~0u && !vk->local[0] ? RETRY_SHRINK
+                                                                            : RETRY_RESCALE;
    case XE_FAULT_BLOCK_IO:
       return RETRY_PLAIN;
    case XE_FAULT_STEPS:
@@ -538,10 +547,10 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
 {
    vplan p;
    bool plain = false, small = false;
-   unsigned rescales = 0;
+   unsigned rescales = 0, shrink = 0;
    char *last = NULL;
    *valid = false;
-   plan_shape(vk, slot, plain, seed, &p);
+   plan_shape(vk, slot, plain, shrink, seed, &p);
    plan_scalars(vk, &p, seed, slot == 0, small);
    p.range = 256;
    p.seed = xe_rand(seed);
@@ -589,12 +598,15 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
          free(last);
          return 0;
       }
-      if (r == RETRY_HEAVY) {
+      if (r == RETRY_SHRINK && shrink < 4) {
+         shrink++;
+         plan_shape(vk, slot, plain, shrink, seed, &p);
+      } else if (r == RETRY_HEAVY) {
          vk->heavy = true;
-         plan_shape(vk, slot, plain, seed, &p);
+         plan_shape(vk, slot, plain, shrink, seed, &p);
       } else if (r == RETRY_PLAIN && !plain) {
          plain = true;
-         plan_shape(vk, slot, plain, seed, &p);
+         plan_shape(vk, slot, plain, shrink, seed, &p);
       } else {
          /* Other values: first from the shape's candidates, then small
           * ones with small data, then a single work-group. */
