@@ -48,7 +48,7 @@ static int verify(const char *a, const char *b, unsigned n, const char *user_jso
    ck_assert(!user_json || user);
    size_t len;
    FILE *f = open_memstream(log, &len);
-   int rc = xe_exec_verify_ex(ma, mb, n, user, false, f);
+   int rc = xe_exec_verify_ex(ma, mb, n, user, NULL, false, f);
    fclose(f);
    cJSON_Delete(user);
    xe_module_free(ma);

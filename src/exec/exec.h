@@ -114,10 +114,13 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
  * and per kernel "note: kernel K: V of N launches verified". */
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log);
 struct cJSON;
-int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const struct cJSON *user, bool quiet,
-                      FILE *log);
-
 struct xe_options;
+/* The same with the user's launches (NULL: none) and the pipeline options
+ * (NULL: none), whose --subgroup-size and --local-size for a kernel fix
+ * its launches like the module's SubgroupSize and LocalSize do. */
+int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const struct cJSON *user,
+                      const struct xe_options *o, bool quiet, FILE *log);
+
 /* Runs every kernel of before and after on o->verify random launches and
  * compares the buffers the host can see (src/exec).  Returns true when
  * equal; otherwise *report (malloc'd) says so.  The findings (the kernel,

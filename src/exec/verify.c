@@ -679,8 +679,8 @@ static int user_launches(xe_module *a, xe_module *b, vkernel *vk, const cJSON *l
    return 0;
 }
 
-int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user, bool quiet,
-                      FILE *log)
+int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
+                      const xe_options *o, bool quiet, FILE *log)
 {
    char *why = NULL;
    for (int side = 0; side < 2; side++) {
@@ -720,6 +720,19 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
       const uint32_t *ls = kb.local_size[0] ? kb.local_size : ka[k].local_size;
       memcpy(vk.local, ls, sizeof vk.local);
       vk.sg = kb.subgroup_size ? kb.subgroup_size : ka[k].subgroup_size;
+      /* What the user promised on the command line holds for the host's
+       * launches even where no pass needed it. */
+      const char *opt = o ? xe_options_kernel_value(&o->subgroup_size, vk.name) : NULL;
+      if (!vk.sg && opt && (!strcmp(opt, "8") || !strcmp(opt, "16") || !strcmp(opt, "32")))
+         vk.sg = (unsigned)atoi(opt);
+      opt = o ? xe_options_kernel_value(&o->local_size, vk.name) : NULL;
+      unsigned lx = 0, ly = 1, lz = 1;
+      if (!vk.local[0] && opt && sscanf(opt, "%u,%u,%u", &lx, &ly, &lz) >= 1 && lx && ly && lz &&
+          (uint64_t)lx * ly * lz <= 1024) {
+         vk.local[0] = lx;
+         vk.local[1] = ly;
+         vk.local[2] = lz;
+      }
       vk.dims = dims;
       for (int i = 0; i < vk.np; i++) vk.fixed[i] = INT64_MIN;
       verify_launch_from_contract(b, &vk);
@@ -752,7 +765,7 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
 
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log)
 {
-   return xe_exec_verify_ex(a, b, n, NULL, quiet, log);
+   return xe_exec_verify_ex(a, b, n, NULL, NULL, quiet, log);
 }
 
 /* The driver's entry point (exec.h). */
@@ -760,7 +773,7 @@ bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe
                        FILE *log, char **report)
 {
    int rc = xe_exec_verify_ex((xe_module *)before, (xe_module *)after, (unsigned)o->verify,
-                              o->verify_launches, false, log);
+                              o->verify_launches, o, false, log);
    if (!rc)
       return true;
    *report = strdup(rc == 2 ? "--verify could not run the modules (see above); no output written"
