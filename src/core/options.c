@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include "pass.h"
 
 void xe_strlist_add(xe_strlist *l, const char *s)
@@ -50,6 +51,8 @@ void xe_options_free(xe_options *o)
    launch_opts_free(&o->subgroup_size);
    launch_opts_free(&o->local_size);
    xe_strlist_free(&o->specialize);
+   cJSON_Delete(o->verify_launches);
+   o->verify_launches = NULL;
 }
 
 /* Entries are "" (every kernel) or comma-separated kernel names. */
@@ -122,6 +125,7 @@ static const struct {
 } pipeline_options[] = {
    { "-O0", V_NONE }, { "-O1", V_NONE }, { "-O2", V_NONE },
    { "--passes", V_REQUIRED }, { "--validate", V_NONE }, { "--verify", V_OPTIONAL },
+   { "--verify-launch", V_REQUIRED },
    { "--assume-padded", V_OPTIONAL }, { "--assume-aligned", V_NONE },
    { "--subgroup-size", V_REQUIRED }, { "--local-size", V_REQUIRED },
    { "--specialize", V_REQUIRED },
@@ -214,6 +218,53 @@ static bool parse_launch(xe_kernel_launch_opts *l, const char *name, const char 
    return true;
 }
 
+/* --verify-launch=FILE: one launch object or an array of them, each with
+ * at least "kernel" and "global" (the rest is checked when the launch runs,
+ * against the kernel's parameters). */
+static bool read_launches(xe_options *o, const char *path, char **err)
+{
+   FILE *f = fopen(path, "rb");
+   char *text = NULL;
+   size_t n = 0;
+   if (f) {
+      FILE *mem = open_memstream(&text, &n);
+      char chunk[4096];
+      size_t got;
+      while (mem && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+         fwrite(chunk, 1, got, mem);
+      if (mem)
+         fclose(mem);
+      fclose(f);
+   }
+   if (!text)
+      return fail_opt(err, "--verify-launch: %s: %s", path, "cannot read the file");
+   cJSON *js = cJSON_ParseWithLength(text, n);
+   free(text);
+   if (!js)
+      return fail_opt(err, "--verify-launch: %s: %s", path, "not valid JSON");
+   if (!o->verify_launches)
+      o->verify_launches = cJSON_CreateArray();
+   cJSON *list = js;
+   if (!cJSON_IsArray(js)) {
+      list = cJSON_CreateArray();
+      cJSON_AddItemToArray(list, js);
+   }
+   bool ok = true;
+   cJSON *it;
+   cJSON_ArrayForEach(it, list) {
+      if (!cJSON_IsString(cJSON_GetObjectItem(it, "kernel")) ||
+          !cJSON_IsArray(cJSON_GetObjectItem(it, "global"))) {
+         ok = fail_opt(err, "--verify-launch: %s: %s", path,
+                       "every launch needs \"kernel\" (a name) and \"global\" (an array)");
+         break;
+      }
+   }
+   while (ok && cJSON_GetArraySize(list))
+      cJSON_AddItemToArray(o->verify_launches, cJSON_DetachItemFromArray(list, 0));
+   cJSON_Delete(list);
+   return ok;
+}
+
 bool xe_options_parse(xe_options *o, const char *arg, char **err)
 {
    const char *eq = strchr(arg, '=');
@@ -248,6 +299,11 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
          return fail_opt(err, "option --verify takes a number of launches from 1 to 1000, not '%s'%s",
                          val, "");
       o->verify = (int)n;
+   } else if (!strcmp(name, "--verify-launch")) {
+      if (!read_launches(o, val, err))
+         return false;
+      if (!o->verify)
+         o->verify = 3;
    } else if (!strcmp(name, "--assume-padded")) {
       xe_strlist_add(&o->assume_padded, val ? val : "");
    } else if (!strcmp(name, "--assume-aligned")) {

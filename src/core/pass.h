@@ -41,6 +41,10 @@ typedef struct xe_options {
    xe_strlist passes;          /* --passes, overrides level when n > 0 */
    bool validate;              /* --validate: spvValidate input and after each pass */
    int verify;                 /* --verify[=N]: N random launches compared, 0 = off */
+   /* --verify-launch=FILE.json (may repeat): the user's launches, each an
+    * `xeopt run --launch` object (docs/exec.md), read when the option is
+    * parsed; a JSON array (owned), NULL when none. */
+   struct cJSON *verify_launches;
    /* Host-contract opt-ins.  Each list holds the raw option values; an
     * empty string means "all kernels". */
    xe_strlist assume_padded;   /* --assume-padded[=K,K] */

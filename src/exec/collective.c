@@ -138,6 +138,27 @@ bool xe_run_collective(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
                return xe_run_fail(r, d, "block read/write with a non-uniform pointer");
          }
       uint64_t base = V64(lanes[first].v, d->ops[0]);
+      /* What cl_intel_subgroups leaves undefined is an error here, so that
+       * --verify catches a rewrite that emits a block access the launch
+       * does not allow: a partial sub-group (the hardware message moves
+       * the whole sub-group's block), or a base not 4-byte (read) or
+       * 16-byte (write) aligned.  Buffer allocations start 16-byte
+       * aligned (an argument's start offset shows in the low bits). */
+      bool all = true;
+      for (unsigned l = 0; l < n; l++) all = all && lanes[l].state == WI_SG;
+      if (!all) {
+         r->fault.kind = XE_FAULT_BLOCK_IO;
+         return xe_run_fail(r, d, "block read/write with inactive lanes (undefined)");
+      }
+      if (n < r->sg || lanes[0].lane != 0) {
+         r->fault.kind = XE_FAULT_BLOCK_IO;
+         return xe_run_fail(r, d, "block read/write in a partial sub-group (undefined)");
+      }
+      if (PTR_SP(base) == SP_GLOBAL && PTR_OFF(base) % (wr ? 16 : 4)) {
+         r->fault.kind = XE_FAULT_BLOCK_IO;
+         return xe_run_fail(r, d, wr ? "block write to an address that is not 16-byte aligned"
+                                     : "block read from an address that is not 4-byte aligned");
+      }
       uint8_t *mem = xe_run_mem_ex(r, &lanes[first], d, base, (uint64_t)n * nc * w,
                                    (wr ? XE_MEM_WRITE : 0) | XE_MEM_UNTRACKED, NULL);
       if (!mem) return false;

@@ -30,7 +30,29 @@ typedef struct xe_exec_arg {
    enum xe_arg_kind kind;
    uint8_t *data;
    uint64_t size;
+   /* Buffers: the kernel's pointer is data + start (a sub-buffer, or a
+    * buffer that does not start 16-byte aligned); the bytes before it are
+    * the host's, and an access there is out of bounds.  0 for the others. */
+   uint64_t start;
 } xe_exec_arg;
+
+/* Why xe_exec_run failed, for callers that retry with another launch. */
+enum xe_fault_kind {
+   XE_FAULT_NONE = 0,
+   XE_FAULT_OTHER,          /* see the message */
+   XE_FAULT_BOUNDS,         /* out-of-bounds access (fault.arg, fault.end) */
+   XE_FAULT_STEPS,          /* the step limit */
+   XE_FAULT_BLOCK_IO,       /* block read/write in a partial sub-group, or misaligned */
+};
+
+typedef struct xe_fault {
+   enum xe_fault_kind kind;
+   unsigned arg;            /* BOUNDS on a buffer or local-memory argument: its index,
+                               else ~0u */
+   uint64_t end;            /* BOUNDS: the allocation size the access needed (bytes); 0
+                               when the access was below the start or not in a buffer */
+   bool local_memory;       /* BOUNDS: the access was to local memory */
+} xe_fault;
 
 #define XE_EXEC_MAX_ARGS 64
 #define XE_EXEC_MAX_SPEC 64
@@ -60,6 +82,14 @@ typedef struct xe_launch {
    FILE *race_log;
    uint64_t races;          /* out */
    char race[512];          /* out: the first race, "" if none */
+   xe_fault fault;          /* out: the failure's kind, when xe_exec_run fails */
+   /* Measuring run (in): an access past the end of a buffer or local-memory
+    * argument is not an error but recorded in reach[k] (the allocation
+    * size in bytes the run needed; 0 when every access was in bounds); such
+    * loads read zeros and such stores go nowhere.  For sizing buffers:
+    * the results of a measuring run are not the kernel's. */
+   bool measure;
+   uint64_t reach[XE_EXEC_MAX_ARGS];   /* out, with measure */
 } xe_launch;
 
 /* Whether the interpreter may run m (check.c): spvValidate accepts it
@@ -68,7 +98,10 @@ typedef struct xe_launch {
 bool xe_exec_check_module(const xe_module *m, char **err);
 
 /* Runs the kernel over the whole NDRange.  true on success.  The module
- * must pass xe_exec_check_module. */
+ * must pass xe_exec_check_module.  A global size that is not a multiple of
+ * the local size is an OpenCL 2.0 non-uniform NDRange (the last work-group
+ * of a dimension is partial; WorkgroupSize is its actual size,
+ * EnqueuedWorkgroupSize the local size given). */
 bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
 
 /* Facts about a kernel's parameters, for front ends that build launches:
@@ -79,15 +112,25 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
 int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
                    unsigned *elem, bool *is_float, unsigned max);
 
-/* --verify: compares every kernel of a and b on n random launches.
+/* --verify: compares every kernel of a and b on n synthesized launches
+ * (src/exec/verify.c says how they are chosen), after the user's launches
+ * of that kernel (user: a JSON array of `xeopt run --launch` objects, or
+ * NULL; a malformed one returns 2).
  * Returns 0 when equal, 1 on a difference, 2 when a module cannot be run
  * (it fails xe_exec_check_module).  Writes one line per finding to log: the
  * difference with its launch ("kernel K: argument 1 differs at element
  * ..." then "  launch: ..."), "warning: kernel K NOT verified: ...", and,
- * unless quiet, "note: ..." for launches the input itself cannot run. */
+ * unless quiet, "note: ..." for launch slots the input itself cannot run
+ * and per kernel "note: kernel K: V of N launches verified". */
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log);
-
+struct cJSON;
 struct xe_options;
+/* The same with the user's launches (NULL: none) and the pipeline options
+ * (NULL: none), whose --subgroup-size and --local-size for a kernel fix
+ * its launches like the module's SubgroupSize and LocalSize do. */
+int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const struct cJSON *user,
+                      const struct xe_options *o, bool quiet, FILE *log);
+
 /* Runs every kernel of before and after on o->verify random launches and
  * compares the buffers the host can see (src/exec).  Returns true when
  * equal; otherwise *report (malloc'd) says so.  The findings (the kernel,

@@ -1,4 +1,6 @@
 /* Argument strings, their materialization, and kernel parameter facts. */
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -130,4 +132,51 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
       n++;
    }
    return n;
+}
+
+/* The `xeopt run --launch` JSON object (docs/exec.md). */
+bool xe_launch_from_json(const cJSON *js, xe_launch *l, xe_arg_spec *specs, unsigned *nspecs,
+                         char **err)
+{
+   const cJSON *it;
+   const char *dn[3] = {"global", "local", "offset"};
+   uint64_t *dv[3] = {l->global, l->local, l->offset};
+   *nspecs = 0;
+   if (!cJSON_IsObject(js)) return (*err = strdup("a launch is not a JSON object")), false;
+   it = cJSON_GetObjectItem(js, "kernel");
+   if (!cJSON_IsString(it)) return (*err = strdup("a launch has no \"kernel\" string")), false;
+   l->kernel = it->valuestring;
+   for (int d = 0; d < 3; d++) {
+      unsigned k = 0;
+      cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, dn[d])) {
+         if (k == 3 || !cJSON_IsNumber(it) || it->valuedouble < (d == 2 ? 0 : 1)) {
+            if (asprintf(err, "launch of %s: bad \"%s\"", l->kernel, dn[d]) < 0) abort();
+            return false;
+         }
+         dv[d][k++] = (uint64_t)it->valuedouble;
+      }
+      if (d == 0 && !k) {
+         if (asprintf(err, "launch of %s: no \"global\" size", l->kernel) < 0) abort();
+         return false;
+      }
+      if (d == 0) l->dims = k;
+   }
+   it = cJSON_GetObjectItem(js, "subgroup_size");
+   if (it) l->subgroup_size = cJSON_IsNumber(it) ? (unsigned)it->valuedouble : 0;
+   unsigned k = 0;
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, "args")) {
+      if (k >= XE_EXEC_MAX_ARGS || !cJSON_IsString(it) || !xe_arg_spec_parse(it->valuestring, &specs[k])) {
+         if (asprintf(err, "launch of %s: bad argument %u", l->kernel, k) < 0) abort();
+         return false;
+      }
+      k++;
+   }
+   *nspecs = k;
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, "spec")) {
+      if (l->nspec == XE_EXEC_MAX_SPEC || !cJSON_IsNumber(it)) continue;
+      l->spec_id[l->nspec] = (uint32_t)atoi(it->string);
+      memcpy(&l->spec_value[l->nspec], &it->valuedouble, 8);
+      l->spec_float[l->nspec++] = true;
+   }
+   return true;
 }

@@ -2,6 +2,7 @@
 #ifndef XEOPT_EXEC_LAUNCH_H
 #define XEOPT_EXEC_LAUNCH_H
 
+#include <cjson/cJSON.h>
 #include "exec.h"
 
 enum xe_fill { FILL_ZERO, FILL_RANDOM, FILL_IOTA, FILL_CONST };
@@ -21,6 +22,14 @@ typedef struct xe_arg_spec {
 bool xe_arg_spec_parse(const char *s, xe_arg_spec *a);
 /* Allocates and fills the argument (seeded, deterministic). */
 void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed);
+/* Reads a launch in the `xeopt run --launch` JSON format (docs/exec.md):
+ * "kernel", "global", "local", "offset", "subgroup_size", "args" (argument
+ * strings as above, into specs[0..*nspecs)), "spec" (SpecId -> value; the
+ * value is stored as a double, spec_float set).  Sets l->kernel (pointing
+ * into js), sizes, dims and spec constants; allocates nothing.  false with
+ * *err (malloc'd) when a field is malformed. */
+bool xe_launch_from_json(const cJSON *js, xe_launch *l, xe_arg_spec *specs, unsigned *nspecs,
+                         char **err);
 /* Deterministic generator (splitmix64). */
 uint64_t xe_rand(uint64_t *state);
 

@@ -77,7 +77,10 @@ enum { SPACE_GLOBAL, SPACE_LOCAL };
 bool xe_race_begin(xe_run *r)
 {
    uint64_t ls = r->local[0] * r->local[1] * r->local[2];
-   uint64_t total = r->l->global[0] * r->l->global[1] * r->l->global[2];
+   /* Ids count whole enqueued groups (ls_of). */
+   uint64_t total = 1;
+   for (int d = 0; d < 3; d++)
+      total *= (r->l->global[d] + r->enq_local[d] - 1) / r->enq_local[d] * r->enq_local[d];
    if (total >= 0xfffffff0ull)
       return xe_run_fail(r, NULL, "--racecheck supports launches of fewer than 2^32 work-items");
    xe_race *rc = calloc(1, sizeof *rc);
@@ -144,7 +147,12 @@ static cell *page_at(shadow *s, uint64_t off)
    return *pg;
 }
 
-static inline uint64_t ls_of(const xe_run *r) { return r->local[0] * r->local[1] * r->local[2]; }
+/* Work-item ids are group_linear * (enqueued local size) + linear local id
+ * (run.c init_wi), so that partial work-groups do not reuse ids. */
+static inline uint64_t ls_of(const xe_run *r)
+{
+   return r->enq_local[0] * r->enq_local[1] * r->enq_local[2];
+}
 static inline uint32_t group_of(const xe_run *r, uint32_t wi) { return (uint32_t)((wi - 1) / ls_of(r)); }
 static inline uint64_t sg_of(const xe_run *r, uint32_t wi) { return ((wi - 1) % ls_of(r)) / r->sg; }
 
@@ -180,13 +188,18 @@ static void describe_inst(const xe_run *r, uint32_t pc, char *buf, size_t n)
 static void describe_wi(const xe_run *r, uint32_t wi, char *buf, size_t n)
 {
    const xe_launch *l = r->l;
+   const uint64_t *enq = r->enq_local;
    uint64_t id = wi - 1, ls = ls_of(r), g = id / ls, lin = id % ls;
-   uint64_t ng0 = l->global[0] / r->local[0], ng1 = l->global[1] / r->local[1];
+   uint64_t ng0 = (l->global[0] + enq[0] - 1) / enq[0], ng1 = (l->global[1] + enq[1] - 1) / enq[1];
    uint64_t grp[3] = {g % ng0, (g / ng0) % ng1, g / (ng0 * ng1)};
-   uint64_t lid[3] = {lin % r->local[0], (lin / r->local[0]) % r->local[1],
-                      lin / (r->local[0] * r->local[1])};
+   uint64_t loc[3];   /* this group's actual local size (partial at the end) */
+   for (int k = 0; k < 3; k++) {
+      uint64_t left = l->global[k] - grp[k] * enq[k];
+      loc[k] = left < enq[k] ? left : enq[k];
+   }
+   uint64_t lid[3] = {lin % loc[0], (lin / loc[0]) % loc[1], lin / (loc[0] * loc[1])};
    uint64_t gid[3];
-   for (int k = 0; k < 3; k++) gid[k] = grp[k] * r->local[k] + lid[k] + l->offset[k];
+   for (int k = 0; k < 3; k++) gid[k] = grp[k] * enq[k] + lid[k] + l->offset[k];
    snprintf(buf, n, "(%llu,%llu,%llu)", (unsigned long long)gid[0], (unsigned long long)gid[1],
             (unsigned long long)gid[2]);
 }

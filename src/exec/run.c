@@ -21,6 +21,7 @@ static bool fail(xe_run *r, const dinst *d, const char *fmt, ...)
    va_start(ap, fmt);
    vsnprintf(msg, sizeof msg, fmt, ap);
    va_end(ap);
+   if (!r->fault.kind) { r->fault.kind = XE_FAULT_OTHER; r->fault.arg = ~0u; }
    if (d && d->src && !d->src->result_id && d->src->block)
       snprintf(r->err, sizeof r->err, "kernel %s: %s at %s in block %%%u", r->kernel, msg,
                xe_opcode_name(d->src->opcode), xe_block_id(d->src->block));
@@ -50,6 +51,7 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
       if (buf < r->l->nargs && r->l->args[buf].kind == XE_ARG_BUFFER) {
          base = r->l->args[buf].data;
          size = r->l->args[buf].size;
+         if (off < r->l->args[buf].start) size = 0;
       }
       break;
    case SP_LOCAL:
@@ -73,6 +75,27 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
       return NULL;
    }
    if (!base || off + n > size || off + n < off) {
+      unsigned arg = !base ? ~0u : PTR_SP(ptr) == SP_GLOBAL ? buf
+                     : PTR_SP(ptr) == SP_LOCAL && buf ? buf - 1 : ~0u;
+      if (r->l->measure && arg < r->l->nargs && off + n > off && off + n < (1ull << 36) &&
+          off >= r->l->args[arg].start) {
+         /* Past the end, in a measuring run: record how far. */
+         if (off + n > r->reach[arg]) r->reach[arg] = off + n;
+         unsigned s = r->scratch_next++ & 1;
+         if (r->scratch_size[s] < n) {
+            free(r->scratch[s]);
+            r->scratch[s] = malloc(n);
+            r->scratch_size[s] = n;
+         }
+         memset(r->scratch[s], 0, n);
+         return r->scratch[s];
+      }
+      if (!r->failed) {
+         r->fault.kind = XE_FAULT_BOUNDS;
+         r->fault.arg = arg;
+         r->fault.local_memory = PTR_SP(ptr) == SP_LOCAL;
+         r->fault.end = base && off + n > off && size ? off + n : 0;
+      }
       static const char *sp[] = {"null", "global", "local", "private", "program"};
       fail(r, d, "out-of-bounds %s of %llu bytes at %s buffer %u offset %llu (size %llu)",
            write ? "store" : "load", (unsigned long long)n, sp[PTR_SP(ptr) & 7], buf,
@@ -236,8 +259,10 @@ static bool step(xe_run *r, xe_wi *w)
          break;
       }
       w->pc++;
-      if (r->l->max_steps && r->steps + steps > r->l->max_steps)
+      if (r->l->max_steps && r->steps + steps > r->l->max_steps) {
+         if (!r->failed) r->fault.kind = XE_FAULT_STEPS;
          return fail(r, d, "step limit exceeded (infinite loop?)");
+      }
    }
 }
 
@@ -259,10 +284,13 @@ static void init_wi(xe_run *r, xe_wi *w, const uint64_t *gid, const uint64_t *li
 {
    const xe_prog *p = r->p;
    const xe_launch *l = r->l;
-   uint64_t ng[3], g[3], linear;
+   uint64_t ng[3], g[3], linear, enq = 1;
    for (int k = 0; k < 3; k++) {
-      ng[k] = l->global[k] / r->local[k];
+      /* OpenCL 2.0 non-uniform work-groups: the last group of a dimension
+       * may be smaller; get_num_groups counts it. */
+      ng[k] = (l->global[k] + r->enq_local[k] - 1) / r->enq_local[k];
       g[k] = gid[k] + l->offset[k];
+      enq *= r->enq_local[k];
    }
    memset(w->priv, 0, p->psize);
    set_builtin(p, w, SpvBuiltInGlobalInvocationId, g, 3);
@@ -270,20 +298,21 @@ static void init_wi(xe_run *r, xe_wi *w, const uint64_t *gid, const uint64_t *li
    set_builtin(p, w, SpvBuiltInWorkgroupId, grp, 3);
    set_builtin(p, w, SpvBuiltInNumWorkgroups, ng, 3);
    set_builtin(p, w, SpvBuiltInWorkgroupSize, r->local, 3);
-   set_builtin(p, w, SpvBuiltInEnqueuedWorkgroupSize, r->local, 3);
+   set_builtin(p, w, SpvBuiltInEnqueuedWorkgroupSize, r->enq_local, 3);
    set_builtin(p, w, SpvBuiltInGlobalSize, l->global, 3);
    set_builtin(p, w, SpvBuiltInGlobalOffset, l->offset, 3);
    linear = gid[0] + l->global[0] * (gid[1] + l->global[1] * gid[2]);
    set_builtin(p, w, SpvBuiltInGlobalLinearId, &linear, 1);
    set_builtin(p, w, SpvBuiltInLocalInvocationIndex, &lin, 1);
    uint64_t sg = r->sg, sgid = lin / sg, sgl = lin % sg, nsg = (ls + sg - 1) / sg;
+   uint64_t nesg = (enq + sg - 1) / sg;
    uint64_t this_sg = (sgid + 1) * sg <= ls ? sg : ls - sgid * sg, dim = l->dims ? l->dims : 1;
    set_builtin(p, w, SpvBuiltInSubgroupLocalInvocationId, &sgl, 1);
    set_builtin(p, w, SpvBuiltInSubgroupId, &sgid, 1);
    set_builtin(p, w, SpvBuiltInSubgroupSize, &this_sg, 1);
    set_builtin(p, w, SpvBuiltInSubgroupMaxSize, &sg, 1);
    set_builtin(p, w, SpvBuiltInNumSubgroups, &nsg, 1);
-   set_builtin(p, w, SpvBuiltInNumEnqueuedSubgroups, &nsg, 1);
+   set_builtin(p, w, SpvBuiltInNumEnqueuedSubgroups, &nesg, 1);
    set_builtin(p, w, SpvBuiltInWorkDim, &dim, 1);
    w->pc = p->entry_pc;
    w->block = xe_block_id(p->code[p->entry_pc].src->block);
@@ -291,17 +320,26 @@ static void init_wi(xe_run *r, xe_wi *w, const uint64_t *gid, const uint64_t *li
    w->state = WI_RUN;
    w->lane = (unsigned)sgl;
    w->lin = (uint32_t)lin;
-   w->id = (uint32_t)(r->group_linear * ls + lin);
+   /* Unique across the launch, partial work-groups included: groups are
+    * numbered with the enqueued local size (race.c inverts this). */
+   uint64_t enq_ls = r->enq_local[0] * r->enq_local[1] * r->enq_local[2];
+   (void)ls;
+   w->id = (uint32_t)(r->group_linear * enq_ls + lin);
 }
 
 static bool run_group(xe_run *r, const uint64_t *grp)
 {
    const xe_prog *p = r->p;
+   for (int d = 0; d < 3; d++) {
+      uint64_t left = r->l->global[d] - grp[d] * r->enq_local[d];
+      r->local[d] = left < r->enq_local[d] ? left : r->enq_local[d];
+   }
    uint64_t ls = r->local[0] * r->local[1] * r->local[2];
    if (r->local_mem) memset(r->local_mem, 0, p->lsize);
    for (unsigned a = 0; a < r->l->nargs; a++)
       if (r->local_args[a]) memset(r->local_args[a], 0, r->l->args[a].size);
-   uint64_t ng0 = r->l->global[0] / r->local[0], ng1 = r->l->global[1] / r->local[1];
+   uint64_t ng0 = (r->l->global[0] + r->enq_local[0] - 1) / r->enq_local[0];
+   uint64_t ng1 = (r->l->global[1] + r->enq_local[1] - 1) / r->enq_local[1];
    r->group_linear = grp[0] + ng0 * (grp[1] + ng1 * grp[2]);
    if (r->race) xe_race_group(r, r->group_linear);
    uint64_t lin = 0;
@@ -309,8 +347,8 @@ static bool run_group(xe_run *r, const uint64_t *grp)
       for (uint64_t y = 0; y < r->local[1]; y++)
          for (uint64_t x = 0; x < r->local[0]; x++, lin++) {
             uint64_t lid[3] = {x, y, z};
-            uint64_t gid[3] = {grp[0] * r->local[0] + x, grp[1] * r->local[1] + y,
-                               grp[2] * r->local[2] + z};
+            uint64_t gid[3] = {grp[0] * r->enq_local[0] + x, grp[1] * r->enq_local[1] + y,
+                               grp[2] * r->enq_local[2] + z};
             init_wi(r, &r->wi[lin], gid, lid, grp, lin, ls);
          }
    for (;;) {
@@ -382,6 +420,9 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
 {
    xe_kernel k;
    *err = NULL;
+   memset(&l->fault, 0, sizeof l->fault);
+   memset(l->reach, 0, sizeof l->reach);
+   l->fault.kind = XE_FAULT_OTHER;
    if (!xe_kernel_by_name(m, l->kernel, &k)) {
       if (asprintf(err, "no kernel named '%s'", l->kernel) < 0) *err = NULL;
       return false;
@@ -400,13 +441,15 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
    r.sg = l->subgroup_size ? l->subgroup_size : k.subgroup_size ? k.subgroup_size : 16;
    for (int d = 0; d < 3; d++) {
       if (!l->global[d]) l->global[d] = 1;
-      r.local[d] = l->local[d] ? l->local[d] : k.local_size[0] ? k.local_size[d] : d == 0 ? (l->global[0] < 16 ? l->global[0] : 16) : 1;
-      if (!r.local[d] || l->global[d] % r.local[d]) {
-         if (asprintf(err, "kernel %s: global size %llu is not a multiple of local size %llu (dimension %d)",
-                      l->kernel, (unsigned long long)l->global[d], (unsigned long long)r.local[d], d) < 0) *err = NULL;
+      r.enq_local[d] = l->local[d] ? l->local[d] : k.local_size[0] ? k.local_size[d] : d == 0 ? (l->global[0] < 16 ? l->global[0] : 16) : 1;
+      if (!r.enq_local[d]) {
+         if (asprintf(err, "kernel %s: local size 0 in dimension %d", l->kernel, d) < 0) *err = NULL;
          xe_prog_free(p);
          return false;
       }
+      /* A global size that is not a multiple of the local size is an
+       * OpenCL 2.0 non-uniform NDRange: the last group is partial. */
+      r.local[d] = r.enq_local[d];
    }
    if (l->nargs < p->nparams) {
       if (asprintf(err, "kernel %s takes %u arguments, %u given", l->kernel, p->nparams, l->nargs) < 0) *err = NULL;
@@ -440,7 +483,7 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
    }
    for (unsigned a = 0; a < l->nargs && a < p->nparams; a++) {
       uint64_t q = 0;
-      if (l->args[a].kind == XE_ARG_BUFFER) q = PTR(SP_GLOBAL, a, 0);
+      if (l->args[a].kind == XE_ARG_BUFFER) q = PTR(SP_GLOBAL, a, l->args[a].start);
       else if (l->args[a].kind == XE_ARG_LOCAL) {
          r.local_args[a] = malloc(l->args[a].size + 1);
          q = PTR(SP_LOCAL, a + 1, 0);
@@ -452,7 +495,8 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
             memcpy(r.wi[i].v + p->param_slot[a], &q, 8);
       }
    }
-   uint64_t ng[3] = {l->global[0] / r.local[0], l->global[1] / r.local[1], l->global[2] / r.local[2]};
+   uint64_t ng[3];
+   for (int d = 0; d < 3; d++) ng[d] = (l->global[d] + r.enq_local[d] - 1) / r.enq_local[d];
    l->races = 0;
    l->race[0] = 0;
    bool ok = !l->racecheck || xe_race_begin(&r);
@@ -464,8 +508,11 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
          }
    l->steps = r.steps;
    xe_race_end(&r);
+   l->fault = r.fault;
+   memcpy(l->reach, r.reach, sizeof l->reach);
    if (!ok) *err = strdup(r.err);
    for (unsigned a = 0; a < XE_EXEC_MAX_ARGS; a++) free(r.local_args[a]);
+   free(r.scratch[0]); free(r.scratch[1]);
    free(r.wi); free(r.vmem); free(r.pmem); free(r.phi_tmp); free(r.local_mem);
    xe_prog_free(p);
    return ok;

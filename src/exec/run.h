@@ -23,7 +23,8 @@ typedef struct xe_run {
    const xe_prog *p;
    const xe_launch *l;
    const char *kernel;
-   uint64_t local[3];
+   uint64_t local[3];       /* this work-group's actual size (smaller in a partial group) */
+   uint64_t enq_local[3];   /* the enqueued local size */
    uint64_t sg;
    uint64_t group_linear;   /* linear index of the running work-group */
    xe_wi *wi;
@@ -32,6 +33,11 @@ typedef struct xe_run {
    uint64_t steps;
    xe_race *race;     /* race-detection state (race.c), NULL unless l->racecheck */
    bool failed;
+   xe_fault fault;
+   uint8_t *scratch[2];     /* measuring runs: where out-of-bounds accesses go */
+   uint64_t scratch_size[2];
+   unsigned scratch_next;
+   uint64_t reach[XE_EXEC_MAX_ARGS];
    char err[512];
 } xe_run;
 

@@ -1,10 +1,39 @@
 /*
  * --verify: differential execution of the input and the optimized module.
- * Every kernel runs on the same random launches in both; every buffer must
- * come back byte for byte equal.  A launch on which the input itself fails
- * (out of bounds, division by zero) is not a valid test of the rewrite: it
- * is skipped with a remark, and another launch is tried.
+ * Every kernel runs on the same launches in both; every buffer must come
+ * back byte for byte equal (the whole allocation, including bytes before
+ * an argument's start and padding the input did not write).
+ *
+ * A random launch is useless when the input itself cannot run on it: real
+ * kernels take sizes and strides (`n`, a row length `w`, a leading
+ * dimension) that must agree with the NDRange and the buffers, and a
+ * launch whose `w` is smaller than the row length or whose buffers are too
+ * short tests nothing.  So launches are synthesized, not drawn:
+ *
+ *  - the shape comes first (plan_shape): per launch slot a deterministic
+ *    mix of what a rewrite must survive (partial work-groups, local sizes
+ *    that are not a multiple of the sub-group size, 2-D local shapes whose
+ *    sub-groups span rows, sub-group sizes 8, 16 and 32, non-zero global
+ *    offsets, buffers that start 4 bytes into their allocation), within
+ *    what the module declares (LocalSize, SubgroupSize) and the host
+ *    contract of the manifest allows (uniform work-groups, offset and
+ *    argument alignment);
+ *  - integer scalars are values tied to that shape (the global size of a
+ *    dimension, their product, powers of two, small primes, a little less
+ *    than the size), the first launch giving every one the row length;
+ *  - buffers start at a size derived from the NDRange and grow to what the
+ *    input reaches: the input runs first, and an out-of-bounds access of
+ *    argument k grows k and runs again.
+ *
+ * Each launch slot gets a bounded number of input runs (MAX_ATTEMPTS).
+ * Why the input run failed decides the next attempt (retry_for): grow a
+ * buffer, pick other scalars, or fall back to a plain shape (a kernel that
+ * itself block-reads needs full sub-groups).  A reason to reject an input
+ * run that succeeded (a data race, once the interpreter detects them) is
+ * one more case there.  The log says per kernel how many launches were
+ * verified.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +42,48 @@
 #include "launch.h"
 #include "pass.h"
 
+#define MAX_ATTEMPTS 16
+#define BUFFER_CAP (64ull << 20)     /* bytes per buffer argument */
+/* Work-item instructions an input run may take before the kernel counts
+ * as heavy: its launches then have one work-group per dimension (plus the
+ * partial one), which keeps --verify within seconds. */
+#define HEAVY_STEPS 10000000ull
+
+/* What constrains the launches of one kernel. */
+typedef struct vkernel {
+   const char *name;
+   int np;
+   enum xe_arg_kind kind[XE_EXEC_MAX_ARGS];
+   unsigned elem[XE_EXEC_MAX_ARGS];
+   bool isf[XE_EXEC_MAX_ARGS];
+   unsigned dims;                    /* dimensions whose ids the kernel reads (1..3) */
+   uint32_t local[3];                /* LocalSize of the output (else input), 0 = free */
+   unsigned sg;                      /* SubgroupSize, 0 = free */
+   bool uniform;                     /* manifest: uniform_work_groups */
+   uint64_t offset_multiple[3];      /* manifest: global_offset multiple_of, 0 = any */
+   bool aligned[XE_EXEC_MAX_ARGS];   /* manifest: argument_alignment (start 0) */
+   int64_t fixed[XE_EXEC_MAX_ARGS];  /* manifest: specialized argument, else INT64_MIN */
+   bool padded[XE_EXEC_MAX_ARGS];    /* manifest: padded buffer */
+   bool heavy;                       /* an input run took more than HEAVY_STEPS */
+   /* Elements (local: bytes) per work-item the input reached on an earlier
+    * launch, so that later launches start large enough. */
+   double per_item[XE_EXEC_MAX_ARGS];
+} vkernel;
+
+/* One launch before its arguments are materialized. */
+typedef struct vplan {
+   unsigned dims;
+   uint64_t global[3], local[3], offset[3];
+   unsigned sg;
+   double sval[XE_EXEC_MAX_ARGS];    /* scalar values */
+   uint64_t count[XE_EXEC_MAX_ARGS]; /* buffer elements, local-memory bytes */
+   uint64_t start[XE_EXEC_MAX_ARGS]; /* buffer bytes before the kernel's pointer */
+   uint64_t range;                   /* random integer data in [0, range) */
+   uint64_t seed;                    /* data seed */
+} vplan;
+
+/* ---- the host contract ---- */
+
 /* The host contract of the optimized module (docs/manifest.md):
  * manifest.kernels[K] sections that constrain a launch.
  *  - spec_constants: an entry with flag_default true fixes argument
@@ -20,29 +91,50 @@
  *  - padding, kind "buffer": argument `arg` holds at least `min_elements`
  *    (a formula over arguments and launch sizes) elements, and elements the
  *    excluded work-items write are garbage the host ignores: the argument is
- *    marked in *padded.
+ *    marked padded.
+ *  - launch, uniform_work_groups: no partial work-groups.
+ *  - alignment, global_offset: the offset of `dimension` is a multiple of
+ *    `multiple_of`; argument_alignment: the argument starts aligned.
  * (LocalSize/SubgroupSize requirements are execution modes of the module,
- * which the launch follows anyway; launches are always uniform.)
- * Passes that add other sections extend this function. */
-static void verify_launch_from_contract(const xe_module *m, const char *kernel,
-                                        int64_t *fixed_scalar, bool *padded, unsigned nparams)
+ * which the launches follow.)  Passes that add other sections extend this
+ * function. */
+static void verify_launch_from_contract(const xe_module *m, vkernel *vk)
 {
    if (!m->manifest) return;
-   cJSON *k = cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), kernel);
+   cJSON *k = cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), vk->name);
    if (!k) return;
+   unsigned np = (unsigned)vk->np;
    cJSON *it;
    cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "spec_constants")) {
       cJSON *flag = cJSON_GetObjectItem(it, "flag_default"), *idx = cJSON_GetObjectItem(it, "index");
       cJSON *val = cJSON_GetObjectItem(it, "value_default");
       if (cJSON_IsTrue(flag) && cJSON_IsNumber(idx) && cJSON_IsString(val) &&
-          (unsigned)idx->valuedouble < nparams)
-         fixed_scalar[(unsigned)idx->valuedouble] = strtoll(val->valuestring, NULL, 10);
+          (unsigned)idx->valuedouble < np)
+         vk->fixed[(unsigned)idx->valuedouble] = strtoll(val->valuestring, NULL, 10);
    }
    cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "padding")) {
       cJSON *kind = cJSON_GetObjectItem(it, "kind"), *arg = cJSON_GetObjectItem(it, "arg");
       if (cJSON_IsString(kind) && !strcmp(kind->valuestring, "buffer") && cJSON_IsNumber(arg) &&
-          (unsigned)arg->valuedouble < nparams)
-         padded[(unsigned)arg->valuedouble] = true;
+          (unsigned)arg->valuedouble < np)
+         vk->padded[(unsigned)arg->valuedouble] = true;
+   }
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "launch")) {
+      cJSON *req = cJSON_GetObjectItem(it, "requirement");
+      if (cJSON_IsString(req) && !strcmp(req->valuestring, "uniform_work_groups"))
+         vk->uniform = true;
+   }
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "alignment")) {
+      cJSON *req = cJSON_GetObjectItem(it, "requirement");
+      if (!cJSON_IsString(req)) continue;
+      if (!strcmp(req->valuestring, "global_offset")) {
+         cJSON *d = cJSON_GetObjectItem(it, "dimension"), *mul = cJSON_GetObjectItem(it, "multiple_of");
+         if (cJSON_IsNumber(d) && cJSON_IsNumber(mul) && (unsigned)d->valuedouble < 3)
+            vk->offset_multiple[(unsigned)d->valuedouble] = (uint64_t)mul->valuedouble;
+      } else if (!strcmp(req->valuestring, "argument_alignment")) {
+         cJSON *a = cJSON_GetObjectItem(it, "argument");
+         if (cJSON_IsNumber(a) && (unsigned)a->valuedouble < np)
+            vk->aligned[(unsigned)a->valuedouble] = true;
+      }
    }
 }
 
@@ -93,6 +185,200 @@ static uint64_t padded_min_elements(const xe_module *m, const char *kernel, unsi
    return (uint64_t)best;
 }
 
+/* ---- what the kernel reads ---- */
+
+static bool is_id_builtin(int b)
+{
+   return b == SpvBuiltInGlobalInvocationId || b == SpvBuiltInLocalInvocationId ||
+          b == SpvBuiltInWorkgroupId || b == SpvBuiltInGlobalSize ||
+          b == SpvBuiltInWorkgroupSize || b == SpvBuiltInNumWorkgroups ||
+          b == SpvBuiltInGlobalOffset || b == SpvBuiltInEnqueuedWorkgroupSize;
+}
+
+/* How many NDRange dimensions the module's kernels distinguish: the
+ * largest component extracted from a load of an id built-in, plus one
+ * (3 when a component is chosen dynamically).  A 1-D kernel launched in
+ * 2-D only repeats its work-items, so such launches test nothing new. */
+static unsigned module_dims(const xe_module *m)
+{
+   unsigned dims = 1;
+   xe_foreach_fn(f, m) xe_foreach_block(b, f) xe_foreach_inst(i, &b->insts) {
+      if (i->opcode != SpvOpCompositeExtract && i->opcode != SpvOpVectorExtractDynamic) continue;
+      xe_inst *ld = xe_def(m, xe_op(i, 0));
+      if (!ld || ld->opcode != SpvOpLoad || !is_id_builtin(xe_builtin_of(m, xe_op(ld, 0)))) continue;
+      unsigned d = i->opcode == SpvOpVectorExtractDynamic ? 3 : xe_op(i, 1) + 1;
+      if (d > dims) dims = d > 3 ? 3 : d;
+   }
+   return dims;
+}
+
+/* ---- launch synthesis ---- */
+
+static uint64_t pick(uint64_t *seed, uint64_t n) { return n ? xe_rand(seed) % n : 0; }
+
+/* The shape of launch slot `slot`.  Slots 0, 1, 2 are fixed mixes (with
+ * the default --verify=3 every feature is exercised once); later slots
+ * draw each feature at random.  plain: the fallback after the input failed
+ * on a block access (full sub-groups, uniform, aligned, no offset);
+ * shrink: free local sizes divided by 2^shrink. */
+static void plan_shape(const vkernel *vk, unsigned slot, bool plain, unsigned shrink,
+                       uint64_t *seed, vplan *p)
+{
+   static const unsigned sgs[3] = {16, 32, 8};
+   unsigned v = slot < 3 ? slot : 3;
+   memset(p->global, 0, sizeof p->global);
+   p->dims = vk->dims;
+   p->sg = vk->sg ? vk->sg : v < 3 ? sgs[v] : sgs[pick(seed, 3)];
+   /* Free local sizes: 1-D x of 32 / 24 / 20 (with sub-groups of 16 / 32 /
+    * 8: full, one partial, two full and a partial); 2-D (8,2) with a
+    * sub-group of 16 spanning two rows, (4,4) in a sub-group of 32 (one
+    * partial sub-group over four rows), (16,2) with sub-groups of 8.
+    * Work-groups per dimension: (3), (2,8), (4,3), (2,4). */
+   static const uint64_t l1[3] = {32, 24, 20}, l2[3][2] = {{8, 2}, {4, 4}, {16, 2}};
+   static const uint64_t g2[3][2] = {{2, 8}, {4, 3}, {2, 4}};
+   uint64_t groups[3] = {1, 1, 1};
+   for (int d = 0; d < 3; d++) {
+      if (vk->local[0]) {
+         p->local[d] = vk->local[d] ? vk->local[d] : 1;
+         groups[d] = d >= (int)p->dims ? 1 : p->dims == 1 ? 3 : 2;
+      } else if (d >= (int)p->dims || d == 2) {
+         p->local[d] = 1;
+         groups[d] = d < (int)p->dims ? 2 : 1;
+      } else if (p->dims == 1) {
+         p->local[d] = v < 3 ? l1[v] : 8 + 4 * pick(seed, 14);
+         groups[d] = 3;
+      } else {
+         static const uint64_t rx[3] = {4, 8, 16}, ry[3] = {1, 2, 4};
+         p->local[d] = v < 3 ? l2[v][d] : d ? ry[pick(seed, 3)] : rx[pick(seed, 3)];
+         groups[d] = v < 3 ? g2[v][d] : 2 + pick(seed, 3);
+      }
+   }
+   if (plain && !vk->local[0]) {
+      /* Full sub-groups: a local x that is a multiple of the sub-group. */
+      p->local[0] = p->sg;
+      p->local[1] = p->local[2] = 1;
+   }
+   /* Smaller work-groups after the input ran past a local array sized
+    * for its own work-group size (`local int l[16]`). */
+   for (int d = 0; d < 3 && !vk->local[0]; d++)
+      if (shrink) p->local[d] = p->local[d] >> shrink ? p->local[d] >> shrink : 1;
+   /* At most about 4096 work-items in all (the interpreter's time). */
+   if (vk->heavy) groups[0] = groups[1] = groups[2] = 1;
+   for (int d = 2; d >= 0; d--)
+      if (p->local[0] * p->local[1] * p->local[2] * groups[0] * groups[1] * groups[2] > 4096)
+         groups[d] = 1;
+   for (int d = 0; d < 3; d++) {
+      p->global[d] = p->local[d] * groups[d];
+      /* Partial work-groups: slot 1, and at random after slot 2. */
+      bool partial = !plain && !vk->uniform && d < (int)p->dims &&
+                     (v == 1 || (v == 3 && pick(seed, 2)));
+      if (partial && p->local[d] > 1) p->global[d] += 1 + pick(seed, p->local[d] - 1);
+   }
+   for (int d = 0; d < 3; d++) {
+      p->offset[d] = 0;
+      if (plain || d >= (int)p->dims || v == 0 || (v == 3 && !pick(seed, 2))) continue;
+      uint64_t m = vk->offset_multiple[d];
+      p->offset[d] = m ? m * (1 + pick(seed, 2)) : d == 0 ? (v == 2 ? 32 : 5 + pick(seed, 11)) : 1 + pick(seed, 3);
+   }
+   for (int k = 0; k < vk->np; k++) {
+      /* Buffers 4 bytes into a 16-byte-aligned allocation: slot 1 all, then
+       * at random; never where the contract promises alignment. */
+      bool un = !plain && vk->kind[k] == XE_ARG_BUFFER && !vk->aligned[k] &&
+                (v == 1 || (v >= 2 && pick(seed, 2)));
+      p->start[k] = un ? 4 : 0;
+   }
+}
+
+/* An integer size/stride argument tied to the shape.  natural: every
+ * scalar is the row length (slot 0's first attempt); small: after the
+ * input failed with larger values. */
+static int64_t scalar_value(const vplan *p, uint64_t *seed, bool natural, bool small)
+{
+   uint64_t g0 = p->global[0], g1 = p->dims > 1 ? p->global[1] : g0;
+   uint64_t t = p->global[0] * p->global[1] * p->global[2];
+   if (natural) return (int64_t)g0;
+   if (small) return (int64_t)(1 + pick(seed, 8));
+   uint64_t p2 = 1;
+   while (p2 * 2 <= g0) p2 *= 2;
+   static const uint64_t primes[] = {3, 5, 7, 13, 31};
+   uint64_t c[] = {g0, g0, g1, g1, t, p2, p2 * 2, primes[pick(seed, 5)], g0 > 1 ? g0 - 1 : 1,
+                   g0 > 3 ? g0 - 3 : 1, p->local[0], g0 + 5};
+   return (int64_t)c[pick(seed, sizeof c / sizeof c[0])];
+}
+
+static void plan_scalars(const vkernel *vk, vplan *p, uint64_t *seed, bool natural, bool small)
+{
+   for (int k = 0; k < vk->np; k++) {
+      if (vk->kind[k] != XE_ARG_SCALAR) continue;
+      if (vk->fixed[k] != INT64_MIN) p->sval[k] = (double)vk->fixed[k];
+      else if (vk->isf[k]) p->sval[k] = (double)(xe_rand(seed) % 17) / 4.0;
+      else p->sval[k] = (double)scalar_value(p, seed, natural, small);
+   }
+}
+
+/* Buffers start at twice what an index linear in the ids and the largest
+ * scalar reaches; they grow when the input runs past them. */
+static void plan_buffers(const vkernel *vk, const xe_module *b, vplan *p)
+{
+   uint64_t t = p->global[0] * p->global[1] * p->global[2];
+   uint64_t reach = p->offset[0] + p->offset[1] * p->global[0] +
+                    p->offset[2] * p->global[0] * p->global[1];
+   double smax = 0;
+   for (int k = 0; k < vk->np; k++)
+      if (vk->kind[k] == XE_ARG_SCALAR && !vk->isf[k] && p->sval[k] > smax) smax = p->sval[k];
+   uint64_t lt = p->local[0] * p->local[1] * p->local[2];
+   xe_launch l = {0};
+   memcpy(l.global, p->global, sizeof l.global);
+   memcpy(l.local, p->local, sizeof l.local);
+   memcpy(l.offset, p->offset, sizeof l.offset);
+   l.nargs = (unsigned)vk->np;
+   for (int k = 0; k < vk->np; k++) {
+      unsigned e = vk->elem[k] ? vk->elem[k] : 1;
+      if (vk->kind[k] == XE_ARG_BUFFER) {
+         uint64_t c = 2 * (t + reach + (uint64_t)smax) + 256;
+         uint64_t learned = (uint64_t)(vk->per_item[k] * (double)(t + reach) * 1.25);
+         if (learned > c) c = learned;
+         if (c * e > BUFFER_CAP) c = BUFFER_CAP / e;
+         uint64_t need = padded_min_elements(b, vk->name, (unsigned)k, &l, p->sval);
+         p->count[k] = need > c ? need : c;
+      } else if (vk->kind[k] == XE_ARG_LOCAL) {
+         uint64_t learned = (uint64_t)(vk->per_item[k] * (double)lt * 1.25);
+         p->count[k] = lt * 64 * e > learned ? lt * 64 * e : learned;
+      }
+   }
+}
+
+static void materialize(const vkernel *vk, const vplan *p, xe_launch *l)
+{
+   memset(l, 0, sizeof *l);
+   l->kernel = vk->name;
+   l->nargs = (unsigned)vk->np;
+   l->dims = p->dims;
+   l->max_steps = 400000000;
+   l->subgroup_size = p->sg;
+   memcpy(l->global, p->global, sizeof l->global);
+   memcpy(l->local, p->local, sizeof l->local);
+   memcpy(l->offset, p->offset, sizeof l->offset);
+   for (int k = 0; k < vk->np; k++) {
+      xe_arg_spec s = {0};
+      s.kind = vk->kind[k];
+      s.elem = vk->elem[k] ? vk->elem[k] : 1;
+      s.is_float = vk->isf[k];
+      s.is_signed = true;
+      s.fill = FILL_RANDOM;
+      s.range = p->range;
+      if (s.kind == XE_ARG_SCALAR) { s.count = 1; s.value = p->sval[k]; }
+      else if (s.kind == XE_ARG_LOCAL) { s.count = p->count[k]; s.elem = 1; }
+      else {
+         /* The start bytes are part of the allocation: one element more
+          * covers them (start < element size for every start used). */
+         s.count = p->count[k] + (p->start[k] ? (p->start[k] + s.elem - 1) / s.elem : 0);
+      }
+      xe_arg_materialize(&s, &l->args[k], p->seed + (uint64_t)k * 7919);
+      l->args[k].start = s.kind == XE_ARG_BUFFER ? p->start[k] : 0;
+   }
+}
+
 static void free_args(xe_launch *l)
 {
    for (unsigned k = 0; k < l->nargs; k++) {
@@ -111,16 +397,32 @@ static void copy_args(xe_launch *dst, const xe_launch *src)
       }
 }
 
+static void print_dims(FILE *log, const char *opt, const uint64_t *v, unsigned dims)
+{
+   fprintf(log, " %s %llu", opt, (unsigned long long)v[0]);
+   for (unsigned d = 1; d < dims; d++) fprintf(log, ",%llu", (unsigned long long)v[d]);
+}
+
+/* The launch as `xeopt run` options, to reproduce a finding. */
 static void print_launch(FILE *log, const xe_launch *l)
 {
-   fprintf(log, "  launch: --global %llu --local %llu --subgroup-size %u",
-           (unsigned long long)l->global[0], (unsigned long long)l->local[0], l->subgroup_size);
+   unsigned dims = l->dims ? l->dims : 1;
+   fputs("  launch:", log);
+   print_dims(log, "--global", l->global, dims);
+   print_dims(log, "--local", l->local, dims);
+   if (l->offset[0] || l->offset[1] || l->offset[2]) print_dims(log, "--offset", l->offset, dims);
+   fprintf(log, " --subgroup-size %u", l->subgroup_size);
    for (unsigned k = 0; k < l->nargs; k++) {
       if (l->args[k].kind == XE_ARG_SCALAR)
          fprintf(log, " arg%u=%lld", k, (long long)ld_s(l->args[k].data, (unsigned)l->args[k].size));
+      else if (l->args[k].kind == XE_ARG_LOCAL)
+         fprintf(log, " arg%u=local[%llu bytes]", k, (unsigned long long)l->args[k].size);
+      else if (l->args[k].start)
+         fprintf(log, " arg%u=buf[%llu bytes, starting at byte %llu]", k,
+                 (unsigned long long)(l->args[k].size - l->args[k].start),
+                 (unsigned long long)l->args[k].start);
       else
-         fprintf(log, " arg%u=%s[%llu bytes]", k, l->args[k].kind == XE_ARG_LOCAL ? "local" : "buf",
-                 (unsigned long long)l->args[k].size);
+         fprintf(log, " arg%u=buf[%llu bytes]", k, (unsigned long long)l->args[k].size);
    }
    fputc('\n', log);
 }
@@ -144,140 +446,277 @@ static int verify_races(const char *kernel, const xe_launch *la, const xe_launch
    return 0;
 }
 
-/* Returns 1 on a difference, 0 when equal or skipped. */
-static int one_launch(xe_module *a, xe_module *b, const xe_kernel *ka, const xe_kernel *kb,
-                      unsigned trial, unsigned n, uint64_t *seed, FILE *log, bool quiet, bool *valid,
-                      bool *unsupported)
+/* What to do after an input run failed (or was rejected). */
+enum retry {
+   RETRY_HEAVY,       /* too many steps: one work-group per dimension */
+   RETRY_SHRINK,      /* past a local array: smaller work-groups */
+   RETRY_RESCALE,     /* other scalar values (smaller), smaller data */
+   RETRY_PLAIN,       /* full sub-groups, uniform, aligned, no offset */
+   RETRY_NEVER,       /* the interpreter's gap: no launch helps */
+};
+
+static enum retry retry_for(const vkernel *vk, const xe_launch *l, const char *err)
 {
-   enum xe_arg_kind kind[XE_EXEC_MAX_ARGS];
-   unsigned elem[XE_EXEC_MAX_ARGS];
-   bool isf[XE_EXEC_MAX_ARGS];
-   int np = xe_exec_params(a, ka->name, kind, elem, isf, XE_EXEC_MAX_ARGS);
-   int npb = xe_exec_params(b, ka->name, NULL, NULL, NULL, 0);
-   if (np != npb) {
-      fprintf(log, "kernel %s: %d parameters in the input, %d in the output\n",
-              ka->name, np, npb);
-      return 1;
+   if (err && strstr(err, "unsupported"))
+      return RETRY_NEVER;
+   switch (l->fault.kind) {
+   case XE_FAULT_BOUNDS:
+      /* Not past an argument's end (that a measuring run records): in a
+       * local array of the kernel's, below an argument's start, or in
+       * private memory. */
+      return l->fault.local_memory && l->fault.arg == ~0u && !vk->local[0] ? RETRY_SHRINK
+                                                                            : RETRY_RESCALE;
+   case XE_FAULT_BLOCK_IO:
+      return RETRY_PLAIN;
+   case XE_FAULT_STEPS:
+      return vk->heavy ? RETRY_RESCALE : RETRY_HEAVY;
+   default:
+      return RETRY_RESCALE;
    }
-   xe_launch l = {0};
-   l.kernel = ka->name;
-   l.nargs = (unsigned)np;
-   l.dims = 1;
-   l.max_steps = 400000000;
-   const uint32_t *ls = kb->local_size[0] ? kb->local_size : ka->local_size;
-   l.subgroup_size = kb->subgroup_size ? kb->subgroup_size : ka->subgroup_size ? ka->subgroup_size : 16;
-   for (int d = 0; d < 3; d++) {
-      l.local[d] = ls[0] ? ls[d] : d == 0 ? (trial % 2 ? 32 : 16) : 1;
-      /* Last retries: a single work-group, for kernels that read a lot
-       * per work-item. */
-      l.global[d] = l.local[d] * (d == 0 && trial < 2 * n ? 2 + trial % 3 : 1);
+}
+
+/* After a measuring run that went past the end of some arguments: sizes
+ * them to what the input reached.  false when that needs more than
+ * BUFFER_CAP. */
+static bool grow_to_reach(vkernel *vk, const xe_launch *l, vplan *p)
+{
+   uint64_t t = p->global[0] * p->global[1] * p->global[2];
+   uint64_t lt = p->local[0] * p->local[1] * p->local[2];
+   for (int k = 0; k < vk->np; k++) {
+      if (!l->reach[k]) continue;
+      unsigned e = vk->kind[k] == XE_ARG_LOCAL ? 1 : vk->elem[k] ? vk->elem[k] : 1;
+      uint64_t need = (l->reach[k] - p->start[k] + e - 1) / e;
+      /* A little more: what the input read past the old end (zeros in a
+       * measuring run) may steer it further. */
+      need += need / 8 + 16;
+      if (need * e > BUFFER_CAP) return false;
+      if (need > p->count[k]) p->count[k] = need;
+      double per = (double)need / (double)(vk->kind[k] == XE_ARG_LOCAL ? lt : t);
+      if (per > vk->per_item[k]) vk->per_item[k] = per;
    }
-   int64_t fixed[XE_EXEC_MAX_ARGS];
-   bool padded[XE_EXEC_MAX_ARGS] = {0};
-   for (int k = 0; k < np; k++) fixed[k] = INT64_MIN;
-   verify_launch_from_contract(b, ka->name, fixed, padded, (unsigned)np);
-   uint64_t total = l.global[0] * l.global[1] * l.global[2];
-   uint64_t lt = l.local[0] * l.local[1] * l.local[2];
-   /* Scalars first: buffers are sized for the largest one, so that a
-    * kernel indexing a[i * n + k] stays inside. */
-   int64_t smax = 256;
-   double sval[XE_EXEC_MAX_ARGS] = {0};
-   for (int k = 0; k < np; k++) {
-      if (kind[k] != XE_ARG_SCALAR) continue;
-      uint64_t r = xe_rand(seed);
-      sval[k] = fixed[k] != INT64_MIN ? (double)fixed[k]
-                : isf[k] ? (double)(r % 17) / 4.0
-                : (double)(1 + r % (trial < n ? total : trial < 2 * n ? 4 : 1));
-      if (!isf[k] && sval[k] > smax) smax = (int64_t)sval[k];
-   }
-   for (int k = 0; k < np; k++) {
-      xe_arg_spec s = {0};
-      s.kind = kind[k];
-      s.elem = elem[k] ? elem[k] : 1;
-      s.is_float = isf[k];
-      s.is_signed = true;
-      s.fill = FILL_RANDOM;
-      /* Retries: small data too, in case the kernel indexes with it. */
-      s.range = trial < n ? 256 : 16;
-      if (kind[k] == XE_ARG_BUFFER) {
-         /* Retries after launches the input could not run: 8x larger. */
-         s.count = total * (uint64_t)(smax + 4) * (trial < n ? 1 : trial < 2 * n ? 8 : 64) + 64;
-         if (s.count * s.elem > (64u << 20)) s.count = (64u << 20) / s.elem;
-         uint64_t need = padded_min_elements(b, ka->name, (unsigned)k, &l, sval);
-         if (need > s.count) s.count = need;
-      }
-      else if (kind[k] == XE_ARG_LOCAL) { s.count = lt * 64 * s.elem; s.elem = 1; }
-      else {
-         s.count = 1;
-         s.value = sval[k];
-      }
-      xe_arg_materialize(&s, &l.args[k], xe_rand(seed));
-   }
-   xe_launch la, lb;
-   l.racecheck = true;
-   copy_args(&la, &l);
-   copy_args(&lb, &l);
-   char *err = NULL;
-   int rc = 0;
-   *valid = false;
-   if (!xe_exec_run(a, &la, &err)) {
-      if (strstr(err, "unsupported")) {
-         /* The interpreter's gap, not an invalid launch: no retry helps. */
-         fprintf(log, "warning: kernel %s NOT verified: %s\n", ka->name, err);
-         *valid = true;
-         *unsupported = true;
-         free(err);
-         goto out;
-      }
-      if (!quiet) {
-         fprintf(log, "note: kernel %s: launch skipped, the input fails on it: %s\n",
-                 ka->name, err);
-      }
-      free(err);
-      goto out;
-   }
-   if (verify_races(ka->name, &la, NULL, quiet, log))
-      goto out;
-   *valid = true;
-   if (!xe_exec_run(b, &lb, &err)) {
-      fprintf(log, "kernel %s: the optimized module fails where the input runs: %s\n",
-              ka->name, err);
-      print_launch(log, &l);
-      free(err);
-      rc = 1;
-      goto out;
-   }
-   if (verify_races(ka->name, &la, &lb, quiet, log)) {
-      print_launch(log, &l);
-      rc = 1;
-      goto out;
-   }
-   for (int k = 0; k < np && !rc; k++) {
-      if (kind[k] != XE_ARG_BUFFER) continue;
-      for (uint64_t i = 0; i < la.args[k].size; i++) {
-         if (la.args[k].data[i] == lb.args[k].data[i]) continue;
+   return true;
+}
+
+static bool reached_past(const xe_launch *l)
+{
+   for (unsigned k = 0; k < l->nargs; k++)
+      if (l->reach[k]) return true;
+   return false;
+}
+
+/* Compares the buffers after both ran; returns 1 on a difference. */
+static int compare_args(const vkernel *vk, const xe_launch *l, const xe_launch *la,
+                        const xe_launch *lb, FILE *log)
+{
+   for (int k = 0; k < vk->np; k++) {
+      if (vk->kind[k] != XE_ARG_BUFFER) continue;
+      for (uint64_t i = 0; i < la->args[k].size; i++) {
+         if (la->args[k].data[i] == lb->args[k].data[i]) continue;
          /* Padding the host ignores: the input did not write there (the
           * byte kept its initial value), the optimized module may. */
-         if (padded[k] && la.args[k].data[i] == l.args[k].data[i]) continue;
-         unsigned e = elem[k] && elem[k] <= 8 ? elem[k] : 1;
-         uint64_t idx = i / e;
-         fprintf(log, "kernel %s: argument %d differs at element %llu (byte %llu): "
-                 "input 0x%llx, optimized 0x%llx\n", ka->name, k, (unsigned long long)idx,
-                 (unsigned long long)i, (unsigned long long)ld_u(la.args[k].data + idx * e, e),
-                 (unsigned long long)ld_u(lb.args[k].data + idx * e, e));
-         print_launch(log, &l);
-         rc = 1;
-         break;
+         if (vk->padded[k] && la->args[k].data[i] == l->args[k].data[i]) continue;
+         unsigned e = vk->elem[k] && vk->elem[k] <= 8 ? vk->elem[k] : 1;
+         uint64_t st = la->args[k].start, rel = i - (i >= st ? st : 0);
+         uint64_t idx = rel / e, at = st + idx * e;
+         if (i < st)
+            fprintf(log, "kernel %s: argument %d differs %llu bytes before its start: "
+                    "input 0x%x, optimized 0x%x\n", vk->name, k, (unsigned long long)(st - i),
+                    la->args[k].data[i], lb->args[k].data[i]);
+         else
+            fprintf(log, "kernel %s: argument %d differs at element %llu (byte %llu): "
+                    "input 0x%llx, optimized 0x%llx\n", vk->name, k, (unsigned long long)idx,
+                    (unsigned long long)rel,
+                    (unsigned long long)(at + e <= la->args[k].size ? ld_u(la->args[k].data + at, e) : 0),
+                    (unsigned long long)(at + e <= lb->args[k].size ? ld_u(lb->args[k].data + at, e) : 0));
+         print_launch(log, l);
+         return 1;
       }
    }
-out:
-   free_args(&la);
+   return 0;
+}
+
+/* Runs the optimized module on l (the input already ran on la, a copy of
+ * l) and compares.  Returns 1 on a difference. */
+static int run_output(xe_module *b, const vkernel *vk, const xe_launch *l, const xe_launch *la,
+                      FILE *log)
+{
+   xe_launch lb;
+   copy_args(&lb, l);
+   lb.racecheck = true;
+   char *err = NULL;
+   int rc = 0;
+   if (!xe_exec_run(b, &lb, &err)) {
+      fprintf(log, "kernel %s: the optimized module fails where the input runs: %s\n",
+              vk->name, err);
+      print_launch(log, l);
+      free(err);
+      rc = 1;
+   } else if (verify_races(vk->name, la, &lb, true, log)) {
+      print_launch(log, l);
+      rc = 1;
+   } else {
+      rc = compare_args(vk, l, la, &lb, log);
+   }
    free_args(&lb);
-   free_args(&l);
    return rc;
 }
 
-int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log)
+/* Launch slot `slot`: synthesizes a launch the input runs on (at most
+ * MAX_ATTEMPTS input runs), then compares.  Returns 1 on a difference;
+ * *valid when the input ran; *unsupported when the interpreter cannot run
+ * the kernel at all. */
+static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, uint64_t *seed,
+                      FILE *log, bool quiet, bool *valid, bool *unsupported)
+{
+   vplan p;
+   bool plain = false, small = false;
+   unsigned rescales = 0, shrink = 0;
+   char *last = NULL;
+   *valid = false;
+   plan_shape(vk, slot, plain, shrink, seed, &p);
+   plan_scalars(vk, &p, seed, slot == 0, small);
+   p.range = 256;
+   p.seed = xe_rand(seed);
+   plan_buffers(vk, b, &p);
+   for (unsigned attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      xe_launch l, la;
+      materialize(vk, &p, &l);
+      copy_args(&la, &l);
+      /* Every input run measures: one that stays in bounds is the test
+       * run, one that goes past an argument's end sizes the next. */
+      la.measure = true;
+      la.racecheck = true;
+      if (!vk->heavy) la.max_steps = HEAVY_STEPS;
+      char *err = NULL;
+      bool ran = xe_exec_run(a, &la, &err);
+      /* A run the input completed but that is no valid test is rejected
+       * here with its retry: a data race makes the input's result depend
+       * on the order work-items run in, and launches with sizes that agree
+       * with the NDRange often do not race. */
+      if (ran && !reached_past(&la) && la.races) {
+         if (asprintf(&err, "the input races on it: %s", la.race) < 0)
+            abort();
+         ran = false;
+         la.fault.kind = XE_FAULT_OTHER;
+      }
+      if (ran && !reached_past(&la)) {
+         *valid = true;
+         int rc = run_output(b, vk, &l, &la, log);
+         free_args(&la);
+         free_args(&l);
+         free(last);
+         return rc;
+      }
+      if (ran) {
+         bool grown = grow_to_reach(vk, &la, &p);
+         free_args(&la);
+         free_args(&l);
+         if (grown) continue;
+         free(last);
+         if (asprintf(&last, "kernel %s: the buffers it reaches need more than %llu MiB", vk->name,
+                      (unsigned long long)(BUFFER_CAP >> 20)) < 0)
+            abort();
+         err = strdup(last);
+         la.fault.kind = XE_FAULT_OTHER;
+      }
+      enum retry r = retry_for(vk, &la, err);
+      free_args(&la);
+      free_args(&l);
+      free(last);
+      last = err;
+      if (r == RETRY_NEVER) {
+         fprintf(log, "warning: kernel %s NOT verified: %s\n", vk->name, err);
+         *unsupported = true;
+         free(last);
+         return 0;
+      }
+      if (r == RETRY_SHRINK && shrink < 4) {
+         shrink++;
+         plan_shape(vk, slot, plain, shrink, seed, &p);
+      } else if (r == RETRY_HEAVY) {
+         vk->heavy = true;
+         plan_shape(vk, slot, plain, shrink, seed, &p);
+      } else if (r == RETRY_PLAIN && !plain) {
+         plain = true;
+         plan_shape(vk, slot, plain, shrink, seed, &p);
+      } else {
+         /* Other values: first from the shape's candidates, then small
+          * ones with small data, then a single work-group. */
+         rescales++;
+         small = rescales > 2;
+         p.range = rescales > 1 ? 16 : 256;
+         if (rescales > 4)
+            for (int d = 0; d < 3; d++) p.global[d] = p.local[d];
+      }
+      plan_scalars(vk, &p, seed, slot == 0 && !rescales, small);
+      plan_buffers(vk, b, &p);
+   }
+   if (!quiet)
+      fprintf(log, "note: kernel %s: launch %u skipped, the input fails on every variant tried: %s\n",
+              vk->name, slot + 1, last);
+   free(last);
+   return 0;
+}
+
+/* The user's launches (--verify-launch) of kernel vk.  Returns 1 on a
+ * difference, 2 on a malformed launch; counts the launches run. */
+static int user_launches(xe_module *a, xe_module *b, vkernel *vk, const cJSON *launches,
+                         FILE *log, unsigned *ran)
+{
+   const cJSON *js;
+   unsigned idx = 0;
+   cJSON_ArrayForEach(js, launches) {
+      idx++;
+      const cJSON *kn = cJSON_GetObjectItem(js, "kernel");
+      if (!cJSON_IsString(kn) || strcmp(kn->valuestring, vk->name)) continue;
+      xe_launch l = {0};
+      xe_arg_spec specs[XE_EXEC_MAX_ARGS] = {0};
+      unsigned ns = 0;
+      char *err = NULL;
+      if (!xe_launch_from_json(js, &l, specs, &ns, &err) || ns != (unsigned)vk->np) {
+         if (!err && asprintf(&err, "launch of %s gives %u arguments, the kernel takes %d",
+                              vk->name, ns, vk->np) < 0)
+            abort();
+         fprintf(log, "--verify-launch: launch %u: %s\n", idx, err);
+         free(err);
+         return 2;
+      }
+      l.nargs = ns;
+      l.max_steps = 0;
+      for (unsigned k = 0; k < ns; k++) {
+         if (specs[k].kind != vk->kind[k]) {
+            fprintf(log, "--verify-launch: launch %u of %s: argument %u is not a %s\n", idx,
+                    vk->name, k, vk->kind[k] == XE_ARG_SCALAR ? "scalar" :
+                    vk->kind[k] == XE_ARG_LOCAL ? "local-memory size" : "buffer");
+            free_args(&l);
+            return 2;
+         }
+         xe_arg_materialize(&specs[k], &l.args[k], 7919 * (uint64_t)idx + k);
+      }
+      xe_launch la;
+      copy_args(&la, &l);
+      la.racecheck = true;
+      int rc = 0;
+      if (!xe_exec_run(a, &la, &err)) {
+         fprintf(log, "warning: kernel %s: user launch %u not verified, the input fails on it: %s\n",
+                 vk->name, idx, err);
+         free(err);
+      } else if (la.races) {
+         fprintf(log, "warning: kernel %s: user launch %u not verified, the input races on it: %s\n",
+                 vk->name, idx, la.race);
+      } else {
+         (*ran)++;
+         rc = run_output(b, vk, &l, &la, log);
+      }
+      free_args(&la);
+      free_args(&l);
+      if (rc) return rc;
+   }
+   return 0;
+}
+
+int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
+                      const xe_options *o, bool quiet, FILE *log)
 {
    char *why = NULL;
    for (int side = 0; side < 2; side++) {
@@ -288,39 +727,84 @@ int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log
          return 2;
       }
    }
-   xe_kernel ka[64], kb;
-   unsigned nk = xe_kernels(a, ka, 64);
+   unsigned nk;
+   xe_kernel *ka = xe_kernels_all(a, &nk);
+   unsigned dims = module_dims(a);
    int rc = 0;
    for (unsigned k = 0; k < nk && !rc; k++) {
+      xe_kernel kb;
       if (!xe_kernel_by_name(b, ka[k].name, &kb)) {
          fprintf(log, "kernel %s is missing from the output\n", ka[k].name);
-         return 1;
+         rc = 1;
+         break;
+      }
+      vkernel vk = {0};
+      vk.name = ka[k].name;
+      vk.np = xe_exec_params(a, vk.name, vk.kind, vk.elem, vk.isf, XE_EXEC_MAX_ARGS);
+      int npb = xe_exec_params(b, vk.name, NULL, NULL, NULL, 0);
+      if (vk.np != npb) {
+         fprintf(log, "kernel %s: %d parameters in the input, %d in the output\n",
+                 vk.name, vk.np, npb);
+         rc = 1;
+         break;
+      }
+      if (vk.np > XE_EXEC_MAX_ARGS) {
+         fprintf(log, "warning: kernel %s NOT verified: more than %d parameters\n", vk.name,
+                 XE_EXEC_MAX_ARGS);
+         continue;
+      }
+      const uint32_t *ls = kb.local_size[0] ? kb.local_size : ka[k].local_size;
+      memcpy(vk.local, ls, sizeof vk.local);
+      vk.sg = kb.subgroup_size ? kb.subgroup_size : ka[k].subgroup_size;
+      /* What the user promised on the command line holds for the host's
+       * launches even where no pass needed it. */
+      const xe_kernel_launch_opt *sg = o ? xe_options_subgroup_size(o, vk.name) : NULL;
+      if (!vk.sg && sg)
+         vk.sg = sg->v[0];
+      const xe_kernel_launch_opt *lsz = o ? xe_options_local_size(o, vk.name) : NULL;
+      if (!vk.local[0] && lsz && (uint64_t)lsz->v[0] * lsz->v[1] * lsz->v[2] <= 1024)
+         memcpy(vk.local, lsz->v, sizeof vk.local);
+      vk.dims = dims;
+      for (int i = 0; i < vk.np; i++) vk.fixed[i] = INT64_MIN;
+      verify_launch_from_contract(b, &vk);
+      unsigned ok = 0, users = 0;
+      if (user) {
+         rc = user_launches(a, b, &vk, user, log, &users);
+         if (rc) break;
       }
       uint64_t seed = 0x5eed + k;
-      unsigned ok = 0;
       bool unsup = false;
-      for (unsigned t = 0; t < 3 * n && ok < n && !rc && !unsup; t++) {
+      for (unsigned t = 0; t < n + n / 2 + 1 && ok < n && !rc && !unsup; t++) {
          bool valid = false;
-         rc = one_launch(a, b, &ka[k], &kb, t, n, &seed, log, quiet, &valid, &unsup);
+         rc = one_launch(a, b, &vk, t, &seed, log, quiet, &valid, &unsup);
          ok += valid;
       }
-      if (unsup)
+      if (unsup || rc)
          continue;
-      if (!rc && !quiet && !ok)
+      if (!ok && !users)
          fprintf(log, "warning: kernel %s NOT verified: no launch was valid for the input\n",
-                 ka[k].name);
-      else if (!rc && !quiet && ok < n)
-         fprintf(log, "note: kernel %s: only %u of %u launches were valid for the input\n",
-                 ka[k].name, ok, n);
+                 vk.name);
+      else if (!quiet && users)
+         fprintf(log, "note: kernel %s: %u of %u launches verified, and %u user launch%s\n",
+                 vk.name, ok, n, users, users == 1 ? "" : "es");
+      else if (!quiet)
+         fprintf(log, "note: kernel %s: %u of %u launches verified\n", vk.name, ok, n);
    }
+   free(ka);
    return rc;
+}
+
+int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log)
+{
+   return xe_exec_verify_ex(a, b, n, NULL, NULL, quiet, log);
 }
 
 /* The driver's entry point (exec.h). */
 bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
                        FILE *log, char **report)
 {
-   int rc = xe_exec_verify((xe_module *)before, (xe_module *)after, (unsigned)o->verify, false, log);
+   int rc = xe_exec_verify_ex((xe_module *)before, (xe_module *)after, (unsigned)o->verify,
+                              o->verify_launches, o, false, log);
    if (!rc)
       return true;
    *report = strdup(rc == 2 ? "--verify could not run the modules (see above); no output written"

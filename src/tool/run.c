@@ -29,8 +29,9 @@ static const char *usage =
    "  --spec ID=VALUE        specialization constant override (converted to the\n"
    "                         constant's type: --spec 0=1.5 for a float)\n"
    "  --seed S               random seed (default 1)\n"
-   "  --launch FILE.json     {\"kernel\":..,\"global\":[..],\"local\":[..],\"args\":[\"buf:int:16:iota\",..],\n"
-   "                         \"spec\":{\"ID\":V}} (command-line options override)\n"
+   "  --launch FILE.json     {\"kernel\":..,\"global\":[..],\"local\":[..],\"offset\":[..],\n"
+   "                         \"subgroup_size\":N,\"args\":[\"buf:int:16:iota\",..],\"spec\":{\"ID\":V}}\n"
+   "                         (command-line options override)\n"
    "  --print-all            print every element of the buffers (default: first 16)\n"
    "  --dump DIR             write buffer I to DIR/argI.bin instead of printing\n"
    "  --racecheck            report data races (one line per racing instruction pair\n"
@@ -196,6 +197,8 @@ int xe_cmd_run(int argc, char **argv)
          cJSON_ArrayForEach(it, arr) if (k < 3) dv[d][k++] = (uint64_t)it->valuedouble;
          if (d == 0 && k) { dims = (unsigned)k; have_global = true; }
       }
+      if (!l.subgroup_size && cJSON_IsNumber(it = cJSON_GetObjectItem(js, "subgroup_size")))
+         l.subgroup_size = (unsigned)it->valuedouble;
       int k = 0;
       cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, "args")) {
          if (k < XE_EXEC_MAX_ARGS && !specs[k].kind &&

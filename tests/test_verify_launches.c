@@ -1,0 +1,222 @@
+/*
+ * --verify's launches (src/exec/verify.c): synthesized launches reach a
+ * kernel whose sizes must agree with the NDRange; --verify-launch adds the
+ * user's own; the launch variety (partial sub-groups, global offsets,
+ * buffers that start 4 bytes into their allocation) catches miscompiles
+ * that a plain launch does not; the interpreter runs non-uniform NDRanges.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "testutil.h"
+#include "io.h"
+#include "exec.h"
+
+/* Assembles testdata/exec/NAME.spvasm into the scratch directory. */
+static char *assemble(const char *name)
+{
+   char rel[128], out[128];
+   snprintf(rel, sizeof rel, "testdata/exec/%s.spvasm", name);
+   snprintf(out, sizeof out, "%s.spv", name);
+   char *src = tu_src(rel), *spv = tu_tmp(out);
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 '%s' -o '%s'", src, spv), 0);
+   tu_spirv_val(spv);
+   free(src);
+   return spv;
+}
+
+static xe_module *load(const char *path)
+{
+   size_t n;
+   void *bytes = tu_read(path, &n);
+   ck_assert_msg(bytes, "%s", path);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s: %s", path, err);
+   free(bytes);
+   return m;
+}
+
+/* xe_exec_verify_ex on two modules; the log in *log (malloc'd). */
+static int verify(const char *a, const char *b, unsigned n, const char *user_json, char **log)
+{
+   xe_module *ma = load(a), *mb = load(b);
+   cJSON *user = user_json ? cJSON_Parse(user_json) : NULL;
+   ck_assert(!user_json || user);
+   size_t len;
+   FILE *f = open_memstream(log, &len);
+   int rc = xe_exec_verify_ex(ma, mb, n, user, NULL, false, f);
+   fclose(f);
+   cJSON_Delete(user);
+   xe_module_free(ma);
+   xe_module_free(mb);
+   return rc;
+}
+
+/* out[y * w + x] = in[x * 65536 + y] * 2: the random launches of old had
+ * no valid launch (1-D, buffers too small for the compile-time pitch). */
+START_TEST(rowmajor_reached)
+{
+   char *in = tu_src("testdata/spv/verify_rowmajor.spv"), *out = tu_tmp("rowmajor.spv");
+   char *err = NULL;
+   int rc = tu_sh(NULL, &err, "%s -O0 --verify '%s' -o '%s'", tu_xeopt(), in, out);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(err, "kernel verify_rowmajor: 3 of 3 launches verified"), "%s", err);
+   ck_assert_msg(!strstr(err, "NOT verified"), "%s", err);
+   free(err);
+   rc = tu_sh(NULL, &err, "%s -O0 --verify=6 '%s' -o '%s'", tu_xeopt(), in, out);
+   ck_assert_msg(rc == 0 && strstr(err, "6 of 6 launches verified"), "%s", err);
+   free(err);
+   free(in);
+   free(out);
+}
+END_TEST
+
+/* --verify-launch: the user's launch runs (the log says so), implies
+ * --verify, and a malformed file is an error at option time. */
+START_TEST(user_launch)
+{
+   char *in = tu_src("testdata/spv/verify_rowmajor.spv"), *out = tu_tmp("user.spv");
+   char *js = tu_tmp("user.json"), *bad = tu_tmp("bad.json"), *err = NULL;
+   const char *j = "[{\"kernel\": \"verify_rowmajor\", \"global\": [8, 4], \"local\": [8, 2],"
+                   " \"offset\": [3, 1], \"args\": [\"buf:float:64\", \"buf:float:720000:random\","
+                   " \"int:9\"]}, {\"kernel\": \"not_here\", \"global\": [1]}]";
+   tu_write(js, j, strlen(j));
+   int rc = tu_sh(NULL, &err, "%s -O0 --verify-launch=%s '%s' -o '%s'", tu_xeopt(), js, in, out);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(err, "kernel verify_rowmajor: 3 of 3 launches verified, and 1 user launch"),
+                 "%s", err);
+   free(err);
+   rc = tu_sh(NULL, &err, "%s -O0 --verify=1 --verify-launch %s '%s' -o '%s'", tu_xeopt(), js, in,
+              out);
+   ck_assert_msg(rc == 0 && strstr(err, "1 of 1 launches verified, and 1 user launch"), "%s", err);
+   free(err);
+   /* A launch the input fails on is a warning, not a difference. */
+   const char *oob = "{\"kernel\": \"verify_rowmajor\", \"global\": [8, 4],"
+                     " \"args\": [\"buf:float:64\", \"buf:float:16\", \"int:8\"]}";
+   tu_write(js, oob, strlen(oob));
+   rc = tu_sh(NULL, &err, "%s -O0 --verify=1 --verify-launch=%s '%s' -o '%s'", tu_xeopt(), js, in,
+              out);
+   ck_assert_msg(rc == 0 && strstr(err, "user launch 1 not verified, the input fails on it"), "%s",
+                 err);
+   free(err);
+   /* Malformed: caught when the option is read, or when the launch runs. */
+   tu_write(bad, "{\"global\": [4]}", 15);
+   rc = tu_sh(NULL, &err, "%s -O0 --verify-launch=%s '%s' -o '%s'", tu_xeopt(), bad, in, out);
+   ck_assert_msg(rc == 1 && strstr(err, "every launch needs \"kernel\""), "%s", err);
+   free(err);
+   const char *few = "{\"kernel\": \"verify_rowmajor\", \"global\": [4], \"args\": [\"int:3\"]}";
+   tu_write(bad, few, strlen(few));
+   rc = tu_sh(NULL, &err, "%s -O0 --verify-launch=%s '%s' -o '%s'", tu_xeopt(), bad, in, out);
+   ck_assert_msg(rc != 0 && strstr(err, "gives 1 arguments, the kernel takes 3"), "%s", err);
+   free(err);
+   rc = tu_sh(NULL, &err, "%s -O0 --verify-launch=/nonexistent.json '%s' -o '%s'", tu_xeopt(), in,
+              out);
+   ck_assert_msg(rc == 1 && strstr(err, "cannot read"), "%s", err);
+   free(err);
+   free(in); free(out); free(js); free(bad);
+}
+END_TEST
+
+/* A plain launch: one 1-D work-group of 32, sub-group 16, no offset, every
+ * buffer at the start of its allocation. */
+static const char *plain_launch =
+   "[{\"kernel\": \"plant_copy\", \"global\": [64], \"local\": [32], \"subgroup_size\": 16,"
+   " \"args\": [\"buf:uint:64\", \"buf:uint:64:random\"]}]";
+
+/* Miscompiles that only show under one launch feature: a plain launch
+ * passes them, the synthesized launches catch each (and say on which
+ * launch).  n = 0 runs only the user's launches. */
+static void planted(const char *broken, const char *expect, const char *feature)
+{
+   char *a = assemble("plant_copy"), *b = assemble(broken), *log = NULL;
+   int rc = verify(a, b, 0, plain_launch, &log);
+   ck_assert_msg(rc == 0, "%s: a plain launch should not show it: %s", broken, log);
+   free(log);
+   rc = verify(a, b, 3, NULL, &log);
+   ck_assert_msg(rc == 1, "%s: not caught: %s", broken, log);
+   ck_assert_msg(strstr(log, expect) && strstr(log, feature), "%s: %s", broken, log);
+   free(log);
+   /* The reference against itself: no finding, every launch verified. */
+   rc = verify(a, a, 3, NULL, &log);
+   ck_assert_msg(rc == 0 && strstr(log, "3 of 3 launches verified"), "%s", log);
+   free(log);
+   free(a);
+   free(b);
+}
+
+START_TEST(planted_offset)
+{
+   planted("plant_copy_no_offset", "kernel plant_copy: argument 0 differs", "--offset ");
+}
+END_TEST
+
+START_TEST(planted_partial_subgroup)
+{
+   planted("plant_copy_blockread", "block read/write in a partial sub-group", "--subgroup-size 32");
+}
+END_TEST
+
+START_TEST(planted_unaligned_start)
+{
+   planted("plant_copy_unaligned", "kernel plant_copy: argument 0 differs", "starting at byte 4");
+}
+END_TEST
+
+/* The interpreter runs a non-uniform NDRange (OpenCL 2.0): the partial
+ * group's work-items run, the built-ins tell actual from enqueued sizes. */
+START_TEST(nonuniform_ndrange)
+{
+   char *spv = tu_tmp("sizes.spv"), *src = tu_tmp("sizes.spvasm"), *out = NULL, *err = NULL;
+   /* out[gid] = local_size * 10000 + enqueued_local_size * 100 + sub_group_size */
+   const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %k \"sizes\" %gid %ls %els %sgs\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %ls BuiltIn WorkgroupSize\n"
+      "OpDecorate %els BuiltIn EnqueuedWorkgroupSize\nOpDecorate %sgs BuiltIn SubgroupSize\n"
+      "%ulong = OpTypeInt 64 0\n%uint = OpTypeInt 32 0\n%v3 = OpTypeVector %ulong 3\n"
+      "%p3 = OpTypePointer Input %v3\n%p1 = OpTypePointer Input %uint\n%void = OpTypeVoid\n"
+      "%gp = OpTypePointer CrossWorkgroup %ulong\n%fn = OpTypeFunction %void %gp\n"
+      "%c100 = OpConstant %ulong 100\n%c10000 = OpConstant %ulong 10000\n"
+      "%gid = OpVariable %p3 Input\n%ls = OpVariable %p3 Input\n%els = OpVariable %p3 Input\n"
+      "%sgs = OpVariable %p1 Input\n"
+      "%k = OpFunction %void None %fn\n%out = OpFunctionParameter %gp\n%e = OpLabel\n"
+      "%g3 = OpLoad %v3 %gid\n%g = OpCompositeExtract %ulong %g3 0\n"
+      "%l3 = OpLoad %v3 %ls\n%l = OpCompositeExtract %ulong %l3 0\n"
+      "%e3 = OpLoad %v3 %els\n%el = OpCompositeExtract %ulong %e3 0\n"
+      "%s32 = OpLoad %uint %sgs\n%s = OpUConvert %ulong %s32\n"
+      "%a = OpIMul %ulong %l %c10000\n%b = OpIMul %ulong %el %c100\n%ab = OpIAdd %ulong %a %b\n"
+      "%v = OpIAdd %ulong %ab %s\n%p = OpInBoundsPtrAccessChain %gp %out %g\n"
+      "OpStore %p %v\nOpReturn\nOpFunctionEnd\n";
+   tu_write(src, text, strlen(text));
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 '%s' -o '%s'", src, spv), 0);
+   int rc = tu_sh(&out, &err, "%s run '%s' --kernel sizes --global 21 --local 8 --subgroup-size 8 "
+                  "--arg 0=buf:long:21 --print-all", tu_xeopt(), spv);
+   ck_assert_msg(rc == 0, "%s", err);
+   /* Groups of 8, 8 and 5: the last one's local size is 5, its enqueued
+    * size 8, its one sub-group has 5 lanes. */
+   ck_assert_msg(strstr(out, "arg 0 (long[21]): 80808 80808 80808 80808 80808 80808 80808 80808 "
+                             "80808 80808 80808 80808 80808 80808 80808 80808 50805 50805 50805 "
+                             "50805 50805"), "%s", out);
+   free(out); free(err); free(spv); free(src);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("verify_launches");
+   TCase *tc = tcase_create("launches");
+   tcase_set_timeout(tc, 300);
+   tcase_add_test(tc, rowmajor_reached);
+   tcase_add_test(tc, user_launch);
+   tcase_add_test(tc, planted_offset);
+   tcase_add_test(tc, planted_partial_subgroup);
+   tcase_add_test(tc, planted_unaligned_start);
+   tcase_add_test(tc, nonuniform_ndrange);
+   suite_add_tcase(s, tc);
+   return tu_run_suite(s) ? 1 : 0;
+}
