@@ -37,6 +37,11 @@ uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id);
 /* True if block a dominates block b (both reachable); a block dominates itself. */
 bool xe_dominates(const xe_cfg *c, uint32_t a, uint32_t b);
 
+/* For the check between passes: NULL when f's cached CFG and dominators
+ * (if any, and still valid) equal a fresh computation, else what differs.
+ * Leaves block indices as a fresh build sets them. */
+const char *xe_check_cfg(xe_function *f);
+
 /* A natural loop.  Blocks are indices into the function's CFG. */
 typedef struct xe_loop {
    uint32_t header;
@@ -64,6 +69,9 @@ typedef struct xe_loops {
 } xe_loops;
 
 const xe_loops *xe_function_loops(xe_function *f);
+/* As xe_check_cfg, for the cached loops (headers, blocks, induction
+ * variables). */
+const char *xe_check_loops(xe_function *f);
 bool xe_loop_contains(const xe_loop *l, uint32_t block);
 /* The innermost loop containing block, XE_NONE if none. */
 uint32_t xe_loop_of_block(const xe_loops *ls, uint32_t block);

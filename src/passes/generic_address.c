@@ -460,7 +460,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          xe_inst *gt = xe_def(m, i->type_id);
          uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
          orig_type[id] = i->type_id;
-         i->words[1] = i->type_id = nt;
+         xe_set_type(i, nt);
          nretyped++;
          if (i->opcode == SpvOpPtrCastToGeneric)
             xe_set_opcode(i, SpvOpBitcast);
@@ -496,7 +496,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          if (val != id) {
             if (u->result_id == val)
                continue;   /* the cast itself */
-            u->words[w] = val;
+            xe_set_word(u, w, val);
          }
          bool ru = u->result_id && u->result_id < bound && retype[u->result_id];
          if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr) {
@@ -528,7 +528,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          /* Give this use the Generic pointer it had: a root's own value,
           * else a cast back. */
          if (val != id) {
-            u->words[w] = id;
+            xe_set_word(u, w, id);
             continue;
          }
          xe_inst *pos = u;
@@ -538,7 +538,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          }
          xe_builder bd = xe_builder_before(m, pos);
          uint32_t g = xe_build1(&bd, SpvOpPtrCastToGeneric, orig_type[id], id);
-         u->words[w] = g;
+         xe_set_word(u, w, g);
       }
       free(copy);
       xe_module_invalidate(m);

@@ -202,8 +202,7 @@ static void set_var_type(xe_module *m, parr *a, uint32_t elem, uint32_t len)
 {
    uint32_t u64 = xe_type_int(m, 64);
    uint32_t arr = xe_type_array(m, elem, xe_const_int(m, u64, len));
-   a->var->type_id = xe_type_pointer(m, SpvStorageClassFunction, arr);
-   a->var->words[1] = a->var->type_id;
+   xe_set_type(a->var, xe_type_pointer(m, SpvStorageClassFunction, arr));
    a->elem = elem;
    a->len = len;
 }
@@ -499,8 +498,7 @@ static bool narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, 
    }
    for (unsigned c = 0; c < a->nchains; c++) {
       xe_inst *ch = a->chains[c];
-      ch->type_id = np;
-      ch->words[1] = np;
+      xe_set_type(ch, np);
       uint32_t n;
       xe_inst **us = local_users(ch->block->fn, ch->result_id, &n);
       for (uint32_t k = 0; k < n; k++) {
