@@ -270,56 +270,17 @@ static xe_inst **local_users(xe_function *f, uint32_t id, uint32_t *n)
    return us;
 }
 
-/* Deletes id's definition, inside a function, when only names and
- * decorations use it (scanned, not looked up: see local_users). */
-static bool delete_local_if_dead(xe_module *m, xe_inst *d)
-{
-   uint32_t id = d->result_id, n;
-   free(local_users(d->block->fn, id, &n));
-   if (n)
-      return false;
-   static const int secs[] = { XE_SEC_DEBUG_NAME, XE_SEC_ANNOTATION };
-   for (unsigned s = 0; s < 2; s++) {
-      xe_foreach_inst(i, &m->sec[secs[s]]) {
-         for (unsigned w = 1; w < i->nwords; w++)
-            if (i->words[w] == id && i->kinds[w] == XE_W_ID && i->opcode != SpvOpName &&
-                i->opcode != SpvOpDecorate)
-               return false;
-      }
-   }
-   for (unsigned s = 0; s < 2; s++) {
-      xe_foreach_inst_safe(i, nx, &m->sec[secs[s]])
-         if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate) && xe_op(i, 0) == id)
-            xe_inst_delete(m, i);
-   }
-   xe_inst_delete(m, d);
-   return true;
-}
-
 /* Deletes id's definition and its names and decorations when nothing in
  * a function uses it any more; returns whether it did. */
 static bool delete_if_dead(xe_module *m, uint32_t id)
 {
    uint32_t n;
-   xe_inst *d0 = xe_def(m, id);
-   if (d0 && d0->block)
-      return delete_local_if_dead(m, d0);
-   xe_module_invalidate(m);
    const xe_use *u = xe_uses(m, id, &n);
-   xe_inst **meta = malloc((n + 1) * sizeof(xe_inst *));
-   unsigned nm = 0;
    for (uint32_t k = 0; k < n; k++) {
-      if (u[k].inst->block || (u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate)) {
-         free(meta);
+      if (u[k].inst->block || (u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate))
          return false;
-      }
-      meta[nm++] = u[k].inst;
    }
-   for (unsigned k = 0; k < nm; k++)
-      xe_inst_delete(m, meta[k]);
-   free(meta);
-   xe_inst_delete(m, xe_def(m, id));
-   xe_module_invalidate(m);
+   xe_inst_kill(m, xe_def(m, id));
    return true;
 }
 
