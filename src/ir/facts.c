@@ -86,11 +86,27 @@ uint32_t xe_opencl_std(xe_module *m, bool add)
 
 /* ---- kernels ---- */
 
+/* The OpExecutionMode instructions of function fn_id, in layout order:
+ * they are uses of fn_id (operand 0), so no walk of the section. */
+static const xe_use *mode_uses(const xe_module *m, uint32_t fn_id, uint32_t *n)
+{
+   /* The use lists are a cache: asking does not change the module. */
+   return xe_uses((xe_module *)m, fn_id, n);
+}
+
+static bool is_mode_of(const xe_use *u)
+{
+   return u->inst->opcode == SpvOpExecutionMode && u->word == u->inst->first_op &&
+          u->inst->list == &u->inst->list->m->sec[XE_SEC_EXECUTION_MODE];
+}
+
 static void kernel_modes(const xe_module *m, xe_kernel *k)
 {
-   uint32_t fn = xe_op(k->entry, 1);
-   xe_foreach_inst(i, &m->sec[XE_SEC_EXECUTION_MODE]) {
-      if (i->opcode != SpvOpExecutionMode || xe_op(i, 0) != fn)
+   uint32_t fn = xe_op(k->entry, 1), n;
+   const xe_use *u = mode_uses(m, fn, &n);
+   for (uint32_t j = 0; j < n; j++) {
+      xe_inst *i = u[j].inst;
+      if (!is_mode_of(&u[j]))
          continue;
       if (xe_op(i, 1) == SpvExecutionModeLocalSize && xe_nops(i) >= 5) {
          for (int d = 0; d < 3; d++)
@@ -194,8 +210,11 @@ void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
    uint8_t kinds[8] = { XE_W_ID, XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT };
    for (unsigned k = 0; k < n && k < 6; k++)
       ops[2 + k] = lits[k];
-   xe_foreach_inst(i, &m->sec[XE_SEC_EXECUTION_MODE]) {
-      if (i->opcode == SpvOpExecutionMode && xe_op(i, 0) == fn_id && xe_op(i, 1) == (uint32_t)mode) {
+   uint32_t nu;
+   const xe_use *u = mode_uses(m, fn_id, &nu);
+   for (uint32_t j = 0; j < nu; j++) {
+      xe_inst *i = u[j].inst;
+      if (is_mode_of(&u[j]) && xe_op(i, 1) == (uint32_t)mode) {
          xe_set_ops(i, ops, 2 + n, kinds);
          return;
       }
