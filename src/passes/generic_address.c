@@ -102,9 +102,10 @@ static xe_inst *clone_inst(xe_module *m, const xe_inst *i, uint32_t *map, uint32
 {
    xe_inst *c = xe_inst_clone(i);
    for (unsigned w = 1; w < c->nwords; w++)
-      if (c->kinds[w] == XE_W_ID || c->kinds[w] == XE_W_RESULT)
-         c->words[w] = remap(map, bound, c->words[w]);
-   c->result_id = remap(map, bound, c->result_id);
+      if (c->kinds[w] == XE_W_ID)
+         xe_set_word(c, w, remap(map, bound, c->words[w]));
+   if (c->result_id)
+      xe_set_result(c, remap(map, bound, c->result_id));
    (void)m;
    return c;
 }
