@@ -478,10 +478,8 @@ static bool narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, 
             uint32_t old = i->result_id, fresh = xe_fresh_id(m);
             xe_inst *next = i->next;
             xe_inst_remove(m, i);
-            i->result_id = fresh;
-            i->words[2] = fresh;
-            i->type_id = nt;
-            i->words[1] = nt;
+            xe_set_result(i, fresh);
+            xe_set_type(i, nt);
             set_mem_align(i, 1, nsize);
             xe_list_insert_before(m, next, i);
             xe_list_insert_before(m, next, xe_inst_create(SpvOpUConvert, wide, old, &fresh, 1, NULL));
