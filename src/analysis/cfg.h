@@ -7,9 +7,10 @@
  * from back edges: an edge whose target dominates its source.
  *
  * Block indices are positions in the function at the time the CFG was
- * built.  Any change to blocks or terminators must invalidate the
- * function (xe_function_invalidate), which the pipeline does for passes
- * that do not declare the CFG preserved.
+ * built.  The IR's edit functions bump the function's cfg_gen when blocks
+ * or terminators change (code_gen on any change, which loops depend on),
+ * so the next query recomputes; a result a pass still holds stays
+ * allocated, stale, until the pipeline moves to the next pass.
  */
 #ifndef XEOPT_CFG_H
 #define XEOPT_CFG_H

@@ -85,12 +85,8 @@ static void print_after(const xe_pass_info *p, xe_module *m, const xe_pipeline_h
  * internal error naming the pass that left it. */
 static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
 {
-   static int enabled = -1;
-   if (enabled < 0) {
-      const char *e = getenv("XEOPT_CHECK_PASSES");
-      enabled = e && !strcmp(e, "1");
-   }
-   if (!enabled)
+   const char *e = getenv("XEOPT_CHECK_PASSES");
+   if (!e || strcmp(e, "1"))
       return true;
    char *msg = xe_check_structure(m);
    if (!msg && !xe_check_uses(m, &msg) && !msg)

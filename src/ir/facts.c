@@ -1,8 +1,9 @@
 /*
- * Questions passes ask about a module: def-use, names, decorations,
- * capabilities, kernels and their execution modes, constants and types.
- * Look-ups scan the small module-level sections; def-use is computed once
- * and cached until the module changes.
+ * Questions passes ask about a module: capabilities, kernels and their
+ * execution modes, constants and types.  Look-ups by id (a kernel's
+ * execution modes, its callers) go through the use lists (uses.c), which
+ * also answer names, decorations and SpecIds; only the small module-level
+ * sections (capabilities, extensions, imports, entry points) are scanned.
  */
 #include <stdio.h>
 #include <stdlib.h>
