@@ -254,6 +254,10 @@ xe_inst *xe_block_terminator(const xe_block *b);
 /* The first instruction that is not OpPhi/OpLine/OpNoLine, or NULL. */
 xe_inst *xe_block_first_non_phi(const xe_block *b);
 xe_function *xe_function_by_id(const xe_module *m, uint32_t id);
+/* A copy of f with fresh ids for the function, its parameters, labels and
+ * results (taken in layout order), appended to the module; references to
+ * ids defined outside f are kept.  Names and decorations are not copied. */
+xe_function *xe_function_clone(xe_module *m, xe_function *f);
 /* Position of OpFunctionParameter id among f's parameters, -1 if none. */
 int xe_param_index(const xe_function *f, uint32_t id);
 static inline uint32_t xe_block_id(const xe_block *b) { return b->label->result_id; }

@@ -731,3 +731,84 @@ enum xe_section xe_opcode_section(uint16_t op)
    default: return XE_SEC_GLOBAL;
    }
 }
+
+/* ---- cloning ---- */
+
+/* Old id -> new id for the results of one function: open addressing,
+ * sized by the function, not by the module's bound (cloning one function
+ * of a large module must not cost the module's size). */
+typedef struct idmap {
+   uint32_t *key, *val, cap;
+} idmap;
+
+static uint32_t *idmap_slot(idmap *mp, uint32_t id)
+{
+   uint32_t h = id * 0x9e3779b1u;
+   for (h &= mp->cap - 1; mp->key[h] && mp->key[h] != id; h = (h + 1) & (mp->cap - 1))
+      ;
+   mp->key[h] = id;
+   return &mp->val[h];
+}
+
+static uint32_t idmap_get(idmap *mp, uint32_t id)
+{
+   uint32_t h = id * 0x9e3779b1u;
+   for (h &= mp->cap - 1; mp->key[h]; h = (h + 1) & (mp->cap - 1)) {
+      if (mp->key[h] == id)
+         return mp->val[h];
+   }
+   return id;
+}
+
+static xe_inst *clone_remapped(const xe_inst *i, idmap *mp)
+{
+   xe_inst *c = xe_inst_clone(i);
+   for (unsigned w = 1; w < c->nwords; w++)
+      if (c->kinds[w] == XE_W_ID)
+         c->words[w] = idmap_get(mp, c->words[w]);
+   if (c->result_id)
+      xe_set_result(c, idmap_get(mp, c->result_id));
+   return c;
+}
+
+xe_function *xe_function_clone(xe_module *m, xe_function *f)
+{
+   uint32_t n = 2;
+   xe_foreach_inst(p, &f->params)
+      n++;
+   xe_foreach_block(b, f) {
+      n++;
+      xe_foreach_inst(i, &b->insts)
+         n++;
+   }
+   idmap mp = { NULL, NULL, 16 };
+   while (mp.cap < 2 * n)
+      mp.cap *= 2;
+   mp.key = xcalloc(mp.cap, sizeof(uint32_t));
+   mp.val = xcalloc(mp.cap, sizeof(uint32_t));
+   /* Fresh ids in layout order: the function, parameters, then each
+    * block's label and results. */
+   *idmap_slot(&mp, xe_function_id(f)) = xe_fresh_id(m);
+   xe_foreach_inst(p, &f->params)
+      if (p->result_id)
+         *idmap_slot(&mp, p->result_id) = xe_fresh_id(m);
+   xe_foreach_block(b, f) {
+      *idmap_slot(&mp, xe_block_id(b)) = xe_fresh_id(m);
+      xe_foreach_inst(i, &b->insts)
+         if (i->result_id)
+            *idmap_slot(&mp, i->result_id) = xe_fresh_id(m);
+   }
+   xe_function *nf = xe_function_create(m, clone_remapped(f->def, &mp), clone_remapped(f->end, &mp));
+   xe_foreach_inst(p, &f->params)
+      xe_list_append(m, &nf->params, clone_remapped(p, &mp));
+   xe_foreach_block(b, f) {
+      xe_block *nb = xe_block_create(m, nf, idmap_get(&mp, xe_block_id(b)));
+      xe_block_insert(nf, NULL, nb);
+      xe_foreach_inst(i, &b->insts)
+         xe_block_append(m, nb, clone_remapped(i, &mp));
+   }
+   xe_function_append(m, nf);
+   free(mp.key);
+   free(mp.val);
+   return nf;
+}
