@@ -15,6 +15,7 @@
 #include "opinfo.h"
 #include <spirv/unified1/OpenCL.std.h>
 #include "passes.h"
+#include "spec_ids.h"
 #include "testutil.h"
 
 /* A loop nest in the shape clang emits, called through a wrapper.  When
@@ -161,6 +162,96 @@ START_TEST(builder_find_or_create)
 }
 END_TEST
 
+/* The use lists follow every edit function without a rebuild, stay in
+ * layout order, agree with a fresh walk (xe_check_uses), and notice a
+ * word written behind their back. */
+START_TEST(use_lists_follow_edits)
+{
+   xe_module *m = assemble(nest_text(false));
+   char *err = NULL;
+   uint32_t c0 = 0, c1 = 0, n;
+   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
+      uint64_t v;
+      if (xe_const_uint(m, i->result_id, &v))
+         *(v ? &c1 : &c0) = i->result_id;
+   }
+   ck_assert(c0 && c1);
+   const xe_use *u = xe_uses(m, c1, &n);
+   ck_assert_uint_eq(n, 2);   /* the two OpIAdd */
+   ck_assert(xe_layout_before(u[0].inst, u[1].inst));
+   xe_inst *jnext = u[0].inst, *inext = u[1].inst;
+   /* set operand: the use moves from c1 to c0 */
+   xe_set_op(jnext, 1, c0);
+   ck_assert_uint_eq(xe_use_count(m, c1), 1);
+   u = xe_uses(m, c0, &n);
+   ck_assert(n >= 3);
+   for (uint32_t k = 1; k < n; k++)
+      ck_assert(xe_layout_before(u[k - 1].inst, u[k].inst) ||
+                (u[k - 1].inst == u[k].inst && u[k - 1].word < u[k].word));
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* replace all uses, then kill the definition with its name */
+   xe_replace_all_uses(m, c1, c0);
+   ck_assert_uint_eq(xe_use_count(m, c1), 0);
+   ck_assert_uint_eq(xe_op(inext, 1), c0);
+   xe_set_name(m, c1, "one");
+   ck_assert_str_eq(xe_name(m, c1), "one");
+   xe_inst_kill(m, xe_def(m, c1));
+   ck_assert_ptr_null(xe_name(m, c1));
+   ck_assert_ptr_null(xe_def(m, c1));
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* find-or-create returns the existing constant, then a new one once */
+   uint32_t uint = xe_def(m, c0)->type_id;
+   ck_assert_uint_eq(xe_const_int(m, uint, 0), c0);
+   uint32_t c7 = xe_const_int(m, uint, 7);
+   ck_assert_uint_eq(xe_const_int(m, uint, 7), c7);
+   /* SpecIds: taken ones are skipped, the cursor follows decorations */
+   uint32_t sid = 0;
+   xe_decorate(m, c7, SpvDecorationSpecId, &sid, 1);
+   ck_assert(xe_spec_id_used(m, 0));
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 0), 1);
+   sid = 1;
+   xe_decorate(m, c0, SpvDecorationSpecId, &sid, 1);
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 0), 2);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* a direct write is what the check is for */
+   inext->words[inext->first_op + 1] = c7;
+   ck_assert(!xe_check_uses(m, &err));
+   ck_assert_ptr_nonnull(err);
+   free(err);
+   xe_module_free(m);
+}
+END_TEST
+
+/* A cached CFG stays valid across edits that keep blocks and terminators,
+ * and is recomputed after a terminator changes. */
+START_TEST(analysis_generations)
+{
+   xe_module *m = assemble(nest_text(false));
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "k", &k));
+   xe_function *f = k.body;
+   const xe_cfg *c = xe_function_cfg(f);
+   const xe_loops *l = xe_function_loops(f);
+   ck_assert_uint_eq(l->n, 2);
+   xe_builder b = xe_builder_before(m, xe_block_terminator(f->first));
+   uint32_t uint = f->params.first->type_id;
+   xe_build2(&b, SpvOpIAdd, uint, f->params.first->result_id, f->params.first->result_id);
+   ck_assert_ptr_eq(xe_function_cfg(f), c);          /* not a terminator */
+   ck_assert_ptr_null(xe_check_cfg(f));
+   ck_assert_ptr_ne(xe_function_loops(f), NULL);
+   ck_assert_ptr_null(xe_check_loops(f));
+   /* retarget the entry's branch to the exit: the CFG must change */
+   xe_block *exit = f->last;
+   xe_set_op(xe_block_terminator(f->first), 0, xe_block_id(exit));
+   const xe_cfg *c2 = xe_function_cfg(f);
+   ck_assert_ptr_ne(c2, c);
+   ck_assert_uint_eq(c2->succ[c2->succ_start[0]], exit->index);
+   ck_assert_ptr_null(xe_check_cfg(f));
+   xe_uses_release(m);
+   xe_module_free(m);
+}
+END_TEST
+
 START_TEST(block_order_fixes_dominance)
 {
    xe_module *m = assemble(nest_text(true));
@@ -264,6 +355,8 @@ int main(void)
    tcase_add_test(tc, block_order_fixes_dominance);
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
+   tcase_add_test(tc, use_lists_follow_edits);
+   tcase_add_test(tc, analysis_generations);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

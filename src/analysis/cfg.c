@@ -38,8 +38,20 @@ static void cfg_free(xe_cfg *c)
 
 uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
 {
-   for (uint32_t b = 0; b < c->n; b++) {
-      if (xe_block_id(c->blocks[b]) == label_id)
+   /* The label's block knows its index (set when the CFG was built);
+    * the check against blocks[] rejects another function's block. */
+   if (!c->n)
+      return XE_NONE;
+   xe_inst *l = xe_def(c->blocks[0]->fn->module, label_id);
+   if (!l || l->opcode != SpvOpLabel || !l->block)
+      return XE_NONE;
+   uint32_t b = l->block->index;
+   if (b < c->n && c->blocks[b] == l->block)
+      return b;
+   /* A CFG the function has been rebuilt since (a pass still holding it):
+    * the index belongs to the newer one. */
+   for (b = 0; b < c->n; b++) {
+      if (c->blocks[b] == l->block)
          return b;
    }
    return XE_NONE;
@@ -217,12 +229,9 @@ static xe_cfg *cfg_build(xe_function *f)
 
 const xe_cfg *xe_function_cfg(xe_function *f)
 {
-   xe_fn_cache *c = &f->cache[XE_FN_CFG];
-   if (!c->data) {
-      c->data = cfg_build(f);
-      c->free = cfg_free_any;
-   }
-   return c->data;
+   if (!xe_fn_cache_valid(f, XE_FN_CFG))
+      xe_fn_cache_set(f, XE_FN_CFG, cfg_build(f), cfg_free_any);
+   return f->cache[XE_FN_CFG].data;
 }
 
 bool xe_dominates(const xe_cfg *c, uint32_t a, uint32_t b)
@@ -236,4 +245,35 @@ bool xe_dominates(const xe_cfg *c, uint32_t a, uint32_t b)
       b = up;
    }
    return true;
+}
+
+static bool same_u32(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+   return !n || !memcmp(a, b, n * sizeof(uint32_t));
+}
+
+/* Compares f's cached CFG (when valid) with a fresh one. */
+const char *xe_check_cfg(xe_function *f)
+{
+   if (!xe_fn_cache_valid(f, XE_FN_CFG))
+      return NULL;
+   const xe_cfg *c = f->cache[XE_FN_CFG].data;
+   xe_cfg *n = cfg_build(f);
+   const char *why = NULL;
+   if (c->n != n->n || memcmp(c->blocks, n->blocks, c->n * sizeof(xe_block *)))
+      why = "its blocks";
+   else if (!same_u32(c->succ_start, n->succ_start, c->n + 1) ||
+            !same_u32(c->succ, n->succ, c->succ_start[c->n]))
+      why = "its successors";
+   else if (!same_u32(c->pred_start, n->pred_start, c->n + 1) ||
+            !same_u32(c->pred, n->pred, c->pred_start[c->n]))
+      why = "its predecessors";
+   else if (c->nrpo != n->nrpo || !same_u32(c->rpo, n->rpo, c->nrpo))
+      why = "its reverse postorder";
+   else if (!same_u32(c->idom, n->idom, c->n))
+      why = "its dominator tree";
+   cfg_free(n);
+   /* cfg_build renumbered the blocks; the cached CFG has the same order
+    * when it matched. */
+   return why ? why : NULL;
 }

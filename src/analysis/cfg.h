@@ -7,9 +7,10 @@
  * from back edges: an edge whose target dominates its source.
  *
  * Block indices are positions in the function at the time the CFG was
- * built.  Any change to blocks or terminators must invalidate the
- * function (xe_function_invalidate), which the pipeline does for passes
- * that do not declare the CFG preserved.
+ * built.  The IR's edit functions bump the function's cfg_gen when blocks
+ * or terminators change (code_gen on any change, which loops depend on),
+ * so the next query recomputes; a result a pass still holds stays
+ * allocated, stale, until the pipeline moves to the next pass.
  */
 #ifndef XEOPT_CFG_H
 #define XEOPT_CFG_H
@@ -36,6 +37,11 @@ const xe_cfg *xe_function_cfg(xe_function *f);
 uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id);
 /* True if block a dominates block b (both reachable); a block dominates itself. */
 bool xe_dominates(const xe_cfg *c, uint32_t a, uint32_t b);
+
+/* For the check between passes: NULL when f's cached CFG and dominators
+ * (if any, and still valid) equal a fresh computation, else what differs.
+ * Leaves block indices as a fresh build sets them. */
+const char *xe_check_cfg(xe_function *f);
 
 /* A natural loop.  Blocks are indices into the function's CFG. */
 typedef struct xe_loop {
@@ -64,6 +70,9 @@ typedef struct xe_loops {
 } xe_loops;
 
 const xe_loops *xe_function_loops(xe_function *f);
+/* As xe_check_cfg, for the cached loops (headers, blocks, induction
+ * variables). */
+const char *xe_check_loops(xe_function *f);
 bool xe_loop_contains(const xe_loop *l, uint32_t block);
 /* The innermost loop containing block, XE_NONE if none. */
 uint32_t xe_loop_of_block(const xe_loops *ls, uint32_t block);

@@ -248,10 +248,31 @@ static void loops_free(void *p)
 
 const xe_loops *xe_function_loops(xe_function *f)
 {
-   xe_fn_cache *c = &f->cache[XE_FN_LOOPS];
-   if (!c->data) {
-      c->data = loops_build(f);
-      c->free = loops_free;
+   if (!xe_fn_cache_valid(f, XE_FN_LOOPS))
+      xe_fn_cache_set(f, XE_FN_LOOPS, loops_build(f), loops_free);
+   return f->cache[XE_FN_LOOPS].data;
+}
+
+const char *xe_check_loops(xe_function *f)
+{
+   if (!xe_fn_cache_valid(f, XE_FN_LOOPS))
+      return NULL;
+   const xe_loops *c = f->cache[XE_FN_LOOPS].data;
+   xe_loops *n = loops_build(f);
+   const char *why = NULL;
+   if (c->n != n->n)
+      why = "the number of loops";
+   for (uint32_t k = 0; !why && k < c->n; k++) {
+      const xe_loop *a = &c->loops[k], *b = &n->loops[k];
+      if (a->header != b->header || a->nblocks != b->nblocks ||
+          memcmp(a->blocks, b->blocks, a->nblocks * sizeof(uint32_t)) || a->parent != b->parent ||
+          a->preheader != b->preheader)
+         why = "a loop's blocks";
+      else if (a->iv != b->iv || a->iv_next != b->iv_next || a->iv_init != b->iv_init ||
+               a->iv_step != b->iv_step || a->exit_cmp != b->exit_cmp ||
+               a->exit_branch != b->exit_branch)
+         why = "a loop's induction variable";
    }
-   return c->data;
+   loops_free(n);
+   return why;
 }

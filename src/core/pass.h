@@ -107,7 +107,12 @@ void xe_manifest_add(xe_module *m, const char *kernel, const char *section,
 /* The object for kernel, created when missing. */
 struct cJSON *xe_manifest_kernel(xe_module *m, const char *kernel);
 
-/* ---- analyses passes may preserve ---- */
+/* ---- analyses passes may preserve ----
+ * Edits through the IR's edit functions make the analyses of the
+ * functions they touch stale by themselves (generation counters).  After a
+ * pass that changed the module and does not declare XE_PRESERVE_CFG, the
+ * pipeline also drops every cached analysis (O(1), the module epoch), for
+ * changes made behind the edit functions' back. */
 enum {
    XE_PRESERVE_NONE = 0,
    XE_PRESERVE_CFG = 1 << 0,      /* blocks and terminators unchanged */

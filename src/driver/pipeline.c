@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cfg.h"
 #include "io.h"
 #include "passes.h"
 #include "pipeline.h"
@@ -77,6 +78,42 @@ static void print_after(const xe_pass_info *p, xe_module *m, const xe_pipeline_h
    free(text);
 }
 
+/* XEOPT_CHECK_PASSES=1 (the test suite sets it): after every pass, the
+ * module's structure, its use lists and indexes against a fresh walk, and
+ * every still-valid cached analysis against a fresh computation, as
+ * nir_validate and SPIRV-Tools' IsConsistent do.  A difference is an
+ * internal error naming the pass that left it. */
+static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
+{
+   const char *e = getenv("XEOPT_CHECK_PASSES");
+   if (!e || strcmp(e, "1"))
+      return true;
+   char *msg = xe_check_structure(m);
+   if (!msg && !xe_check_uses(m, &msg) && !msg)
+      msg = strdup("use lists differ");
+   if (msg) {
+      if (asprintf(err, "after pass %s: %s", p->name, msg) < 0)
+         abort();
+      free(msg);
+      return false;
+   }
+   xe_foreach_fn(f, m) {
+      const char *why = xe_check_cfg(f);
+      const char *what = "CFG";
+      if (!why) {
+         why = xe_check_loops(f);
+         what = "loops";
+      }
+      if (why) {
+         if (asprintf(err, "after pass %s: the cached %s of function %%%u is stale (%s)", p->name,
+                      what, xe_function_id(f), why) < 0)
+            abort();
+         return false;
+      }
+   }
+   return true;
+}
+
 static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_options *o,
                               xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err)
 {
@@ -86,8 +123,16 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
    bool progress = p->run(&ctx);
    double dt = now() - t0;
    r->pass = NULL;
-   if (progress && p->preserves != XE_PRESERVE_ALL)
+   /* The edit functions keep the use lists current and make the analyses
+    * of the functions they change stale (generation counters); a pass that
+    * does not declare the CFG preserved may have changed code behind them,
+    * so the module epoch drops every cached analysis, in O(1). */
+   if (progress && !(p->preserves & XE_PRESERVE_CFG))
       xe_module_invalidate(m);
+   else
+      xe_uses_release(m);
+   if (!check_after(p, m, err))
+      return XE_INTERNAL;
    if (h && h->time_passes && h->time_to)
       fprintf(h->time_to, "xeopt: time: %-24s %9.3f ms%s\n", p->name, dt * 1e3,
               progress ? "  (changed)" : "");

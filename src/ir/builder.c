@@ -5,6 +5,7 @@
 
 #define SPV_ENABLE_UTILITY_CODE
 #include "builder.h"
+#include "ir_internal.h"
 
 /* spirv.h defines SpvHasResultAndType as a C99 inline function; this
  * declaration makes this file emit its external definition. */
@@ -98,16 +99,12 @@ uint32_t xe_build_ocl(xe_builder *b, uint32_t type_id, uint32_t instruction, uns
 
 /* ---- find-or-create ---- */
 
-/* A global instruction with this opcode, type and exact operands. */
+/* A global instruction with this opcode, type and exact operands: the
+ * first in layout order, looked up by content in the module's index. */
 static uint32_t find_global(xe_module *m, SpvOp op, uint32_t type_id, unsigned nops,
                             const uint32_t *ops)
 {
-   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
-      if (i->opcode == op && i->type_id == type_id && xe_nops(i) == nops &&
-          (!nops || !memcmp(&i->words[i->first_op], ops, nops * 4)))
-         return i->result_id;
-   }
-   return 0;
+   return xe__find_global(m, op, type_id, nops, ops);
 }
 
 uint32_t xe_global_append(xe_module *m, SpvOp op, uint32_t type_id, unsigned nops,

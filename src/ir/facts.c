@@ -1,8 +1,9 @@
 /*
- * Questions passes ask about a module: def-use, names, decorations,
- * capabilities, kernels and their execution modes, constants and types.
- * Look-ups scan the small module-level sections; def-use is computed once
- * and cached until the module changes.
+ * Questions passes ask about a module: capabilities, kernels and their
+ * execution modes, constants and types.  Look-ups by id (a kernel's
+ * execution modes, its callers) go through the use lists (uses.c), which
+ * also answer names, decorations and SpecIds; only the small module-level
+ * sections (capabilities, extensions, imports, entry points) are scanned.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,166 +26,6 @@ const char *xe_opcode_name(uint16_t op)
    static _Thread_local char buf[16];
    snprintf(buf, sizeof(buf), "Op%u", op);
    return buf;
-}
-
-/* ---- def-use ---- */
-
-struct xe_defuse {
-   uint32_t bound;
-   uint32_t *start;    /* uses of id at use[start[id] .. start[id+1]) */
-   xe_use *use;
-};
-
-void xe_defuse_free(struct xe_defuse *d)
-{
-   if (!d)
-      return;
-   free(d->start);
-   free(d->use);
-   free(d);
-}
-
-typedef void (*inst_visitor)(xe_inst *i, void *data);
-
-static void visit_list(xe_list *l, inst_visitor fn, void *data)
-{
-   xe_foreach_inst(i, l)
-      fn(i, data);
-}
-
-/* Visits every instruction of the module in layout order. */
-static void visit_all(xe_module *m, inst_visitor fn, void *data)
-{
-   for (int s = 0; s < XE_SEC_COUNT; s++)
-      visit_list(&m->sec[s], fn, data);
-   xe_foreach_fn(f, m) {
-      fn(f->def, data);
-      visit_list(&f->params, fn, data);
-      xe_foreach_block(b, f) {
-         fn(b->label, data);
-         visit_list(&b->insts, fn, data);
-      }
-      fn(f->end, data);
-   }
-}
-
-static void count_uses(xe_inst *i, void *data)
-{
-   struct xe_defuse *d = data;
-   for (unsigned w = 1; w < i->nwords; w++) {
-      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && i->words[w] < d->bound)
-         d->start[i->words[w] + 1]++;
-   }
-}
-
-static void fill_uses(xe_inst *i, void *data)
-{
-   struct xe_defuse *d = data;
-   for (unsigned w = 1; w < i->nwords; w++) {
-      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && i->words[w] < d->bound) {
-         /* start[id] is used as the fill cursor, then shifted back. */
-         xe_use *u = &d->use[d->start[i->words[w]]++];
-         u->inst = i;
-         u->word = w;
-      }
-   }
-}
-
-static struct xe_defuse *defuse_build(xe_module *m)
-{
-   struct xe_defuse *d = calloc(1, sizeof(*d));
-   d->bound = m->bound;
-   d->start = calloc(m->bound + 2, sizeof(uint32_t));
-   visit_all(m, count_uses, d);
-   for (uint32_t id = 0; id <= m->bound; id++)
-      d->start[id + 1] += d->start[id];
-   d->use = malloc((d->start[m->bound] + 1) * sizeof(xe_use));
-   visit_all(m, fill_uses, d);
-   /* After filling, start[id] points at the end of id's range. */
-   memmove(d->start + 1, d->start, m->bound * sizeof(uint32_t));
-   d->start[0] = 0;
-   return d;
-}
-
-const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count)
-{
-   if (!m->defuse || m->defuse->bound != m->bound) {
-      xe_defuse_free(m->defuse);
-      m->defuse = defuse_build(m);
-   }
-   struct xe_defuse *d = m->defuse;
-   if (id >= d->bound) {
-      *count = 0;
-      return NULL;
-   }
-   *count = d->start[id + 1] - d->start[id];
-   return d->use + d->start[id];
-}
-
-struct replace {
-   uint32_t from, to;
-};
-
-static void replace_in(xe_inst *i, void *data)
-{
-   struct replace *r = data;
-   for (unsigned w = 1; w < i->nwords; w++) {
-      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && i->words[w] == r->from) {
-         i->words[w] = r->to;
-         if (i->kinds[w] == XE_W_TYPE)
-            i->type_id = r->to;
-      }
-   }
-}
-
-void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to)
-{
-   struct replace r = { from, to };
-   visit_all(m, replace_in, &r);
-   xe_defuse_free(m->defuse);
-   m->defuse = NULL;
-}
-
-/* ---- names and decorations ---- */
-
-const char *xe_name(const xe_module *m, uint32_t id)
-{
-   xe_foreach_inst(i, &m->sec[XE_SEC_DEBUG_NAME]) {
-      if (i->opcode == SpvOpName && xe_op(i, 0) == id)
-         return xe_op_string(i, 1);
-   }
-   return NULL;
-}
-
-bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t *vals,
-                   unsigned nvals)
-{
-   xe_foreach_inst(i, &m->sec[XE_SEC_ANNOTATION]) {
-      if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && xe_nops(i) >= 2 &&
-          xe_op(i, 0) == id && xe_op(i, 1) == (uint32_t)dec) {
-         for (unsigned k = 0; k < nvals && 2 + k < xe_nops(i); k++)
-            vals[k] = xe_op(i, 2 + k);
-         return true;
-      }
-   }
-   return false;
-}
-
-bool xe_is_exported(const xe_module *m, uint32_t id)
-{
-   xe_foreach_inst(i, &m->sec[XE_SEC_ANNOTATION]) {
-      /* LinkageAttributes: target, decoration, name (string), linkage type. */
-      if (i->opcode == SpvOpDecorate && xe_nops(i) >= 4 && xe_op(i, 0) == id &&
-          xe_op(i, 1) == SpvDecorationLinkageAttributes)
-         return xe_op(i, xe_nops(i) - 1) != SpvLinkageTypeImport;
-   }
-   return false;
-}
-
-int xe_builtin_of(const xe_module *m, uint32_t var_id)
-{
-   uint32_t b;
-   return xe_decoration(m, var_id, SpvDecorationBuiltIn, &b, 1) ? (int)b : -1;
 }
 
 /* ---- capabilities and extensions ---- */
@@ -246,11 +87,27 @@ uint32_t xe_opencl_std(xe_module *m, bool add)
 
 /* ---- kernels ---- */
 
+/* The OpExecutionMode instructions of function fn_id, in layout order:
+ * they are uses of fn_id (operand 0), so no walk of the section. */
+static const xe_use *mode_uses(const xe_module *m, uint32_t fn_id, uint32_t *n)
+{
+   /* The use lists are a cache: asking does not change the module. */
+   return xe_uses((xe_module *)m, fn_id, n);
+}
+
+static bool is_mode_of(const xe_use *u)
+{
+   return u->inst->opcode == SpvOpExecutionMode && u->word == u->inst->first_op &&
+          u->inst->list == &u->inst->list->m->sec[XE_SEC_EXECUTION_MODE];
+}
+
 static void kernel_modes(const xe_module *m, xe_kernel *k)
 {
-   uint32_t fn = xe_op(k->entry, 1);
-   xe_foreach_inst(i, &m->sec[XE_SEC_EXECUTION_MODE]) {
-      if (i->opcode != SpvOpExecutionMode || xe_op(i, 0) != fn)
+   uint32_t fn = xe_op(k->entry, 1), n;
+   const xe_use *u = mode_uses(m, fn, &n);
+   for (uint32_t j = 0; j < n; j++) {
+      xe_inst *i = u[j].inst;
+      if (!is_mode_of(&u[j]))
          continue;
       if (xe_op(i, 1) == SpvExecutionModeLocalSize && xe_nops(i) >= 5) {
          for (int d = 0; d < 3; d++)
@@ -354,8 +211,11 @@ void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
    uint8_t kinds[8] = { XE_W_ID, XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT };
    for (unsigned k = 0; k < n && k < 6; k++)
       ops[2 + k] = lits[k];
-   xe_foreach_inst(i, &m->sec[XE_SEC_EXECUTION_MODE]) {
-      if (i->opcode == SpvOpExecutionMode && xe_op(i, 0) == fn_id && xe_op(i, 1) == (uint32_t)mode) {
+   uint32_t nu;
+   const xe_use *u = mode_uses(m, fn_id, &nu);
+   for (uint32_t j = 0; j < nu; j++) {
+      xe_inst *i = u[j].inst;
+      if (is_mode_of(&u[j]) && xe_op(i, 1) == (uint32_t)mode) {
          xe_set_ops(i, ops, 2 + n, kinds);
          return;
       }

@@ -56,6 +56,7 @@ typedef struct xe_module xe_module;
 
 typedef struct xe_list {
    xe_inst *first, *last;
+   xe_module *m;         /* the module the list belongs to, set by the list functions */
 } xe_list;
 
 struct xe_inst {
@@ -71,6 +72,14 @@ struct xe_inst {
    uint8_t *kinds;       /* nwords enum xe_word_kind */
    uint32_t aux;         /* scratch for the pass that runs; 0 otherwise */
    xe_function *function;   /* for OpFunction: the function it starts */
+   /* Position in its list, increasing along the list (gaps left for
+    * inserts); with the block's and function's order it gives the layout
+    * order of any two instructions in O(1) (xe_layout_before). */
+   uint64_t order;
+   /* While the module's use lists exist and the instruction is in the
+    * module: for each id word, its slot in that id's use list (UINT32_MAX
+    * for words not tracked); NULL otherwise.  Owned by the IR. */
+   uint32_t *uslot;
 };
 
 struct xe_block {
@@ -79,14 +88,22 @@ struct xe_block {
    xe_block *prev, *next;
    xe_function *fn;
    uint32_t index;        /* position in the function, set by the CFG */
+   uint64_t order;        /* increasing along the function's blocks, see xe_inst.order */
 };
 
 /* An analysis cached on a function by the analysis layer (src/analysis/).
- * The IR drops it (xe_function_invalidate) without knowing what it is. */
+ * The IR drops it (xe_function_invalidate) without knowing what it is.
+ *
+ * Validity is O(1): the edit functions bump the function's generation
+ * counters (cfg_gen when blocks or terminators change, code_gen on any
+ * change of its code), and xe_module_invalidate bumps the module's epoch.
+ * An entry is valid while its stamp equals the counters it depends on
+ * (xe_fn_cache_valid); nothing walks the functions to drop analyses. */
 enum xe_fn_analysis { XE_FN_CFG, XE_FN_LOOPS, XE_FN_ANALYSIS_COUNT };
 typedef struct xe_fn_cache {
    void *data;              /* NULL when not computed */
    void (*free)(void *data);
+   uint32_t epoch, gen;     /* the module epoch and generation it was computed at */
 } xe_fn_cache;
 
 struct xe_function {
@@ -98,6 +115,9 @@ struct xe_function {
    xe_module *module;
    uint32_t mark;         /* scratch for the pass that runs; 0 otherwise */
    xe_fn_cache cache[XE_FN_ANALYSIS_COUNT];   /* on demand, see cfg.h */
+   uint64_t order;        /* increasing along the module's functions */
+   uint32_t cfg_gen;      /* bumped when blocks or terminators change */
+   uint32_t code_gen;     /* bumped on any change of the function's code */
 };
 
 struct xe_module {
@@ -114,7 +134,15 @@ struct xe_module {
    xe_function *first_fn, *last_fn;
    xe_inst **defs;        /* defs[id]: the defining instruction, bound entries */
    uint32_t defs_cap;
-   struct xe_defuse *defuse;   /* on demand, see xe_uses() */
+   struct xe_defuse *defuse;   /* use lists, names, decorations, SpecIds: built on
+                                * first use, then kept up to date by the edit
+                                * functions (uses.c) */
+   uint32_t order_epoch;       /* bumped when a block or function with instructions
+                                * moves: use lists are re-sorted on demand */
+   uint32_t epoch;             /* bumped by xe_module_invalidate: every cached
+                                * function analysis is stale afterwards */
+   struct xe_stale *stale;     /* replaced analyses, freed between passes (a
+                                * pass may still hold pointers into them) */
    struct cJSON *manifest;     /* host contract entries, NULL when none */
 };
 
@@ -132,11 +160,24 @@ static inline xe_inst *xe_def(const xe_module *m, uint32_t id)
    return id < m->defs_cap ? m->defs[id] : NULL;
 }
 
-/* Drops cached analyses that describe code: def-use, and every function's
- * CFG, dominators and loops.  Passes call it (through the pipeline) when
- * they change the code and did not declare the analysis preserved. */
+/* Marks every function's cached analyses (CFG, dominators, loops) stale,
+ * in O(1) (the module epoch), and releases the copies xe_uses returned.
+ * The use lists stay: the edit functions keep them current.  Needed only
+ * after changes made without the edit functions. */
 void xe_module_invalidate(xe_module *m);
+/* Frees f's cached analyses now. */
 void xe_function_invalidate(xe_function *f);
+/* Is f's cached analysis k still valid?  CFG entries depend on cfg_gen,
+ * the others on code_gen (a loop records instructions, not only blocks). */
+static inline bool xe_fn_cache_valid(const xe_function *f, enum xe_fn_analysis k)
+{
+   const xe_fn_cache *c = &f->cache[k];
+   return c->data && c->epoch == f->module->epoch &&
+          c->gen == (k == XE_FN_CFG ? f->cfg_gen : f->code_gen);
+}
+/* Stores data as f's analysis k, stamped valid now.  A stale one it
+ * replaces is freed by xe_uses_release (between passes), not at once. */
+void xe_fn_cache_set(xe_function *f, enum xe_fn_analysis k, void *data, void (*free_fn)(void *));
 
 /* ---- instructions ---- */
 
@@ -157,12 +198,24 @@ void xe_inst_free(xe_inst *i);
 static inline unsigned xe_nops(const xe_inst *i) { return i->nwords - i->first_op; }
 static inline uint32_t xe_op(const xe_inst *i, unsigned k) { return i->words[i->first_op + k]; }
 static inline uint8_t xe_op_kind(const xe_inst *i, unsigned k) { return i->kinds[i->first_op + k]; }
+/* The edit functions below keep the module's use lists, name, decoration
+ * and SpecId indexes, defs[] and the function's analysis generations
+ * current; passes change instructions only through them. */
 /* Replaces operand k (a word after the result id). */
 void xe_set_op(xe_inst *i, unsigned k, uint32_t value);
 /* Replaces all operands; returns false if too long. */
 bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *kinds);
 /* Changes the opcode, keeping the words. */
 void xe_set_opcode(xe_inst *i, uint16_t opcode);
+/* Replaces word w (an index into words[], as xe_use.word; not the result
+ * id: xe_set_result). */
+void xe_set_word(xe_inst *i, unsigned w, uint32_t value);
+/* Changes the result type of an instruction that has one. */
+void xe_set_type(xe_inst *i, uint32_t type_id);
+/* Changes the result id of an instruction that has one (defs[] follows). */
+void xe_set_result(xe_inst *i, uint32_t result_id);
+/* Is a before b in the module's layout (sections, then functions)?  O(1). */
+bool xe_layout_before(const xe_inst *a, const xe_inst *b);
 /* The literal string starting at operand k (SPIR-V 2.2.1 literal string). */
 const char *xe_op_string(const xe_inst *i, unsigned k);
 
@@ -178,6 +231,9 @@ void xe_list_insert_after(xe_module *m, xe_inst *pos, xe_inst *i);
 void xe_inst_remove(xe_module *m, xe_inst *i);
 /* Detaches and frees. */
 void xe_inst_delete(xe_module *m, xe_inst *i);
+/* Deletes i and every OpName, OpMemberName and decoration whose target is
+ * its result id. */
+void xe_inst_kill(xe_module *m, xe_inst *i);
 
 #define xe_foreach_inst(i, l) for (xe_inst *i = (l)->first; i; i = i->next)
 #define xe_foreach_inst_safe(i, n, l) \
@@ -198,6 +254,10 @@ xe_inst *xe_block_terminator(const xe_block *b);
 /* The first instruction that is not OpPhi/OpLine/OpNoLine, or NULL. */
 xe_inst *xe_block_first_non_phi(const xe_block *b);
 xe_function *xe_function_by_id(const xe_module *m, uint32_t id);
+/* A copy of f with fresh ids for the function, its parameters, labels and
+ * results (taken in layout order), appended to the module; references to
+ * ids defined outside f are kept.  Names and decorations are not copied. */
+xe_function *xe_function_clone(xe_module *m, xe_function *f);
 /* Position of OpFunctionParameter id among f's parameters, -1 if none. */
 int xe_param_index(const xe_function *f, uint32_t id);
 static inline uint32_t xe_block_id(const xe_block *b) { return b->label->result_id; }
@@ -217,11 +277,23 @@ typedef struct xe_use {
    uint16_t word;     /* index into inst->words */
 } xe_use;
 
-/* Every use of id, as a pointer to *count entries owned by the module,
- * valid until the next change of the module.  Computed on first call. */
+/* Every use of id in layout order, as a pointer to *count entries owned by
+ * the module: a copy of id's use list taken now, so the caller may edit the
+ * users while walking it.  The copy lives until xe_module_invalidate or
+ * xe_uses_release.  The use lists are built on the first call (one walk of
+ * the module) and kept current by the edit functions afterwards. */
 const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count);
-/* Rewrites every reference to from into to (not the definition). */
+/* Number of uses of id, O(1) once the use lists exist. */
+uint32_t xe_use_count(xe_module *m, uint32_t id);
+/* Frees the copies xe_uses returned (the pipeline does it between passes). */
+void xe_uses_release(xe_module *m);
+/* Rewrites every reference to from into to (not the definition), in time
+ * proportional to from's uses. */
 void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to);
+/* Compares the use lists and indexes with a fresh walk of the module;
+ * false with a malloc'd *err naming the first difference.  True when the
+ * lists were never built. */
+bool xe_check_uses(xe_module *m, char **err);
 
 /* ---- module facts ---- */
 

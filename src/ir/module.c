@@ -1,13 +1,21 @@
 /*
  * Module, function, block and instruction bookkeeping.  The module keeps
  * defs[] (id -> defining instruction) up to date on every insert and
- * remove, so passes can always look a definition up; uses are an
- * on-demand analysis (defuse.c).
+ * remove, so passes can always look a definition up.  Every list insert
+ * and remove and every edit function also
+ *  - gives the instruction an order key (increasing along its list, with
+ *    gaps for later inserts), so layout order is an O(1) comparison;
+ *  - enters or removes the instruction in the use lists and indexes
+ *    (uses.c) once those exist;
+ *  - bumps the generation counters of the function it changes (code_gen,
+ *    and cfg_gen for blocks and terminators), which is what makes cached
+ *    analyses stale: no walk over the module invalidates anything.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir.h"
+#include "ir_internal.h"
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -22,6 +30,8 @@ xe_module *xe_module_create(void)
    xe_module *m = xcalloc(1, sizeof(*m));
    m->version = 0x10000;
    m->bound = 1;
+   for (int s = 0; s < XE_SEC_COUNT; s++)
+      m->sec[s].m = m;
    return m;
 }
 
@@ -34,7 +44,6 @@ static void free_list(xe_list *l)
    l->first = l->last = NULL;
 }
 
-void xe_defuse_free(struct xe_defuse *d);
 extern void cJSON_Delete(struct cJSON *item);
 
 static void function_free(xe_function *f)
@@ -62,7 +71,8 @@ void xe_module_free(xe_module *m)
       n = f->next;
       function_free(f);
    }
-   xe_defuse_free(m->defuse);
+   xe__defuse_free(m->defuse);
+   xe__stale_free(m);
    if (m->manifest)
       cJSON_Delete(m->manifest);
    free(m->defs);
@@ -119,12 +129,58 @@ void xe_function_invalidate(xe_function *f)
    }
 }
 
+void xe__stale_free(xe_module *m)
+{
+   for (struct xe_stale *st = m->stale, *n; st; st = n) {
+      n = st->next;
+      st->free(st->data);
+      free(st);
+   }
+   m->stale = NULL;
+}
+
+void xe_fn_cache_set(xe_function *f, enum xe_fn_analysis k, void *data, void (*free_fn)(void *))
+{
+   xe_fn_cache *c = &f->cache[k];
+   if (c->data) {
+      struct xe_stale *st = xcalloc(1, sizeof(*st));
+      st->data = c->data;
+      st->free = c->free;
+      st->next = f->module->stale;
+      f->module->stale = st;
+   }
+   c->data = data;
+   c->free = free_fn;
+   c->epoch = f->module->epoch;
+   c->gen = k == XE_FN_CFG ? f->cfg_gen : f->code_gen;
+}
+
 void xe_module_invalidate(xe_module *m)
 {
-   xe_defuse_free(m->defuse);
-   m->defuse = NULL;
-   xe_foreach_fn(f, m)
-      xe_function_invalidate(f);
+   m->epoch++;
+   xe_uses_release(m);
+}
+
+xe_function *xe__function_of(const xe_inst *i)
+{
+   if (i->block)
+      return i->block->fn;
+   if (i->function)
+      return i->function;
+   if (i->list && i->list->m && !xe__is_section(i->list->m, i->list))
+      return (xe_function *)((char *)i->list - offsetof(xe_function, params));
+   return NULL;
+}
+
+/* Records that i's function changed (its CFG too when cfg is set). */
+static void touch(const xe_inst *i, bool cfg)
+{
+   xe_function *f = xe__function_of(i);
+   if (!f)
+      return;
+   f->code_gen++;
+   if (cfg)
+      f->cfg_gen++;
 }
 
 /* ---- instructions ---- */
@@ -199,12 +255,67 @@ void xe_inst_free(xe_inst *i)
       free(i->words);
       free(i->kinds);
    }
+   free(i->uslot);
    free(i);
+}
+
+/* Writes word w of i, keeping the indexes current. */
+void xe__set_word(xe_inst *i, unsigned w, uint32_t value)
+{
+   if (i->kinds[w] == XE_W_TYPE)
+      i->type_id = value;
+   if (i->words[w] == value)
+      return;
+   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   bool all = m && xe__uses_keyed(m, i);
+   bool tracked = i->uslot && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE);
+   if (all)
+      xe__uses_unlink(m, i);
+   else if (tracked)
+      xe__uses_unlink_word(m, i, w);
+   i->words[w] = value;
+   if (all)
+      xe__uses_link(m, i);
+   else if (tracked)
+      xe__uses_link_word(m, i, w);
+   touch(i, xe_opcode_is_terminator(i->opcode));
+}
+
+void xe_set_word(xe_inst *i, unsigned w, uint32_t value)
+{
+   xe__set_word(i, w, value);
 }
 
 void xe_set_op(xe_inst *i, unsigned k, uint32_t value)
 {
-   i->words[i->first_op + k] = value;
+   xe__set_word(i, i->first_op + k, value);
+}
+
+void xe_set_type(xe_inst *i, uint32_t type_id)
+{
+   for (unsigned w = 1; w < i->first_op; w++) {
+      if (i->kinds[w] == XE_W_TYPE) {
+         xe__set_word(i, w, type_id);
+         return;
+      }
+   }
+}
+
+void xe_set_result(xe_inst *i, uint32_t result_id)
+{
+   for (unsigned w = 1; w < i->first_op; w++) {
+      if (i->kinds[w] != XE_W_RESULT || i->words[w] == result_id)
+         continue;
+      xe_module *m = xe__module_of(i);
+      if (m)
+         forget_def(m, i);
+      i->words[w] = result_id;
+      i->result_id = result_id;
+      if (m)
+         xe_note_def(m, i);
+      touch(i, i->opcode == SpvOpLabel);
+      return;
+   }
 }
 
 bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *kinds)
@@ -212,6 +323,9 @@ bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *k
    unsigned n = i->first_op + nops;
    if (n > 0xffff)
       return false;
+   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   if (m)
+      xe__uses_unlink(m, i);
    uint32_t *w = malloc(n * 4);
    uint8_t *kd = malloc(n);
    if (!w || !kd)
@@ -230,13 +344,24 @@ bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *k
    i->kinds = kd;
    i->nwords = n;
    i->words[0] = (uint32_t)n << 16 | i->opcode;
+   if (m)
+      xe__uses_link(m, i);
+   touch(i, xe_opcode_is_terminator(i->opcode));
    return true;
 }
 
 void xe_set_opcode(xe_inst *i, uint16_t opcode)
 {
+   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   bool keyed = m && (xe__uses_keyed(m, i) || opcode == SpvOpDecorate || opcode == SpvOpName);
+   if (keyed)
+      xe__uses_unlink(m, i);
+   bool cfg = xe_opcode_is_terminator(i->opcode) || xe_opcode_is_terminator(opcode);
    i->opcode = opcode;
    i->words[0] = (uint32_t)i->nwords << 16 | opcode;
+   if (keyed)
+      xe__uses_link(m, i);
+   touch(i, cfg);
 }
 
 const char *xe_op_string(const xe_inst *i, unsigned k)
@@ -250,7 +375,44 @@ const char *xe_op_string(const xe_inst *i, unsigned k)
 
 /* ---- lists ---- */
 
-void xe_list_append(xe_module *m, xe_list *l, xe_inst *i)
+/* Order keys: GAP apart when a list is numbered, midpoints for inserts;
+ * a list is renumbered when two neighbours leave no room (rare: 2^20 gap
+ * allows twenty inserts at one spot first). */
+#define ORDER_GAP ((uint64_t)1 << 20)
+
+static void renumber(xe_list *l)
+{
+   uint64_t k = 0;
+   xe_foreach_inst(i, l)
+      i->order = k += ORDER_GAP;
+}
+
+/* Gives i, already linked into l, an order key between its neighbours. */
+static void set_order(xe_list *l, xe_inst *i)
+{
+   uint64_t lo = i->prev ? i->prev->order : 0;
+   if (!i->next) {
+      i->order = lo + ORDER_GAP;
+      return;
+   }
+   uint64_t hi = i->next->order;
+   if (hi > lo + 1)
+      i->order = lo + (hi - lo) / 2;
+   else
+      renumber(l);
+}
+
+/* Common tail of every insert: i is linked into l. */
+static void linked(xe_module *m, xe_list *l, xe_inst *i)
+{
+   l->m = m;
+   set_order(l, i);
+   xe_note_def(m, i);
+   xe__uses_link(m, i);
+   touch(i, xe_opcode_is_terminator(i->opcode));
+}
+
+static void list_append(xe_module *m, xe_list *l, xe_inst *i)
 {
    i->list = l;
    i->prev = l->last;
@@ -260,13 +422,18 @@ void xe_list_append(xe_module *m, xe_list *l, xe_inst *i)
    else
       l->first = i;
    l->last = i;
-   xe_note_def(m, i);
+   linked(m, l, i);
+}
+
+void xe_list_append(xe_module *m, xe_list *l, xe_inst *i)
+{
+   list_append(m, l, i);
 }
 
 void xe_block_append(xe_module *m, xe_block *b, xe_inst *i)
 {
-   xe_list_append(m, &b->insts, i);
    i->block = b;
+   list_append(m, &b->insts, i);
 }
 
 void xe_list_insert_before(xe_module *m, xe_inst *pos, xe_inst *i)
@@ -281,7 +448,7 @@ void xe_list_insert_before(xe_module *m, xe_inst *pos, xe_inst *i)
    else
       l->first = i;
    pos->prev = i;
-   xe_note_def(m, i);
+   linked(m, l, i);
 }
 
 void xe_list_insert_after(xe_module *m, xe_inst *pos, xe_inst *i)
@@ -296,12 +463,14 @@ void xe_list_insert_after(xe_module *m, xe_inst *pos, xe_inst *i)
    else
       l->last = i;
    pos->next = i;
-   xe_note_def(m, i);
+   linked(m, l, i);
 }
 
 void xe_inst_remove(xe_module *m, xe_inst *i)
 {
    xe_list *l = i->list;
+   touch(i, xe_opcode_is_terminator(i->opcode));
+   xe__uses_unlink(m, i);
    if (l) {
       if (i->prev)
          i->prev->next = i->next;
@@ -324,6 +493,47 @@ void xe_inst_delete(xe_module *m, xe_inst *i)
    xe_inst_free(i);
 }
 
+/* Layout position as a tuple: sections first (by section), then functions
+ * (by function order: OpFunction, parameters, blocks by order with the
+ * label first, OpFunctionEnd). */
+static void layout_key(const xe_inst *i, uint64_t k[5])
+{
+   memset(k, 0, 5 * sizeof(uint64_t));
+   xe_module *m = xe__module_of(i);
+   if (i->list && xe__is_section(m, i->list)) {
+      k[0] = (uint64_t)(i->list - m->sec);
+      k[4] = i->order;
+      return;
+   }
+   xe_function *f = xe__function_of(i);
+   k[0] = XE_SEC_COUNT;
+   k[1] = f ? f->order : 0;
+   if (i->function) {
+      k[2] = 0;
+   } else if (i->block) {
+      k[2] = 2;
+      k[3] = i->block->order;
+      k[4] = i == i->block->label ? 0 : i->order;
+   } else if (f && i == f->end) {
+      k[2] = 3;
+   } else {
+      k[2] = 1;
+      k[4] = i->order;
+   }
+}
+
+bool xe_layout_before(const xe_inst *a, const xe_inst *b)
+{
+   uint64_t ka[5], kb[5];
+   layout_key(a, ka);
+   layout_key(b, kb);
+   for (int j = 0; j < 5; j++) {
+      if (ka[j] != kb[j])
+         return ka[j] < kb[j];
+   }
+   return false;
+}
+
 /* ---- functions and blocks ---- */
 
 xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
@@ -332,6 +542,7 @@ xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
    f->def = def;
    f->end = end;
    f->module = m;
+   f->params.m = m;
    if (def)
       def->function = f;
    if (def)
@@ -342,26 +553,53 @@ xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
 void xe_function_append(xe_module *m, xe_function *f)
 {
    f->prev = m->last_fn;
+   f->order = m->last_fn ? m->last_fn->order + 1 : 1;
    if (m->last_fn)
       m->last_fn->next = f;
    else
       m->first_fn = f;
    m->last_fn = f;
+   /* Its instructions may be in the use lists already, with order 0. */
+   m->order_epoch++;
+   /* OpFunction uses its return and function types. */
+   if (f->def)
+      xe__uses_link(m, f->def);
 }
 
 xe_block *xe_block_create(xe_module *m, xe_function *f, uint32_t label_id)
 {
    xe_block *b = xcalloc(1, sizeof(*b));
    b->fn = f;
+   b->insts.m = m;
    b->label = xe_inst_create(SpvOpLabel, 0, label_id, NULL, 0, NULL);
    b->label->block = b;
    xe_note_def(m, b->label);
    return b;
 }
 
+/* Block order keys, as instruction order keys (set_order). */
+static void block_order(xe_function *f, xe_block *b)
+{
+   uint64_t lo = b->prev ? b->prev->order : 0;
+   if (!b->next) {
+      b->order = lo + ORDER_GAP;
+      return;
+   }
+   uint64_t hi = b->next->order;
+   if (hi > lo + 1) {
+      b->order = lo + (hi - lo) / 2;
+      return;
+   }
+   uint64_t k = 0;
+   xe_foreach_block(x, f)
+      x->order = k += ORDER_GAP;
+}
+
 void xe_block_insert(xe_function *f, xe_block *after, xe_block *b)
 {
    b->fn = f;
+   f->cfg_gen++;
+   f->code_gen++;
    if (!after) {
       b->prev = f->last;
       b->next = NULL;
@@ -370,19 +608,26 @@ void xe_block_insert(xe_function *f, xe_block *after, xe_block *b)
       else
          f->first = b;
       f->last = b;
-      return;
+   } else {
+      b->prev = after;
+      b->next = after->next;
+      if (after->next)
+         after->next->prev = b;
+      else
+         f->last = b;
+      after->next = b;
    }
-   b->prev = after;
-   b->next = after->next;
-   if (after->next)
-      after->next->prev = b;
-   else
-      f->last = b;
-   after->next = b;
+   block_order(f, b);
+   /* Its instructions change place in the layout: use lists holding them
+    * may be out of order now. */
+   if (b->insts.first && f->module)
+      f->module->order_epoch++;
 }
 
 void xe_block_unlink(xe_function *f, xe_block *b)
 {
+   f->cfg_gen++;
+   f->code_gen++;
    if (b->prev)
       b->prev->next = b->next;
    else
@@ -485,4 +730,85 @@ enum xe_section xe_opcode_section(uint16_t op)
    case SpvOpMemberDecorateString: return XE_SEC_ANNOTATION;
    default: return XE_SEC_GLOBAL;
    }
+}
+
+/* ---- cloning ---- */
+
+/* Old id -> new id for the results of one function: open addressing,
+ * sized by the function, not by the module's bound (cloning one function
+ * of a large module must not cost the module's size). */
+typedef struct idmap {
+   uint32_t *key, *val, cap;
+} idmap;
+
+static uint32_t *idmap_slot(idmap *mp, uint32_t id)
+{
+   uint32_t h = id * 0x9e3779b1u;
+   for (h &= mp->cap - 1; mp->key[h] && mp->key[h] != id; h = (h + 1) & (mp->cap - 1))
+      ;
+   mp->key[h] = id;
+   return &mp->val[h];
+}
+
+static uint32_t idmap_get(idmap *mp, uint32_t id)
+{
+   uint32_t h = id * 0x9e3779b1u;
+   for (h &= mp->cap - 1; mp->key[h]; h = (h + 1) & (mp->cap - 1)) {
+      if (mp->key[h] == id)
+         return mp->val[h];
+   }
+   return id;
+}
+
+static xe_inst *clone_remapped(const xe_inst *i, idmap *mp)
+{
+   xe_inst *c = xe_inst_clone(i);
+   for (unsigned w = 1; w < c->nwords; w++)
+      if (c->kinds[w] == XE_W_ID)
+         c->words[w] = idmap_get(mp, c->words[w]);
+   if (c->result_id)
+      xe_set_result(c, idmap_get(mp, c->result_id));
+   return c;
+}
+
+xe_function *xe_function_clone(xe_module *m, xe_function *f)
+{
+   uint32_t n = 2;
+   xe_foreach_inst(p, &f->params)
+      n++;
+   xe_foreach_block(b, f) {
+      n++;
+      xe_foreach_inst(i, &b->insts)
+         n++;
+   }
+   idmap mp = { NULL, NULL, 16 };
+   while (mp.cap < 2 * n)
+      mp.cap *= 2;
+   mp.key = xcalloc(mp.cap, sizeof(uint32_t));
+   mp.val = xcalloc(mp.cap, sizeof(uint32_t));
+   /* Fresh ids in layout order: the function, parameters, then each
+    * block's label and results. */
+   *idmap_slot(&mp, xe_function_id(f)) = xe_fresh_id(m);
+   xe_foreach_inst(p, &f->params)
+      if (p->result_id)
+         *idmap_slot(&mp, p->result_id) = xe_fresh_id(m);
+   xe_foreach_block(b, f) {
+      *idmap_slot(&mp, xe_block_id(b)) = xe_fresh_id(m);
+      xe_foreach_inst(i, &b->insts)
+         if (i->result_id)
+            *idmap_slot(&mp, i->result_id) = xe_fresh_id(m);
+   }
+   xe_function *nf = xe_function_create(m, clone_remapped(f->def, &mp), clone_remapped(f->end, &mp));
+   xe_foreach_inst(p, &f->params)
+      xe_list_append(m, &nf->params, clone_remapped(p, &mp));
+   xe_foreach_block(b, f) {
+      xe_block *nb = xe_block_create(m, nf, idmap_get(&mp, xe_block_id(b)));
+      xe_block_insert(nf, NULL, nb);
+      xe_foreach_inst(i, &b->insts)
+         xe_block_append(m, nb, clone_remapped(i, &mp));
+   }
+   xe_function_append(m, nf);
+   free(mp.key);
+   free(mp.val);
+   return nf;
 }

@@ -1,20 +1,16 @@
-/* SpecIds of a module's specialization constants (spec_ids.h). */
+/* SpecIds in use come from the module's index (uses.c): a hashed set kept
+ * current by the edit functions, and a cursor for the next free one, so
+ * handing out k fresh SpecIds costs O(k), not a walk of the decorations
+ * for every candidate. */
+#include "ir_internal.h"
 #include "spec_ids.h"
 
 bool xe_spec_id_used(const xe_module *m, uint32_t id)
 {
-   xe_foreach_inst(i, &m->sec[XE_SEC_ANNOTATION]) {
-      if (i->opcode == SpvOpDecorate && xe_nops(i) >= 3 && xe_op(i, 1) == SpvDecorationSpecId &&
-          xe_op(i, 2) == id)
-         return true;
-   }
-   return false;
+   return xe__spec_id_used(m, id);
 }
 
 uint32_t xe_spec_id_fresh(const xe_module *m, uint32_t from)
 {
-   uint32_t id = from;
-   while (xe_spec_id_used(m, id))
-      id++;
-   return id;
+   return xe__spec_id_fresh(m, from);
 }

@@ -93,55 +93,16 @@ static bool use_accepts_specific(const xe_as_info *a, xe_inst *u, unsigned w, bo
 /* At most this many rounds of cloning, i.e. levels of nested helpers. */
 #define MAX_ROUNDS 4
 
-static uint32_t remap(uint32_t *map, uint32_t bound, uint32_t id)
-{
-   return id < bound && map[id] ? map[id] : id;
-}
-
-static xe_inst *clone_inst(xe_module *m, const xe_inst *i, uint32_t *map, uint32_t bound)
-{
-   xe_inst *c = xe_inst_clone(i);
-   for (unsigned w = 1; w < c->nwords; w++)
-      if (c->kinds[w] == XE_W_ID || c->kinds[w] == XE_W_RESULT)
-         c->words[w] = remap(map, bound, c->words[w]);
-   c->result_id = remap(map, bound, c->result_id);
-   (void)m;
-   return c;
-}
-
 /* A copy of f with fresh ids, appended to the module. */
 static xe_function *clone_function(xe_module *m, xe_function *f)
 {
-   uint32_t bound = m->bound;
-   uint32_t *map = calloc(bound, sizeof(uint32_t));
-   map[xe_function_id(f)] = xe_fresh_id(m);
-   xe_foreach_inst(p, &f->params)
-      if (p->result_id)
-         map[p->result_id] = xe_fresh_id(m);
-   xe_foreach_block(b, f) {
-      map[xe_block_id(b)] = xe_fresh_id(m);
-      xe_foreach_inst(i, &b->insts)
-         if (i->result_id)
-            map[i->result_id] = xe_fresh_id(m);
-   }
-   xe_function *nf = xe_function_create(m, clone_inst(m, f->def, map, bound),
-                                        clone_inst(m, f->end, map, bound));
-   xe_foreach_inst(p, &f->params)
-      xe_list_append(m, &nf->params, clone_inst(m, p, map, bound));
-   xe_foreach_block(b, f) {
-      xe_block *nb = xe_block_create(m, nf, map[xe_block_id(b)]);
-      xe_block_insert(nf, NULL, nb);
-      xe_foreach_inst(i, &b->insts)
-         xe_block_append(m, nb, clone_inst(m, i, map, bound));
-   }
-   xe_function_append(m, nf);
+   xe_function *nf = xe_function_clone(m, f);
    const char *n = xe_name(m, xe_function_id(f));
    if (n) {
       char buf[256];
       snprintf(buf, sizeof buf, "%s.as%u", n, xe_function_id(nf));
       xe_set_name(m, xe_function_id(nf), buf);
    }
-   free(map);
    return nf;
 }
 
@@ -460,7 +421,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          xe_inst *gt = xe_def(m, i->type_id);
          uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
          orig_type[id] = i->type_id;
-         i->words[1] = i->type_id = nt;
+         xe_set_type(i, nt);
          nretyped++;
          if (i->opcode == SpvOpPtrCastToGeneric)
             xe_set_opcode(i, SpvOpBitcast);
@@ -496,7 +457,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          if (val != id) {
             if (u->result_id == val)
                continue;   /* the cast itself */
-            u->words[w] = val;
+            xe_set_word(u, w, val);
          }
          bool ru = u->result_id && u->result_id < bound && retype[u->result_id];
          if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr) {
@@ -528,7 +489,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          /* Give this use the Generic pointer it had: a root's own value,
           * else a cast back. */
          if (val != id) {
-            u->words[w] = id;
+            xe_set_word(u, w, id);
             continue;
          }
          xe_inst *pos = u;
@@ -538,7 +499,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          }
          xe_builder bd = xe_builder_before(m, pos);
          uint32_t g = xe_build1(&bd, SpvOpPtrCastToGeneric, orig_type[id], id);
-         u->words[w] = g;
+         xe_set_word(u, w, g);
       }
       free(copy);
       xe_module_invalidate(m);

@@ -202,8 +202,7 @@ static void set_var_type(xe_module *m, parr *a, uint32_t elem, uint32_t len)
 {
    uint32_t u64 = xe_type_int(m, 64);
    uint32_t arr = xe_type_array(m, elem, xe_const_int(m, u64, len));
-   a->var->type_id = xe_type_pointer(m, SpvStorageClassFunction, arr);
-   a->var->words[1] = a->var->type_id;
+   xe_set_type(a->var, xe_type_pointer(m, SpvStorageClassFunction, arr));
    a->elem = elem;
    a->len = len;
 }
@@ -271,56 +270,17 @@ static xe_inst **local_users(xe_function *f, uint32_t id, uint32_t *n)
    return us;
 }
 
-/* Deletes id's definition, inside a function, when only names and
- * decorations use it (scanned, not looked up: see local_users). */
-static bool delete_local_if_dead(xe_module *m, xe_inst *d)
-{
-   uint32_t id = d->result_id, n;
-   free(local_users(d->block->fn, id, &n));
-   if (n)
-      return false;
-   static const int secs[] = { XE_SEC_DEBUG_NAME, XE_SEC_ANNOTATION };
-   for (unsigned s = 0; s < 2; s++) {
-      xe_foreach_inst(i, &m->sec[secs[s]]) {
-         for (unsigned w = 1; w < i->nwords; w++)
-            if (i->words[w] == id && i->kinds[w] == XE_W_ID && i->opcode != SpvOpName &&
-                i->opcode != SpvOpDecorate)
-               return false;
-      }
-   }
-   for (unsigned s = 0; s < 2; s++) {
-      xe_foreach_inst_safe(i, nx, &m->sec[secs[s]])
-         if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate) && xe_op(i, 0) == id)
-            xe_inst_delete(m, i);
-   }
-   xe_inst_delete(m, d);
-   return true;
-}
-
 /* Deletes id's definition and its names and decorations when nothing in
  * a function uses it any more; returns whether it did. */
 static bool delete_if_dead(xe_module *m, uint32_t id)
 {
    uint32_t n;
-   xe_inst *d0 = xe_def(m, id);
-   if (d0 && d0->block)
-      return delete_local_if_dead(m, d0);
-   xe_module_invalidate(m);
    const xe_use *u = xe_uses(m, id, &n);
-   xe_inst **meta = malloc((n + 1) * sizeof(xe_inst *));
-   unsigned nm = 0;
    for (uint32_t k = 0; k < n; k++) {
-      if (u[k].inst->block || (u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate)) {
-         free(meta);
+      if (u[k].inst->block || (u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate))
          return false;
-      }
-      meta[nm++] = u[k].inst;
    }
-   for (unsigned k = 0; k < nm; k++)
-      xe_inst_delete(m, meta[k]);
-   free(meta);
-   xe_inst_delete(m, xe_def(m, id));
-   xe_module_invalidate(m);
+   xe_inst_kill(m, xe_def(m, id));
    return true;
 }
 
@@ -499,8 +459,7 @@ static bool narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, 
    }
    for (unsigned c = 0; c < a->nchains; c++) {
       xe_inst *ch = a->chains[c];
-      ch->type_id = np;
-      ch->words[1] = np;
+      xe_set_type(ch, np);
       uint32_t n;
       xe_inst **us = local_users(ch->block->fn, ch->result_id, &n);
       for (uint32_t k = 0; k < n; k++) {
@@ -519,10 +478,8 @@ static bool narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, 
             uint32_t old = i->result_id, fresh = xe_fresh_id(m);
             xe_inst *next = i->next;
             xe_inst_remove(m, i);
-            i->result_id = fresh;
-            i->words[2] = fresh;
-            i->type_id = nt;
-            i->words[1] = nt;
+            xe_set_result(i, fresh);
+            xe_set_type(i, nt);
             set_mem_align(i, 1, nsize);
             xe_list_insert_before(m, next, i);
             xe_list_insert_before(m, next, xe_inst_create(SpvOpUConvert, wide, old, &fresh, 1, NULL));

@@ -1,0 +1,63 @@
+/*
+ * Hooks between the IR's list and edit functions (module.c) and its
+ * indexes (uses.c).  Private to src/ir/.
+ */
+#ifndef XEOPT_IR_INTERNAL_H
+#define XEOPT_IR_INTERNAL_H
+
+#include "ir.h"
+
+/* The module an attached instruction belongs to, NULL when detached. */
+static inline xe_module *xe__module_of(const xe_inst *i)
+{
+   if (i->list)
+      return i->list->m;
+   if (i->function)
+      return i->function->module;
+   if (i->block && i->block->fn)
+      return i->block->fn->module;
+   return NULL;
+}
+
+/* Is l one of m's section lists? */
+static inline bool xe__is_section(const xe_module *m, const xe_list *l)
+{
+   return m && l >= &m->sec[0] && l < &m->sec[XE_SEC_COUNT];
+}
+
+/* An analysis replaced while a pass may still point into it. */
+struct xe_stale {
+   struct xe_stale *next;
+   void *data;
+   void (*free)(void *data);
+};
+void xe__stale_free(xe_module *m);
+
+/* The function an attached instruction is in, NULL for sections. */
+xe_function *xe__function_of(const xe_inst *i);
+
+/* Enters i's uses, name, decorations, SpecId and type/constant key into
+ * the indexes when they exist (i must be in the module). */
+void xe__uses_link(xe_module *m, xe_inst *i);
+/* Removes them again (no-op when i was never entered). */
+void xe__uses_unlink(xe_module *m, xe_inst *i);
+/* The same for one id word of an entered instruction (operand edits). */
+void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w);
+void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w);
+/* Whether an edit of a literal word of i must re-enter i (annotations and
+ * global types/constants are indexed by their literals too). */
+bool xe__uses_keyed(const xe_module *m, const xe_inst *i);
+void xe__defuse_free(struct xe_defuse *d);
+/* Writes word w of an instruction through the indexes (type_id follows a
+ * result-type word). */
+void xe__set_word(xe_inst *i, unsigned w, uint32_t value);
+/* SpecId set (spec_ids.c) and type/constant look-up (builder.c). */
+bool xe__spec_id_used(const xe_module *m, uint32_t v);
+uint32_t xe__spec_id_fresh(const xe_module *m, uint32_t from);
+/* The first type or constant in the global section with exactly this
+ * opcode, type and operands, 0 if none (only the opcodes find-or-create
+ * asks for are indexed). */
+uint32_t xe__find_global(xe_module *m, uint16_t op, uint32_t type_id, unsigned nops,
+                         const uint32_t *ops);
+
+#endif

@@ -1,0 +1,696 @@
+/*
+ * Use lists and the indexes that hang off them: OpName and decorations by
+ * target id, SpecIds in use, and types and constants by content.
+ *
+ * Built once per module, on the first question (one walk in layout order),
+ * then kept current by the IR's edit functions (module.c calls
+ * xe__uses_link / xe__uses_unlink on every insert, remove and operand
+ * edit).  Before, def-use was a snapshot rebuilt after every change, so a
+ * pass that edited one kernel and asked about the next paid a walk of the
+ * whole module each time: quadratic in the number of kernels.
+ *
+ * Each id has an array of (instruction, word) uses.  An instruction keeps,
+ * per id word, its slot in that array (uslot), so removing a use is O(1):
+ * the last entry moves into the hole.  That breaks layout order, which
+ * callers see (remarks and new ids follow the order of uses), so a list
+ * remembers whether it is still in order and xe_uses sorts it when not,
+ * comparing O(1) layout keys (xe_layout_before).
+ *
+ * xe_uses hands out a copy in an arena, not the live array: passes walk
+ * the uses of an id while rewriting them, which edits the live array.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_internal.h"
+
+#define NO_SLOT UINT32_MAX
+
+typedef struct idinfo {
+   xe_use *v;              /* uses of the id */
+   uint32_t n, cap;
+   xe_inst **meta;         /* OpName/OpMemberName/decorations whose target is the id */
+   uint32_t nmeta, capmeta;
+   bool unsorted;          /* v is not in layout order */
+   uint32_t order_epoch;   /* the module's order_epoch when v was last in order */
+} idinfo;
+
+typedef struct chunk {
+   struct chunk *next;
+   size_t n, cap;
+   xe_use v[];
+} chunk;
+
+struct xe_defuse {
+   uint32_t cap;           /* ids covered by ids[] */
+   idinfo *ids;
+   /* SpecId values -> number of OpDecorate SpecId carrying them (open
+    * addressing; a key stays when its count drops to 0). */
+   uint32_t *skey, *scount;
+   uint8_t *sused;
+   uint32_t scap, sn;
+   bool spec_cursor;       /* SpecIds [spec_from, spec_next) are all in use */
+   uint32_t spec_from, spec_next;
+   /* Types and constants that find-or-create looks up, by content (open
+    * addressing, TOMB for deleted). */
+   xe_inst **gtab;
+   uint32_t gcap, gn;
+   chunk *arena;           /* copies handed out by xe_uses */
+};
+
+#define TOMB ((xe_inst *)1)
+
+static void *xrealloc(void *p, size_t n)
+{
+   p = realloc(p, n ? n : 1);
+   if (!p)
+      abort();
+   return p;
+}
+
+static void *xcalloc(size_t n, size_t s)
+{
+   void *p = calloc(n ? n : 1, s);
+   if (!p)
+      abort();
+   return p;
+}
+
+void xe_uses_release(xe_module *m)
+{
+   xe__stale_free(m);
+   struct xe_defuse *d = m->defuse;
+   if (!d)
+      return;
+   for (chunk *c = d->arena, *n; c; c = n) {
+      n = c->next;
+      free(c);
+   }
+   d->arena = NULL;
+}
+
+void xe__defuse_free(struct xe_defuse *d)
+{
+   if (!d)
+      return;
+   for (chunk *c = d->arena, *n; c; c = n) {
+      n = c->next;
+      free(c);
+   }
+   for (uint32_t id = 0; id < d->cap; id++) {
+      free(d->ids[id].v);
+      free(d->ids[id].meta);
+   }
+   free(d->ids);
+   free(d->skey);
+   free(d->scount);
+   free(d->sused);
+   free(d->gtab);
+   free(d);
+}
+
+static idinfo *info(struct xe_defuse *d, uint32_t id)
+{
+   if (id >= d->cap) {
+      uint64_t cap = d->cap ? d->cap : 64;
+      while (cap <= id)
+         cap *= 2;
+      d->ids = xrealloc(d->ids, cap * sizeof(idinfo));
+      memset(d->ids + d->cap, 0, (cap - d->cap) * sizeof(idinfo));
+      d->cap = (uint32_t)cap;
+   }
+   return &d->ids[id];
+}
+
+/* ---- SpecIds ---- */
+
+static uint32_t hash32(uint32_t x)
+{
+   x ^= x >> 16;
+   x *= 0x7feb352d;
+   x ^= x >> 15;
+   x *= 0x846ca68b;
+   return x ^ (x >> 16);
+}
+
+static uint32_t *spec_slot(struct xe_defuse *d, uint32_t v, bool add)
+{
+   if (add && 2 * (d->sn + 1) > d->scap) {
+      uint32_t ocap = d->scap, *okey = d->skey, *ocount = d->scount;
+      uint8_t *oused = d->sused;
+      d->scap = ocap ? 2 * ocap : 64;
+      d->skey = xcalloc(d->scap, 4);
+      d->scount = xcalloc(d->scap, 4);
+      d->sused = xcalloc(d->scap, 1);
+      d->sn = 0;
+      for (uint32_t k = 0; k < ocap; k++) {
+         if (oused[k])
+            *spec_slot(d, okey[k], true) = ocount[k];
+      }
+      free(okey);
+      free(ocount);
+      free(oused);
+   }
+   if (!d->scap)
+      return NULL;
+   for (uint32_t h = hash32(v) & (d->scap - 1);; h = (h + 1) & (d->scap - 1)) {
+      if (d->sused[h] && d->skey[h] == v)
+         return &d->scount[h];
+      if (!d->sused[h]) {
+         if (!add)
+            return NULL;
+         d->sused[h] = 1;
+         d->skey[h] = v;
+         d->scount[h] = 0;
+         d->sn++;
+         return &d->scount[h];
+      }
+   }
+}
+
+static bool spec_decoration(const xe_module *m, const xe_inst *i)
+{
+   return i->opcode == SpvOpDecorate && xe_nops(i) >= 3 && xe_op(i, 1) == SpvDecorationSpecId &&
+          i->list == &m->sec[XE_SEC_ANNOTATION];
+}
+
+static void spec_add(struct xe_defuse *d, uint32_t v)
+{
+   ++*spec_slot(d, v, true);
+}
+
+static void spec_del(struct xe_defuse *d, uint32_t v)
+{
+   uint32_t *c = spec_slot(d, v, false);
+   if (c && *c && !--*c && d->spec_cursor && v >= d->spec_from && v < d->spec_next)
+      d->spec_next = v;
+}
+
+/* ---- types and constants by content ---- */
+
+static bool global_keyed_op(uint16_t op)
+{
+   switch (op) {
+   case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat:
+   case SpvOpTypeVector: case SpvOpTypeArray: case SpvOpTypePointer:
+   case SpvOpConstant: case SpvOpConstantTrue: case SpvOpConstantFalse:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static uint32_t content_hash(uint16_t op, uint32_t type_id, unsigned nops, const uint32_t *ops)
+{
+   uint32_t h = hash32(op * 0x9e3779b9u ^ type_id) ^ nops;
+   for (unsigned k = 0; k < nops; k++)
+      h = hash32(h ^ ops[k]) + k;
+   return h;
+}
+
+static bool same_content(const xe_inst *i, uint16_t op, uint32_t type_id, unsigned nops,
+                         const uint32_t *ops)
+{
+   return i->opcode == op && i->type_id == type_id && xe_nops(i) == nops &&
+          (!nops || !memcmp(&i->words[i->first_op], ops, nops * 4));
+}
+
+static void gtab_put(struct xe_defuse *d, xe_inst *i);
+
+static void gtab_grow(struct xe_defuse *d)
+{
+   uint32_t ocap = d->gcap;
+   xe_inst **old = d->gtab;
+   d->gcap = ocap ? 2 * ocap : 256;
+   d->gtab = xcalloc(d->gcap, sizeof(xe_inst *));
+   d->gn = 0;
+   for (uint32_t k = 0; k < ocap; k++) {
+      if (old[k] && old[k] != TOMB)
+         gtab_put(d, old[k]);
+   }
+   free(old);
+}
+
+static void gtab_put(struct xe_defuse *d, xe_inst *i)
+{
+   if (2 * (d->gn + 1) > d->gcap)
+      gtab_grow(d);
+   uint32_t h = content_hash(i->opcode, i->type_id, xe_nops(i), &i->words[i->first_op]);
+   for (h &= d->gcap - 1; d->gtab[h] && d->gtab[h] != TOMB; h = (h + 1) & (d->gcap - 1))
+      ;
+   if (!d->gtab[h])
+      d->gn++; /* tombstones count already */
+   d->gtab[h] = i;
+}
+
+static void gtab_del(struct xe_defuse *d, xe_inst *i)
+{
+   uint32_t h = content_hash(i->opcode, i->type_id, xe_nops(i), &i->words[i->first_op]);
+   for (h &= d->gcap - 1; d->gtab[h]; h = (h + 1) & (d->gcap - 1)) {
+      if (d->gtab[h] == i) {
+         d->gtab[h] = TOMB;
+         return;
+      }
+   }
+}
+
+static bool global_keyed(const xe_module *m, const xe_inst *i)
+{
+   return i->list == &m->sec[XE_SEC_GLOBAL] && global_keyed_op(i->opcode);
+}
+
+static bool meta_keyed(const xe_module *m, const xe_inst *i)
+{
+   return (i->list == &m->sec[XE_SEC_DEBUG_NAME] || i->list == &m->sec[XE_SEC_ANNOTATION]) &&
+          xe_nops(i) >= 1 && xe_op_kind(i, 0) == XE_W_ID;
+}
+
+bool xe__uses_keyed(const xe_module *m, const xe_inst *i)
+{
+   return meta_keyed(m, i) || global_keyed(m, i);
+}
+
+/* ---- linking ---- */
+
+static bool use_before(const xe_use *a, const xe_inst *bi, unsigned bw)
+{
+   return a->inst == bi ? a->word < bw : xe_layout_before(a->inst, bi);
+}
+
+void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
+{
+   struct xe_defuse *d = m->defuse;
+   uint32_t id = i->words[w];
+   if (id >= m->bound) {
+      i->uslot[w] = NO_SLOT; /* as the reader rejects it; never an index */
+      return;
+   }
+   idinfo *e = info(d, id);
+   if (e->n == e->cap) {
+      e->cap = e->cap ? 2 * e->cap : 4;
+      e->v = xrealloc(e->v, e->cap * sizeof(xe_use));
+   }
+   if (e->order_epoch != m->order_epoch) {
+      e->order_epoch = m->order_epoch;
+      e->unsorted = e->n > 0;
+   }
+   if (e->n && !e->unsorted && !use_before(&e->v[e->n - 1], i, w))
+      e->unsorted = true;
+   e->v[e->n].inst = i;
+   e->v[e->n].word = (uint16_t)w;
+   i->uslot[w] = e->n++;
+}
+
+void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
+{
+   struct xe_defuse *d = m->defuse;
+   uint32_t k = i->uslot[w];
+   if (k == NO_SLOT)
+      return;
+   idinfo *e = &d->ids[i->words[w]];
+   uint32_t last = --e->n;
+   if (k != last) {
+      e->v[k] = e->v[last];
+      e->v[k].inst->uslot[e->v[k].word] = k;
+      e->unsorted = true;
+   }
+   i->uslot[w] = NO_SLOT;
+}
+
+void xe__uses_link(xe_module *m, xe_inst *i)
+{
+   struct xe_defuse *d = m->defuse;
+   if (!d || i->uslot)
+      return;
+   i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
+   for (unsigned w = 0; w < i->nwords; w++) {
+      i->uslot[w] = NO_SLOT;
+      if (w && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE))
+         xe__uses_link_word(m, i, w);
+   }
+   if (meta_keyed(m, i) && xe_op(i, 0) < m->bound) {
+      idinfo *e = info(d, xe_op(i, 0));
+      if (e->nmeta == e->capmeta) {
+         e->capmeta = e->capmeta ? 2 * e->capmeta : 2;
+         e->meta = xrealloc(e->meta, e->capmeta * sizeof(xe_inst *));
+      }
+      e->meta[e->nmeta++] = i;
+      if (spec_decoration(m, i))
+         spec_add(d, xe_op(i, 2));
+   }
+   if (global_keyed(m, i))
+      gtab_put(d, i);
+}
+
+void xe__uses_unlink(xe_module *m, xe_inst *i)
+{
+   struct xe_defuse *d = m->defuse;
+   if (!d || !i->uslot)
+      return;
+   for (unsigned w = 1; w < i->nwords; w++)
+      xe__uses_unlink_word(m, i, w);
+   if (meta_keyed(m, i) && xe_op(i, 0) < m->bound) {
+      idinfo *e = info(d, xe_op(i, 0));
+      for (uint32_t k = 0; k < e->nmeta; k++) {
+         if (e->meta[k] == i) {
+            e->meta[k] = e->meta[--e->nmeta];
+            break;
+         }
+      }
+      if (spec_decoration(m, i))
+         spec_del(d, xe_op(i, 2));
+   }
+   if (global_keyed(m, i))
+      gtab_del(d, i);
+   free(i->uslot);
+   i->uslot = NULL;
+}
+
+typedef void (*inst_visitor)(xe_module *m, xe_inst *i, void *data);
+
+/* Visits every instruction of the module in layout order. */
+static void visit_all(xe_module *m, inst_visitor fn, void *data)
+{
+   for (int s = 0; s < XE_SEC_COUNT; s++)
+      xe_foreach_inst(i, &m->sec[s])
+         fn(m, i, data);
+   xe_foreach_fn(f, m) {
+      fn(m, f->def, data);
+      xe_foreach_inst(i, &f->params)
+         fn(m, i, data);
+      xe_foreach_block(b, f) {
+         fn(m, b->label, data);
+         xe_foreach_inst(i, &b->insts)
+            fn(m, i, data);
+      }
+      if (f->end)
+         fn(m, f->end, data);
+   }
+}
+
+static void link_visit(xe_module *m, xe_inst *i, void *data)
+{
+   (void)data;
+   /* Labels and OpFunctionEnd have no id operands. */
+   if (i->opcode != SpvOpLabel && i->opcode != SpvOpFunctionEnd)
+      xe__uses_link(m, i);
+}
+
+static struct xe_defuse *built(const xe_module *cm)
+{
+   xe_module *m = (xe_module *)cm; /* the indexes are a cache: building them changes no content */
+   if (!m->defuse) {
+      m->defuse = xcalloc(1, sizeof(struct xe_defuse));
+      info(m->defuse, m->bound);
+      visit_all(m, link_visit, NULL);
+   }
+   return m->defuse;
+}
+
+/* ---- uses ---- */
+
+static int use_cmp(const void *pa, const void *pb)
+{
+   const xe_use *a = pa, *b = pb;
+   if (a->inst == b->inst)
+      return (int)a->word - (int)b->word;
+   return xe_layout_before(a->inst, b->inst) ? -1 : 1;
+}
+
+static void sort_uses(const xe_module *m, idinfo *e)
+{
+   if (e->order_epoch != m->order_epoch) {
+      e->order_epoch = m->order_epoch;
+      e->unsorted = e->n > 1;
+   }
+   if (!e->unsorted)
+      return;
+   qsort(e->v, e->n, sizeof(xe_use), use_cmp);
+   for (uint32_t k = 0; k < e->n; k++)
+      e->v[k].inst->uslot[e->v[k].word] = k;
+   e->unsorted = false;
+}
+
+static xe_use *arena_take(struct xe_defuse *d, size_t n)
+{
+   chunk *c = d->arena;
+   if (!c || c->cap - c->n < n) {
+      size_t cap = n > 4096 ? n : 4096;
+      c = xrealloc(NULL, sizeof(chunk) + cap * sizeof(xe_use));
+      c->cap = cap;
+      c->n = 0;
+      c->next = d->arena;
+      d->arena = c;
+   }
+   xe_use *p = c->v + c->n;
+   c->n += n;
+   return p;
+}
+
+const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count)
+{
+   struct xe_defuse *d = built(m);
+   if (id >= d->cap || !d->ids[id].n) {
+      *count = 0;
+      return NULL;
+   }
+   idinfo *e = &d->ids[id];
+   sort_uses(m, e);
+   xe_use *copy = arena_take(d, e->n);
+   memcpy(copy, e->v, e->n * sizeof(xe_use));
+   *count = e->n;
+   return copy;
+}
+
+uint32_t xe_use_count(xe_module *m, uint32_t id)
+{
+   struct xe_defuse *d = built(m);
+   return id < d->cap ? d->ids[id].n : 0;
+}
+
+void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to)
+{
+   if (from == to)
+      return;
+   uint32_t n;
+   const xe_use *u = xe_uses(m, from, &n);
+   for (uint32_t k = 0; k < n; k++)
+      xe__set_word(u[k].inst, u[k].word, to);
+}
+
+void xe_inst_kill(xe_module *m, xe_inst *i)
+{
+   if (i->result_id) {
+      struct xe_defuse *d = built(m);
+      /* Each delete drops the entry from meta (and may move ids[]). */
+      while (i->result_id < d->cap && d->ids[i->result_id].nmeta)
+         xe_inst_delete(m, d->ids[i->result_id].meta[d->ids[i->result_id].nmeta - 1]);
+   }
+   xe_inst_delete(m, i);
+}
+
+/* ---- names, decorations, SpecIds, find-or-create ---- */
+
+/* The first (in layout order) annotation of id with opcode op and, when
+ * dec >= 0, decoration dec. */
+static xe_inst *first_meta(const xe_module *m, uint32_t id, int op, int op2, int dec,
+                           unsigned min_ops)
+{
+   struct xe_defuse *d = built(m);
+   if (id >= d->cap)
+      return NULL;
+   idinfo *e = &d->ids[id];
+   xe_inst *best = NULL;
+   for (uint32_t k = 0; k < e->nmeta; k++) {
+      xe_inst *i = e->meta[k];
+      if (i->opcode != op && i->opcode != op2)
+         continue;
+      if (xe_nops(i) < min_ops || (dec >= 0 && xe_op(i, 1) != (uint32_t)dec))
+         continue;
+      if (!best || xe_layout_before(i, best))
+         best = i;
+   }
+   return best;
+}
+
+const char *xe_name(const xe_module *m, uint32_t id)
+{
+   xe_inst *i = first_meta(m, id, SpvOpName, SpvOpName, -1, 1);
+   return i ? xe_op_string(i, 1) : NULL;
+}
+
+bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t *vals,
+                   unsigned nvals)
+{
+   xe_inst *i = first_meta(m, id, SpvOpDecorate, SpvOpDecorateId, dec, 2);
+   if (!i)
+      return false;
+   for (unsigned k = 0; k < nvals && 2 + k < xe_nops(i); k++)
+      vals[k] = xe_op(i, 2 + k);
+   return true;
+}
+
+bool xe_is_exported(const xe_module *m, uint32_t id)
+{
+   /* LinkageAttributes: target, decoration, name (string), linkage type. */
+   xe_inst *i = first_meta(m, id, SpvOpDecorate, SpvOpDecorate, SpvDecorationLinkageAttributes, 4);
+   return i && xe_op(i, xe_nops(i) - 1) != SpvLinkageTypeImport;
+}
+
+bool xe__spec_id_used(const xe_module *m, uint32_t v)
+{
+   uint32_t *c = spec_slot(built(m), v, false);
+   return c && *c;
+}
+
+uint32_t xe__spec_id_fresh(const xe_module *m, uint32_t from)
+{
+   struct xe_defuse *d = built(m);
+   uint32_t v = d->spec_cursor && d->spec_from == from ? d->spec_next : from;
+   while (xe__spec_id_used(m, v))
+      v++;
+   d->spec_cursor = true;
+   d->spec_from = from;
+   d->spec_next = v;
+   return v;
+}
+
+uint32_t xe__find_global(xe_module *m, uint16_t op, uint32_t type_id, unsigned nops,
+                         const uint32_t *ops)
+{
+   struct xe_defuse *d = built(m);
+   if (!d->gcap)
+      return 0;
+   xe_inst *best = NULL;
+   uint32_t h = content_hash(op, type_id, nops, ops) & (d->gcap - 1);
+   for (; d->gtab[h]; h = (h + 1) & (d->gcap - 1)) {
+      xe_inst *i = d->gtab[h];
+      if (i != TOMB && same_content(i, op, type_id, nops, ops) &&
+          (!best || xe_layout_before(i, best)))
+         best = i;
+   }
+   return best ? best->result_id : 0;
+}
+
+/* ---- the check ---- */
+
+struct fresh {
+   uint32_t bound;
+   uint32_t *start;
+   xe_use *use;
+   uint32_t *nmeta;
+   bool fill;
+};
+
+static void fresh_visit(xe_module *m, xe_inst *i, void *data)
+{
+   struct fresh *f = data;
+   for (unsigned w = 1; w < i->nwords; w++) {
+      if ((i->kinds[w] != XE_W_ID && i->kinds[w] != XE_W_TYPE) || i->words[w] >= f->bound)
+         continue;
+      if (!f->fill) {
+         f->start[i->words[w] + 1]++;
+      } else {
+         xe_use *u = &f->use[f->start[i->words[w]]++];
+         u->inst = i;
+         u->word = (uint16_t)w;
+      }
+   }
+   if (!f->fill && meta_keyed(m, i) && xe_op(i, 0) < f->bound)
+      f->nmeta[xe_op(i, 0)]++;
+}
+
+static bool fail(char **err, const char *fmt, uint32_t a, uint32_t b, uint32_t c)
+{
+   char buf[256];
+   snprintf(buf, sizeof buf, fmt, a, b, c);
+   *err = strdup(buf);
+   return false;
+}
+
+static bool check_orders(xe_module *m, char **err)
+{
+   for (int s = 0; s < XE_SEC_COUNT; s++) {
+      xe_foreach_inst(i, &m->sec[s])
+         if (i->prev && i->prev->order >= i->order)
+            return fail(err, "order keys out of order in section %u", s, 0, 0);
+   }
+   xe_foreach_fn(f, m) {
+      if (f->prev && f->prev->order >= f->order)
+         return fail(err, "function %%%u: order key out of order", xe_function_id(f), 0, 0);
+      xe_foreach_block(b, f) {
+         if (b->prev && b->prev->order >= b->order)
+            return fail(err, "block %%%u: order key out of order", xe_block_id(b), 0, 0);
+         xe_foreach_inst(i, &b->insts)
+            if (i->prev && i->prev->order >= i->order)
+               return fail(err, "block %%%u: instruction order keys out of order", xe_block_id(b), 0, 0);
+      }
+   }
+   return true;
+}
+
+bool xe_check_uses(xe_module *m, char **err)
+{
+   struct xe_defuse *d = m->defuse;
+   *err = NULL;
+   if (!d)
+      return true;
+   if (!check_orders(m, err))
+      return false;
+   struct fresh f = { .bound = m->bound };
+   f.start = xcalloc(m->bound + 2, sizeof(uint32_t));
+   f.nmeta = xcalloc(m->bound + 1, sizeof(uint32_t));
+   visit_all(m, fresh_visit, &f);
+   for (uint32_t id = 0; id <= m->bound; id++)
+      f.start[id + 1] += f.start[id];
+   f.use = xrealloc(NULL, (f.start[m->bound] + 1) * sizeof(xe_use));
+   f.fill = true;
+   visit_all(m, fresh_visit, &f);
+   memmove(f.start + 1, f.start, m->bound * sizeof(uint32_t));
+   f.start[0] = 0;
+   bool ok = true;
+   for (uint32_t id = 0; ok && id < m->bound; id++) {
+      uint32_t n = f.start[id + 1] - f.start[id];
+      idinfo *e = id < d->cap ? &d->ids[id] : NULL;
+      uint32_t live = e ? e->n : 0;
+      if (live != n) {
+         ok = fail(err, "%%%u has %u uses in its use list, %u in the module", id, live, n);
+         break;
+      }
+      if (!n)
+         continue;
+      sort_uses(m, e);
+      for (uint32_t k = 0; k < n; k++) {
+         const xe_use *a = &e->v[k], *b = &f.use[f.start[id] + k];
+         if (a->inst != b->inst || a->word != b->word) {
+            ok = fail(err, "%%%u: use %u differs from the module (word %u)", id, k, b->word);
+            break;
+         }
+         if (a->inst->uslot[a->word] != k) {
+            ok = fail(err, "%%%u: use %u has a stale slot", id, k, 0);
+            break;
+         }
+      }
+      if (ok && (e ? e->nmeta : 0) != f.nmeta[id])
+         ok = fail(err, "%%%u has %u names/decorations indexed, %u in the module", id,
+                   e ? e->nmeta : 0, f.nmeta[id]);
+   }
+   for (uint32_t k = 0; ok && k < d->gcap; k++) {
+      xe_inst *i = d->gtab[k];
+      if (i && i != TOMB && (!global_keyed(m, i) || !i->uslot))
+         ok = fail(err, "%%%u is indexed as a type/constant but is not one in the module",
+                   i->result_id, 0, 0);
+   }
+   free(f.start);
+   free(f.nmeta);
+   free(f.use);
+   return ok;
+}
+
+int xe_builtin_of(const xe_module *m, uint32_t var_id)
+{
+   uint32_t b;
+   return xe_decoration(m, var_id, SpvDecorationBuiltIn, &b, 1) ? (int)b : -1;
+}
