@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "pass.h"
 
 void xe_strlist_add(xe_strlist *l, const char *s)
@@ -39,6 +40,20 @@ void xe_options_free(xe_options *o)
    xe_strlist_free(&o->subgroup_size);
    xe_strlist_free(&o->local_size);
    xe_strlist_free(&o->specialize);
+   xe_strlist_free(&o->exclude);
+}
+
+unsigned xe_options_target(const xe_options *o)
+{
+   return o->target ? o->target : XE_DEV_ALL;
+}
+
+bool xe_kernel_rewritable(const xe_options *o, const char *kernel)
+{
+   for (unsigned k = 0; k < o->exclude.n; k++)
+      if (!strcmp(o->exclude.v[k], kernel))
+         return false;
+   return true;
 }
 
 /* Entries are "" (every kernel) or comma-separated kernel names. */
@@ -91,6 +106,7 @@ static const struct {
    { "--assume-padded", V_OPTIONAL }, { "--assume-aligned", V_NONE },
    { "--subgroup-size", V_REQUIRED }, { "--local-size", V_REQUIRED },
    { "--specialize", V_REQUIRED },
+   { "--target", V_REQUIRED }, { "--isa-check", V_REQUIRED },
 };
 
 static int find_option(const char *arg, size_t len)
@@ -167,6 +183,11 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
       xe_strlist_add(&o->local_size, val);
    } else if (!strcmp(name, "--specialize")) {
       xe_strlist_add(&o->specialize, val);
+   } else if (!strcmp(name, "--target") || !strcmp(name, "--isa-check")) {
+      unsigned set;
+      if (!xe_device_parse_set(val, &set))
+         return fail_opt(err, "option %s takes devices dg2, pvc or dg2,pvc, not '%s'", name, val);
+      *(name[2] == 't' ? &o->target : &o->isa_check) = set;
    }
    return true;
 }

@@ -35,6 +35,12 @@ typedef struct xe_options {
    xe_strlist subgroup_size;   /* --subgroup-size=[KERNEL:]N */
    xe_strlist local_size;      /* --local-size=[KERNEL:]X[,Y,Z] */
    xe_strlist specialize;      /* --specialize KERNEL:ARG=VALUE */
+   /* Cost model (src/analysis/cost.h; docs/cost-model.md). */
+   unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = both */
+   unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
+   /* Internal, not an option: kernels that no pass may rewrite (the
+    * driver fills it when --isa-check keeps a kernel's original). */
+   xe_strlist exclude;
 } xe_options;
 
 void xe_options_init(xe_options *o);
@@ -51,6 +57,10 @@ bool xe_options_kernel_listed(const xe_strlist *l, const char *kernel);
 /* The value for kernel in a list of "[KERNEL:]VALUE" entries, a
  * kernel-specific entry winning over a general one; NULL if none. */
 const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel);
+/* The devices a rewrite must not make slower (--target; default all). */
+unsigned xe_options_target(const xe_options *o);
+/* May passes rewrite this kernel?  False when the driver excluded it. */
+bool xe_kernel_rewritable(const xe_options *o, const char *kernel);
 
 /* ---- remarks ---- */
 
