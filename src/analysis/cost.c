@@ -19,8 +19,8 @@
  *    computed from constants and induction variables of constant-trip
  *    loops (which IGC unrolls), is a register read: free; any other index
  *    is per-lane data, and IGC then emits indirect moves per lane, which
- *    cost reg_indirect per element of the array (measured, see the
- *    table).  This is the trade private-arrays asks about.
+ *    cost reg_indirect per byte of the element (measured, see the table:
+ *    the length of the array did not matter in what IGC emitted here).  This is the trade private-arrays asks about.
  * A global access that a candidate block-io rewrite converts costs a
  * block message plus lane0_base (the broadcast and scalar base), and its
  * per-lane address is no longer live through it; if that address (the
@@ -71,7 +71,11 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .msg_atomic = 8,     /* A: read-modify-write at L3 */
       .priv_addr = 6,      /* M: per-lane slot address from sr0 in 64-bit (emulated) */
       .generic_check = 4,  /* M: generic_helper 26 -> 11 instructions per iteration */
-      .reg_indirect = 2.1, /* M: priv_len64 dg2 2072 -> 5536 insts over 128 dynamic accesses of 16 elements */
+      .priv_byte = 1,      /* M: a 64-bit element is moved as two dwords (histogram_private dg2:
+                            * ~25 instructions per ulong access, priv_len64 ~13 per int) */
+      .reg_indirect = 10.5,/* M: per element byte; priv_len64 dg2 ~42 instructions per dynamic int
+                            * access (2072 -> 5536), histogram_private dg2 ~21 per ushort access
+                            * (loop body 3213 -> 2670 for 128 accesses) */
       .reg_limit = 64,     /* M: 64 B per work-item kept in registers (priv_len64 int[16],
                             * histogram narrowed to ushort[32]), 128 B not (hist_uint uint[32]) */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned dg2 */
@@ -96,8 +100,10 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .msg_atomic = 8,     /* A */
       .priv_addr = 2,      /* M: per-lane scratch offset, 32-bit */
       .generic_check = 4,  /* M: generic_helper 17 -> 10 instructions per iteration */
-      .reg_indirect = 3.4, /* M: least squares over priv_len64 (16 elements: ~37 insts/access) and
-                            * histogram_private (32 elements: ~116 insts/access), pvc */
+      .priv_byte = 0.25,   /* M: native 64-bit moves */
+      .reg_indirect = 9.7, /* M: per element byte, least squares through priv_len64 pvc (~37
+                            * instructions per int access) and histogram_private pvc (~23 per
+                            * ushort access: loop body 1128 -> 2934 for 128 accesses) */
       .reg_limit = 64,     /* M: as dg2 */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
       .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
@@ -401,11 +407,11 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       arr_shape s = shape_of(wk, var);
       if (s.in_memory) {
          wk->c.priv += freq;
-         return w->send + w->msg_private + w->priv_addr;
+         return w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes;
       }
       if (!idx || static_index(m, idx, 0))
          return 0; /* a register */
-      double c = w->reg_indirect * s.len;
+      double c = w->reg_indirect * s.elem_bytes;
       wk->c.reg_indirect += c * freq;
       return c;
    }

@@ -50,7 +50,8 @@ typedef struct xe_cost_weights {
    double msg_atomic;     /* per atomic message */
    double priv_addr;      /* per-lane address of a private (scratch) access */
    double generic_check;  /* run-time address-space test of a Generic access */
-   double reg_indirect;   /* per element of a dynamically indexed array in registers, per access */
+   double priv_byte;      /* per element byte moved by a private (scratch) access */
+   double reg_indirect;   /* per element byte of a dynamically indexed array in registers, per access */
    double reg_limit;      /* bytes per work-item up to which IGC keeps a private array in registers */
    double lane0_base;     /* a block access's sub-group base (broadcast of lane 0, scalar arithmetic) */
    double lane0_shared;   /* extra when the per-lane address stays live for another access */

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "io.h"
+#include "isa_check.h"
 #include "passes.h"
 #include "pipeline.h"
 
@@ -56,6 +57,9 @@ bool xe_pipeline_check(const xe_options *o, char **err)
          return false;
       }
    }
+   /* IGC in the loop needs IGC (isa_check.c). */
+   if (o->isa_check && !xe_isa_check_tools(err))
+      return false;
    return true;
 }
 
