@@ -616,8 +616,8 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
 {
    const xe_cost_weights *w = &WEIGHTS[d];
-   return c->instructions + c->scattered * w->msg_scattered + c->block * w->msg_block +
-          c->priv * w->msg_private;
+   return c->instructions + (double)c->loop * (XE_COST_ASSUMED_TRIPS - 1) +
+          c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
 }
 
 double xe_cost_versioned(enum xe_device d, double fast, double slow, double full)

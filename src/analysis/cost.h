@@ -100,10 +100,11 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
                     const double after[XE_DEV_COUNT]);
 
 /* The ISA-level estimate with the same weights, from counts read from
- * IGC's disassembly: every instruction one cycle (sends included), plus
- * the per-kind message weights. */
+ * IGC's disassembly: every instruction one cycle (sends included), the
+ * instructions of the longest loop body (loop) XE_COST_ASSUMED_TRIPS - 1
+ * more times, plus the per-kind message weights. */
 typedef struct xe_isa_counts {
-   unsigned instructions, sends, scattered, block, priv;
+   unsigned instructions, sends, scattered, block, priv, loop;
 } xe_isa_counts;
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
 
