@@ -45,7 +45,7 @@ void xe_options_free(xe_options *o)
 
 unsigned xe_options_target(const xe_options *o)
 {
-   return o->target ? o->target : XE_DEV_ALL;
+   return o->target == XE_TARGET_NONE ? 0 : o->target ? o->target : XE_DEV_ALL;
 }
 
 bool xe_kernel_rewritable(const xe_options *o, const char *kernel)
@@ -185,7 +185,9 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
       xe_strlist_add(&o->specialize, val);
    } else if (!strcmp(name, "--target") || !strcmp(name, "--isa-check")) {
       unsigned set;
-      if (!xe_device_parse_set(val, &set))
+      if (name[2] == 't' && !strcmp(val, "none"))
+         set = XE_TARGET_NONE; /* the model is not asked (bench/isa-cases measures it) */
+      else if (!xe_device_parse_set(val, &set))
          return fail_opt(err, "option %s takes devices dg2, pvc or dg2,pvc, not '%s'", name, val);
       *(name[2] == 't' ? &o->target : &o->isa_check) = set;
    }

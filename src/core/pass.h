@@ -23,6 +23,8 @@ typedef struct xe_strlist {
 void xe_strlist_add(xe_strlist *l, const char *s);
 void xe_strlist_free(xe_strlist *l);
 
+#define XE_TARGET_NONE 0x80000000u
+
 typedef struct xe_options {
    int level;                  /* -O0/-O1/-O2 */
    xe_strlist passes;          /* --passes, overrides level when n > 0 */
@@ -36,7 +38,8 @@ typedef struct xe_options {
    xe_strlist local_size;      /* --local-size=[KERNEL:]X[,Y,Z] */
    xe_strlist specialize;      /* --specialize KERNEL:ARG=VALUE */
    /* Cost model (src/analysis/cost.h; docs/cost-model.md). */
-   unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = both */
+   unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = both;
+                                * XE_TARGET_NONE: --target=none, the model is not asked */
    unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
    /* Internal, not an option: kernels that no pass may rewrite (the
     * driver fills it when --isa-check keeps a kernel's original). */

@@ -42,7 +42,7 @@ static const char *usage_text =
    "\n"
    "Cost model (docs/cost-model.md):\n"
    "  --target=DEVICES         devices no rewrite may slow down: dg2, pvc or dg2,pvc\n"
-   "                           (default dg2,pvc)\n"
+   "                           (default dg2,pvc; none: do not ask the model)\n"
    "  --isa-check=DEVICES      compile input and output with IGC (ocloc) and keep a\n"
    "                           kernel's original where its ISA is worse on a device\n"
    "  --cost=DEVICES           print the model's per-kernel estimates of INPUT and exit\n"
