@@ -405,13 +405,16 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       if (!var)
          return 0;
       arr_shape s = shape_of(wk, var);
+      /* A narrowed array (what-if) gets one conversion per access, as
+       * private-arrays emits. */
+      double conv = wk->ch && wk->ch->var == var->result_id && wk->ch->elem_bytes ? w->alu : 0;
       if (s.in_memory) {
          wk->c.priv += freq;
-         return w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes;
+         return conv + w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes;
       }
       if (!idx || static_index(m, idx, 0))
-         return 0; /* a register */
-      double c = w->reg_indirect * s.elem_bytes;
+         return conv; /* a register */
+      double c = conv + w->reg_indirect * s.elem_bytes;
       wk->c.reg_indirect += c * freq;
       return c;
    }
@@ -507,6 +510,11 @@ static double inst_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
    case SpvOpConvertUToPtr: case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
    case SpvOpUnreachable: case SpvOpNop:
       return 0;
+   case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpConvertFToU:
+   case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
+      /* One move with a type change; a narrow-widen pair around an add
+       * (private-arrays' narrowing) IGC folds into a narrow add. */
+      return w->alu * components(m, i->type_id);
    case SpvOpExtInst:
       return w->math * components(m, i->type_id);
    case SpvOpFDiv: case SpvOpFRem: case SpvOpFMod:
