@@ -456,8 +456,6 @@ static double inst_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       if (!callee || !callee->first || wk->depth > 8)
          return w->send + w->msg_scattered; /* an import: unknown, one call's worth */
       wk->depth++;
-      double saved_scale;
-      (void)saved_scale;
       /* The callee's own counters are frequency-weighted per call; scale them. */
       xe_cost outer = wk->c;
       memset(&wk->c, 0, sizeof(wk->c));

@@ -412,7 +412,10 @@ static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *
 void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
                            const xe_pipeline_hooks *h, xe_optimize_fn optimize)
 {
-   char tmpl[] = "/tmp/xeopt-isa.XXXXXX";
+   const char *tmpdir = getenv("TMPDIR");
+   char *tmpl;
+   if (asprintf(&tmpl, "%s/xeopt-isa.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
+      abort();
    char *work = mkdtemp(tmpl);
    xe_options o2 = *o;
    memset(&o2.exclude, 0, sizeof(o2.exclude));
@@ -530,6 +533,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    xe_strlist_free(&o2.exclude);
    if (work)
       rm_rf(work);
+   free(tmpl);
    free(inpath);
    free(outpath);
    free(indir);
