@@ -20,6 +20,8 @@
 
 #include <xeopt/xeopt.h>
 
+#include "cost.h"
+#include "io.h"
 #include "testutil.h"
 
 /* Runs xeopt on testdata/spv/NAME.spv with args and --remarks; returns
@@ -184,6 +186,52 @@ START_TEST(api_options)
 }
 END_TEST
 
+/* The model's API directly: the what-if of a private array reshaped is
+ * what the pass asks; the ISA score and the versioning formula use the
+ * table's weights. */
+START_TEST(model_api)
+{
+   size_t n;
+   char *path = tu_src("testdata/spv/priv_len64.spv");
+   char *bytes = tu_read(path, &n);
+   char *err = NULL;
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err ? err : "");
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "priv_len64", &k));
+   uint32_t var = 0;
+   xe_foreach_inst(i, &k.body->first->insts)
+      if (i->opcode == SpvOpVariable && !var)
+         var = i->result_id;
+   ck_assert_uint_ne(var, 0);
+   /* 64 ints (256 B): scratch; 16 ints (64 B): registers, indexed by data. */
+   xe_cost_change ch = { .var = var, .len = 16 };
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst = XE_DEV_COUNT;
+   ck_assert(!xe_cost_compare(m, k.fn, XE_DEV_ALL, &ch, before, after, &worst));
+   ck_assert_int_eq(worst, XE_DEV_DG2);
+   xe_cost c = xe_cost_function(m, k.fn, XE_DEV_PVC, &ch);
+   ck_assert_double_eq(c.priv, 0);
+   ck_assert(c.reg_indirect > 0);
+   ck_assert_double_eq_tol(c.cycles, after[XE_DEV_PVC], 1e-6);
+   /* No device asked: nothing is slower. */
+   ck_assert(xe_cost_compare(m, k.fn, 0, &ch, before, after, &worst));
+   xe_module_free(m);
+   free(bytes);
+   free(path);
+
+   const xe_cost_weights *w = xe_cost_weights_of(XE_DEV_PVC);
+   xe_isa_counts ic = { .instructions = 22, .scattered = 2, .loop = 1 };
+   ck_assert_double_eq(xe_cost_isa(XE_DEV_PVC, &ic),
+                       22 + (XE_COST_ASSUMED_TRIPS - 1) + 2 * w->msg_scattered);
+   ck_assert_double_eq(xe_cost_versioned(XE_DEV_PVC, 10, 30, 0.75), w->reduce + 7.5 + 7.5);
+   unsigned set;
+   ck_assert(xe_device_parse_set("pvc,dg2", &set) && set == XE_DEV_ALL);
+   ck_assert(!xe_device_parse_set("", &set));
+   ck_assert(!xe_device_parse_set("dg2,xe", &set));
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("cost");
@@ -196,6 +244,7 @@ int main(void)
    tcase_add_test(tc, isa_check_needs_ocloc);
    tcase_add_test(tc, cost_prints_estimates);
    tcase_add_test(tc, api_options);
+   tcase_add_test(tc, model_api);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
