@@ -51,7 +51,7 @@ START_TEST(histogram_not_worse_than_uint)
    char *orig = tu_src("testdata/spv/histogram_private.spv");
    char *uint_ = tu_src("testdata/spv/hist_uint.spv");
    char *opt = tu_tmp("histogram_opt.spv");
-   ck_assert_int_eq(tu_sh(NULL, NULL, "%s %s -o %s --passes=private-arrays,block-order",
+   ck_assert_int_eq(tu_sh(NULL, NULL, "%s %s -o %s --passes=private-arrays,block-order --target=dg2",
                           tu_xeopt(), orig, opt), 0);
    const char *devs[2] = { "dg2", "pvc" };
    for (int d = 0; d < 2; d++) {

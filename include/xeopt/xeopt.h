@@ -44,8 +44,11 @@ void xeopt_options_destroy(xeopt_options *options);
  * by '=' where it takes one: "-O1", "--passes=padding,block-io",
  * "--assume-padded", "--assume-padded=k1,k2", "--subgroup-size=16",
  * "--local-size=k:32,1,1", "--specialize=k:n=16", "--validate",
- * "--verify=3", "--verify-launch=launches.json" (the file is read here).
- * Options about files and printing (-o, --manifest,
+ * "--verify=3", "--verify-launch=launches.json" (the file is read here),
+ * "--target=pvc" (devices no rewrite may slow down, by the cost model;
+ * default dg2,pvc), "--isa-check=dg2,pvc" (IGC in the loop; xeopt_optimize
+ * then fails with XEOPT_ERROR_INPUT, "--isa-check needs ocloc (IGC), not
+ * found", when ocloc is missing).  Options about files and printing (-o, --manifest,
  * --remarks, --report, --print-after, --quiet, --color) are the command
  * line's and are rejected here.  Returns XEOPT_OK, or XEOPT_ERROR_INPUT
  * with a message in *error (malloc'd, the caller frees) when error is

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include "cost.h"
 #include "pass.h"
 
 void xe_strlist_add(xe_strlist *l, const char *s)
@@ -53,6 +54,20 @@ void xe_options_free(xe_options *o)
    xe_strlist_free(&o->specialize);
    cJSON_Delete(o->verify_launches);
    o->verify_launches = NULL;
+   xe_strlist_free(&o->exclude);
+}
+
+unsigned xe_options_target(const xe_options *o)
+{
+   return o->target == XE_TARGET_NONE ? 0 : o->target ? o->target : XE_DEV_ALL;
+}
+
+bool xe_kernel_rewritable(const xe_options *o, const char *kernel)
+{
+   for (unsigned k = 0; k < o->exclude.n; k++)
+      if (!strcmp(o->exclude.v[k], kernel))
+         return false;
+   return true;
 }
 
 /* Entries are "" (every kernel) or comma-separated kernel names. */
@@ -129,6 +144,7 @@ static const struct {
    { "--assume-padded", V_OPTIONAL }, { "--assume-aligned", V_NONE },
    { "--subgroup-size", V_REQUIRED }, { "--local-size", V_REQUIRED },
    { "--specialize", V_REQUIRED },
+   { "--target", V_REQUIRED }, { "--isa-check", V_REQUIRED },
 };
 
 static int find_option(const char *arg, size_t len)
@@ -314,6 +330,13 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
       return parse_launch(&o->local_size, name, val, err);
    } else if (!strcmp(name, "--specialize")) {
       xe_strlist_add(&o->specialize, val);
+   } else if (!strcmp(name, "--target") || !strcmp(name, "--isa-check")) {
+      unsigned set;
+      if (name[2] == 't' && !strcmp(val, "none"))
+         set = XE_TARGET_NONE; /* the model is not asked (bench/isa-cases measures it) */
+      else if (!xe_device_parse_set(val, &set))
+         return fail_opt(err, "option %s takes devices dg2, pvc or dg2,pvc, not '%s'", name, val);
+      *(name[2] == 't' ? &o->target : &o->isa_check) = set;
    }
    return true;
 }

@@ -35,6 +35,7 @@ typedef struct xe_kernel_launch_opts {
    unsigned n;
    xe_kernel_launch_opt *v;
 } xe_kernel_launch_opts;
+#define XE_TARGET_NONE 0x80000000u
 
 typedef struct xe_options {
    int level;                  /* -O0/-O1/-O2 */
@@ -52,6 +53,13 @@ typedef struct xe_options {
    xe_kernel_launch_opts subgroup_size; /* --subgroup-size=[KERNEL:]N */
    xe_kernel_launch_opts local_size;    /* --local-size=[KERNEL:]X[,Y,Z] */
    xe_strlist specialize;      /* --specialize KERNEL:ARG=VALUE */
+   /* Cost model (src/analysis/cost.h; docs/cost-model.md). */
+   unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = both;
+                                * XE_TARGET_NONE: --target=none, the model is not asked */
+   unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
+   /* Internal, not an option: kernels that no pass may rewrite (the
+    * driver fills it when --isa-check keeps a kernel's original). */
+   xe_strlist exclude;
 } xe_options;
 
 void xe_options_init(xe_options *o);
@@ -73,6 +81,10 @@ const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel);
  * none.  The values were checked when parsed. */
 const xe_kernel_launch_opt *xe_options_subgroup_size(const xe_options *o, const char *kernel);
 const xe_kernel_launch_opt *xe_options_local_size(const xe_options *o, const char *kernel);
+/* The devices a rewrite must not make slower (--target; default all). */
+unsigned xe_options_target(const xe_options *o);
+/* May passes rewrite this kernel?  False when the driver excluded it. */
+bool xe_kernel_rewritable(const xe_options *o, const char *kernel);
 
 /* ---- remarks ---- */
 

@@ -12,6 +12,7 @@
 
 #include "driver.h"
 #include "io.h"
+#include "isa_check.h"
 
 const char *xeopt_version(void)
 {
@@ -191,6 +192,8 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
    char *err = NULL;
    if (!xe_pipeline_check(o, &err))
       fail(r, XEOPT_ERROR_INPUT, err);
+   else if (o->isa_check)
+      xe_isa_check_optimize(r, o, bytes, size, h, optimize);
    else
       optimize(r, o, bytes, size, h);
    r->remarks_json = remarks_json(&r->remarks);

@@ -11,6 +11,7 @@
 
 #include "cfg.h"
 #include "io.h"
+#include "isa_check.h"
 #include "passes.h"
 #include "pipeline.h"
 
@@ -57,6 +58,9 @@ bool xe_pipeline_check(const xe_options *o, char **err)
          return false;
       }
    }
+   /* IGC in the loop needs IGC (isa_check.c). */
+   if (o->isa_check && !xe_isa_check_tools(err))
+      return false;
    return true;
 }
 

@@ -57,6 +57,7 @@
 
 #include "builder.h"
 #include "cfg.h"
+#include "cost.h"
 #include "lanes.h"
 #include "opinfo.h"
 #include "passes.h"
@@ -640,15 +641,41 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    xe_lanes *assumed = xe_lanes_analyze(m, f, sg, ls, XE_LANES_ASSUME_OFFSET);
    unsigned nconv = 0;
    bool need_offset = false;
+   char **no = calloc(nacc, sizeof(char *));
+   xe_inst **conv = calloc(nacc, sizeof(xe_inst *));
    for (unsigned n = 0; n < nacc; n++) {
-      const char *no = decide(m, opt, plain, assumed, &acc[n], why, sizeof(why));
-      if (no) {
+      const char *w = decide(m, opt, plain, assumed, &acc[n], why, sizeof(why));
+      if (w)
+         no[n] = strdup(w);
+      else
+         conv[nconv++] = acc[n].inst;
+   }
+   /* The cost model's say (src/analysis/cost.h): converting a load whose
+    * per-lane address another access still needs (a load-only
+    * conversion) makes IGC keep both address forms, which is slower on
+    * pvc (sg_copy: 22 -> 31 instructions). */
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst = XE_DEV_DG2;
+   unsigned devs = xe_options_target(opt);
+   xe_cost_change ch = { .block = conv, .nblock = nconv };
+   if (nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst)) {
+      char est[160], msg[320];
+      xe_cost_format(est, sizeof(est), devs, before, after);
+      snprintf(msg, sizeof(msg), "not converted: the cost model says slower on %s (estimate %s cycles)",
+               xe_device_name(worst), est);
+      for (unsigned n = 0; n < nacc; n++)
+         if (!no[n])
+            no[n] = strdup(msg);
+      nconv = 0;
+   }
+   for (unsigned n = 0; n < nacc; n++) {
+      if (no[n]) {
          xe_remark(r, k->name, XE_REMARK_MISSED, "%s via %s: %s", acc[n].store ? "store" : "load",
-                   id_name(m, acc[n].ptr, nb, sizeof(nb)), no);
+                   id_name(m, acc[n].ptr, nb, sizeof(nb)), no[n]);
          acc[n].inst = NULL;
+         free(no[n]);
          continue;
       }
-      nconv++;
       need_offset |= acc[n].use_offset;
       xe_remark(r, k->name, XE_REMARK_APPLIED, "%s via %s: sub-group block %s (SG %u)%s%s",
                 acc[n].store ? "store" : "load", id_name(m, acc[n].ptr, nb, sizeof(nb)),
@@ -656,6 +683,8 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
                 acc[n].use_argalign ? ", argument alignment assumed" : "",
                 acc[n].use_offset ? ", global offset assumed" : "");
    }
+   free(no);
+   free(conv);
    if (nconv) {
       /* Lane-0 values do not depend on which facts proved the access;
        * the plain facts only decide what is already uniform. */
@@ -732,7 +761,7 @@ bool xeopt_pass_block_io(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &n);
    bool progress = false;
    for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body)
+      if (ks[k].body && xe_kernel_rewritable(opt, ks[k].name))
          progress |= run_kernel(m, opt, r, &ks[k]);
    }
    free(ks);

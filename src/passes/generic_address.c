@@ -538,7 +538,10 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
     * one more round per level of the call graph (bounded: OpenCL C has no
     * recursion, and each round only adds copies of what is called). */
    bool drop = all_dont_inline(m);
-   for (int round = 0; round < MAX_ROUNDS && specialize_calls(m, ps, nps, pconf, drop, r); round++) {
+   /* A kernel excluded from rewriting (--isa-check kept its original)
+    * may share helpers with the others: then no helper is copied. */
+   bool excluded = ctx->options->exclude.n > 0;
+   for (int round = 0; round < MAX_ROUNDS && !excluded && specialize_calls(m, ps, nps, pconf, drop, r); round++) {
       if (!progress && drop)
          xe_remark(r, NULL, XE_REMARK_NOTE,
                    "the copies are not DontInline: every function here is, as clang -O0 makes "
@@ -555,7 +558,8 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
    xe_foreach_fn(f, m) {
       const char *kn = xe_function_id(f) < nkname ? kname[xe_function_id(f)] : NULL;
       /* Dead helpers (inlined everywhere) only make noise. */
-      if (!f->first || (!kn && !xe_function_callers(m, f)))
+      if (!f->first || (!kn && !xe_function_callers(m, f)) ||
+          (kn && !xe_kernel_rewritable(ctx->options, kn)) || (!kn && excluded))
          continue;
       progress |= run_function(m, f, kn, ps, nps, pconf, r);
    }

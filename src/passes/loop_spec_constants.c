@@ -410,7 +410,7 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
    bool progress = false;
    for (unsigned ki = 0; ki < nk; ki++) {
       const xe_kernel *k = &ks[ki];
-      if (!k->body || !k->body->first)
+      if (!k->body || !k->body->first || !xe_kernel_rewritable(opt, k->name))
          continue;
       if (k->body != k->fn && k->body_callers != 1) {
          xe_remark(r, k->name, XE_REMARK_MISSED,

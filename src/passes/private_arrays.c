@@ -34,6 +34,7 @@
 
 #include "builder.h"
 #include "cfg.h"
+#include "cost.h"
 #include "passes.h"
 #include "ranges.h"
 
@@ -635,8 +636,70 @@ static bool drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remar
    return n > 0;
 }
 
-static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remarks *r)
+/* ---- the cost model's say (src/analysis/cost.h) ----
+ * Shortening or narrowing an array can move it from private memory into
+ * registers; when the array is indexed by per-lane data, IGC then emits
+ * per-lane indirect moves, which on pvc cost more than the scratch
+ * messages they replace (priv_len64: 651 -> 4942 instructions).  So the
+ * two rewrites are planned first (what length and element width they
+ * would give, without remarks or edits) and made only if the model says
+ * the kernel is not slower on any target device. */
+static uint32_t plan_length(xe_module *m, xe_function *f, parr *a)
 {
+   uint64_t maxhi = 0;
+   xe_function_loops(f);
+   for (unsigned c = 0; c < a->nchains; c++) {
+      xe_range rg = xe_range_of(m, f, chain_index(m, a->chains[c]));
+      if (!rg.known || rg.hi >= a->len)
+         return 0;
+      if (rg.hi > maxhi)
+         maxhi = rg.hi;
+   }
+   uint64_t k = maxhi + 1;
+   if (k >= a->len || a->copy_out || a->zero_bytes > k * xe_type_size(m, a->elem))
+      return 0;
+   return (uint32_t)k;
+}
+
+static uint32_t plan_bytes(xe_module *m, xe_function *f, parr *a)
+{
+   xe_inst *et = type_def(m, a->elem), *at = NULL;
+   const char *why = NULL;
+   uint64_t bound;
+   if (!et || et->opcode != SpvOpTypeInt || xe_op(et, 0) <= 8 || a->escape ||
+       !value_bound(m, f, a, &bound, &at, &why))
+      return 0;
+   unsigned need = bits_for(bound), nw = need <= 8 ? 8 : need <= 16 ? 16 : need <= 32 ? 32 : 64;
+   return nw < xe_op(et, 0) ? nw / 8 : 0;
+}
+
+static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn, parr *a)
+{
+   xe_module *m = ctx->module;
+   xe_cost_change ch = { .var = a->var->result_id, .len = plan_length(m, f, a),
+                         .elem_bytes = plan_bytes(m, f, a) };
+   if (!ch.len && !ch.elem_bytes)
+      return true; /* nothing to ask: the rewrites will say why not */
+   unsigned devs = xe_options_target(ctx->options);
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst = XE_DEV_DG2;
+   if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
+      return true;
+   char est[160];
+   xe_cost_format(est, sizeof(est), devs, before, after);
+   xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+             "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
+             "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
+             var_name(m, a), a->len, ch.len ? ch.len : a->len,
+             ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem),
+             xe_device_name(worst), est);
+   return false;
+}
+
+static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    bool progress = drop_volatile(m, f, kn, r);
    if (!f->first)
       return progress;
@@ -673,11 +736,12 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
          xe_remark(r, kn, XE_REMARK_MISSED, "'%s[%u]' unchanged: %s (%s)", var_name(m, &a), a.len,
                    a.escape, xe_opcode_name(a.escape_at->opcode));
       } else {
-         if (shrink_length(m, f, kn, r, &a)) {
+         bool allowed = cost_allows(ctx, kfn, f, kn, &a);
+         if (allowed && shrink_length(m, f, kn, r, &a)) {
             changed = true;
             xe_module_invalidate(m);
          }
-         if (narrow(m, f, kn, r, &a)) {
+         if (allowed && narrow(m, f, kn, r, &a)) {
             changed = true;
             xe_module_invalidate(m);
          }
@@ -695,7 +759,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kn, xe_remark
                delete_if_dead(m, a.var->result_id);
             xe_module_invalidate(m);
          }
-         else
+         else if (allowed)
             xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
                       var_name(m, &a), a.len);
       }
@@ -715,6 +779,8 @@ bool xeopt_pass_private_arrays(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
    for (unsigned k = 0; k < nk; k++) {
+      if (!xe_kernel_rewritable(ctx->options, ks[k].name))
+         continue;
       /* Execution bounds count per call: the body must run once per
        * work-item, i.e. be called from the wrapper only. */
       if (ks[k].body != ks[k].fn && ks[k].body_callers != 1) {
@@ -722,7 +788,7 @@ bool xeopt_pass_private_arrays(xe_ctx *ctx)
                    ks[k].body_callers);
          continue;
       }
-      progress |= run_function(m, ks[k].body, ks[k].name, r);
+      progress |= run_function(ctx, ks[k].fn, ks[k].body, ks[k].name);
    }
    free(ks);
    if (progress)

@@ -31,4 +31,8 @@ int xe_write_file_atomic(const char *path, const void *data, size_t n, char **er
 /* `xeopt run ...`: the interpreter's command (exec/). */
 int xe_cmd_run(int argc, char **argv);
 
+/* `xeopt --cost=DEVICES MODULE`: per-kernel estimates of the cost model
+ * (src/tool/cost.c).  Returns the exit status. */
+int xe_cmd_cost(const char *devices, const char *path);
+
 #endif

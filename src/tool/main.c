@@ -40,6 +40,13 @@ static const char *usage_text =
    "  --specialize=K:ARG=V     make loop-bound argument ARG a specialization\n"
    "                           constant with default V\n"
    "\n"
+   "Cost model (docs/cost-model.md):\n"
+   "  --target=DEVICES         devices no rewrite may slow down: dg2, pvc or dg2,pvc\n"
+   "                           (default dg2,pvc; none: do not ask the model)\n"
+   "  --isa-check=DEVICES      compile input and output with IGC (ocloc) and keep a\n"
+   "                           kernel's original where its ISA is worse on a device\n"
+   "  --cost=DEVICES           print the model's per-kernel estimates of INPUT and exit\n"
+   "\n"
    "Checking and output:\n"
    "  -o FILE                  output module ('-' for standard output)\n"
    "  --validate               validate the input, and the module after each pass\n"
@@ -64,6 +71,7 @@ static const char *usage_text =
 typedef struct cli {
    xe_options opt;
    const char *in, *out, *manifest, *report;
+   const char *cost;     /* --cost=DEVICES: print estimates, optimize nothing */
    bool remarks, quiet;
    xe_pipeline_hooks hooks;
 } cli;
@@ -128,6 +136,11 @@ static int parse_args(cli *c, int argc, char **argv)
          c->remarks = true;
       } else if (!strcmp(a, "--time-passes")) {
          c->hooks.time_passes = true;
+      } else if (is_opt(a, "--cost")) {
+         if (!(c->cost = value_of(argc, argv, &k, "--cost"))) {
+            xe_error(NULL, "option --cost needs a value (see --help)");
+            return 1;
+         }
       } else if (is_opt(a, "--manifest") || is_opt(a, "--report") || is_opt(a, "--print-after") ||
                  is_opt(a, "--color")) {
          const char *name = a;
@@ -167,6 +180,8 @@ static int parse_args(cli *c, int argc, char **argv)
       xe_error(NULL, "no input file (see --help)");
       return 1;
    }
+   if (c->cost)
+      return xe_cmd_cost(c->cost, c->in);
    if (!c->out) {
       xe_error(NULL, "no output file: give -o FILE (or -o - for standard output)");
       return 1;

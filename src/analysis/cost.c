@@ -1,0 +1,636 @@
+/*
+ * The static cost model (cost.h; docs/cost-model.md is the long form).
+ *
+ * Walk: every instruction of the kernel's entry function and, through
+ * OpFunctionCall, of its callees (inlined by IGC, so counted per call),
+ * weighted by how often its block runs: the product of the trip counts of
+ * the loops around it (ranges.c), XE_COST_ASSUMED_TRIPS for a loop whose
+ * count is not a constant.  A value nothing observable uses is dead and
+ * costs nothing: liveness runs first, from stores, calls, barriers,
+ * control flow and returns backwards through operands.
+ *
+ * Memory: a load or store costs one send plus the weight of its message
+ * kind, decided by its pointer's storage class and, for private arrays,
+ * by where IGC will put the array:
+ *  - in private (scratch) memory when any access is Volatile or the array
+ *    is larger than reg_limit bytes per work-item: a scratch message plus
+ *    its per-lane address;
+ *  - in registers otherwise: an access whose index is a constant, or is
+ *    computed from constants and induction variables of constant-trip
+ *    loops (which IGC unrolls), is a register read: free; any other index
+ *    is per-lane data, and IGC then emits indirect moves per lane, which
+ *    cost reg_indirect per byte of the element (measured, see the table:
+ *    the length of the array did not matter in what IGC emitted here).  This is the trade private-arrays asks about.
+ * A global access that a candidate block-io rewrite converts costs a
+ * block message plus lane0_base (the broadcast and scalar base), and its
+ * per-lane address is no longer live through it; if that address (the
+ * same index) is still needed by another global access that stays
+ * scattered, lane0_shared more: IGC then keeps both forms (sg_copy's
+ * load-only trade).
+ *
+ * Why not simply count SPIR-V instructions: IGC's output differs from the
+ * SPIR-V by an order of magnitude exactly where the rewrites trade one
+ * cost for another (private arrays, block messages), so those get their
+ * own measured terms; everything else is one ISA instruction per SPIR-V
+ * instruction and component, which matches IGC's output to within ~30% on
+ * the testdata (docs/cost-model.md has the table).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "cost.h"
+#include "ranges.h"
+
+/* ---- the weights: one table, every number's source ----
+ * G  = Intel oneAPI GPU Optimization Guide (shared seeds, line numbers of
+ *      the Japanese edition);
+ * P  = Intel's published hardware facts (Xe-HPG / Xe-HPC architecture
+ *      briefs: 8 vector engines per Xe-core, no native 64-bit integer or
+ *      FP64 ALU on Xe-HPG, extended math at 1/4 rate);
+ * M  = measured here: IGC (ocloc 22.43) output over testdata, bench/isa;
+ *      fitted by hand so that the model's before/after direction matches
+ *      IGC's on every case of bench/isa-cases (docs/cost-model.md, "Fit").
+ * A  = assumed (no measurement; a round number and the reason). */
+static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
+   [XE_DEV_DG2] = {
+      .alu = 1,            /* P: one instruction per SIMD op */
+      .alu64 = 4,          /* P: Xe-HPG emulates int64 with 32-bit ops (M: ~4 per add/shift) */
+      .fp64 = 16,          /* P: no FP64 on Xe-HPG; IGC emulates it (A) */
+      .mul64 = 8,          /* M: 64-bit multiply emulation */
+      .math = 4,           /* P: extended math 1/4 rate */
+      .branch = 2,         /* M: a divergent if is goto + join (bench/isa `divergent`) */
+      .builtin = 2,        /* M: global id = group id * size + local id */
+      .send = 1,           /* M: the send instruction itself */
+      .msg_scattered = 4,  /* G 2773: 16 lanes x 8-byte addresses = 4 GRF of payload (P: 64 B/clk L1) */
+      .msg_block = 2,      /* G 2817: one address; M: dg2 oword block messages */
+      .msg_private = 8,    /* M: dg2 private arrays are stateless a64 gathers (uncached L1, P) */
+      .msg_slm = 2,        /* A: SLM is banked, no address translation */
+      .msg_atomic = 8,     /* A: read-modify-write at L3 */
+      .priv_addr = 6,      /* M: per-lane slot address from sr0 in 64-bit (emulated) */
+      .generic_check = 4,  /* M: generic_helper 26 -> 11 instructions per iteration */
+      .priv_byte = 1,      /* M: a 64-bit element is moved as two dwords (histogram_private dg2:
+                            * ~25 instructions per ulong access, priv_len64 ~13 per int) */
+      .reg_indirect = 10.5,/* M: per element byte; priv_len64 dg2 ~42 instructions per dynamic int
+                            * access (2072 -> 5536), histogram_private dg2 ~21 per ushort access
+                            * (loop body 3213 -> 2670 for 128 accesses) */
+      .reg_limit = 64,     /* M: 64 B per work-item kept in registers (priv_len64 int[16],
+                            * histogram narrowed to ushort[32]), 128 B not (hist_uint uint[32]) */
+      .lane0_base = 2,     /* M: sg_guarded-padded-aligned dg2 */
+      .lane0_shared = 2,   /* M: sg_copy dg2 29 -> 31 instructions (load-only conversion) */
+      .broadcast = 2,      /* M: scalar region move from lane 0 */
+      .reduce = 14,        /* M: the versioning test on pvc (REWRITES.md section 6); A: same on dg2 */
+      .barrier = 8,        /* A: fence + gateway message */
+   },
+   [XE_DEV_PVC] = {
+      .alu = 1,
+      .alu64 = 2,          /* P: native int64 on Xe-HPC, half rate */
+      .fp64 = 2,           /* P: native FP64, half rate in SIMD16 */
+      .mul64 = 4,          /* M */
+      .math = 4,           /* P */
+      .branch = 2,         /* M */
+      .builtin = 2,        /* M */
+      .send = 1,           /* M */
+      .msg_scattered = 4,  /* G 2773; P: 128 B/clk L1 per Xe-core shared by 8 EUs, a64 SIMD16 = 2 GRF addresses */
+      .msg_block = 2,      /* G 2817; M: d32x16t transposed LSC message */
+      .msg_private = 4,    /* M: pvc scratch is L1-cached LSC (ss[a0]) like a scattered load */
+      .msg_slm = 2,        /* A */
+      .msg_atomic = 8,     /* A */
+      .priv_addr = 2,      /* M: per-lane scratch offset, 32-bit */
+      .generic_check = 4,  /* M: generic_helper 17 -> 10 instructions per iteration */
+      .priv_byte = 0.25,   /* M: native 64-bit moves */
+      .reg_indirect = 9.7, /* M: per element byte, least squares through priv_len64 pvc (~37
+                            * instructions per int access) and histogram_private pvc (~23 per
+                            * ushort access: loop body 1128 -> 2934 for 128 accesses) */
+      .reg_limit = 64,     /* M: as dg2 */
+      .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
+      .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
+      .broadcast = 2,      /* M */
+      .reduce = 14,        /* M: REWRITES.md section 6 (issue 17): ~14 scalar instructions */
+      .barrier = 8,        /* A */
+   },
+};
+
+static const char *const NAMES[XE_DEV_COUNT] = { "dg2", "pvc" };
+
+const char *xe_device_name(enum xe_device d) { return d < XE_DEV_COUNT ? NAMES[d] : "?"; }
+
+const xe_cost_weights *xe_cost_weights_of(enum xe_device d) { return &WEIGHTS[d]; }
+
+bool xe_device_parse_set(const char *s, unsigned *set)
+{
+   unsigned r = 0;
+   while (*s) {
+      const char *e = strchr(s, ',');
+      size_t n = e ? (size_t)(e - s) : strlen(s);
+      int found = -1;
+      for (int d = 0; d < XE_DEV_COUNT; d++)
+         if (strlen(NAMES[d]) == n && !strncmp(s, NAMES[d], n))
+            found = d;
+      if (found < 0)
+         return false;
+      r |= 1u << found;
+      s += n + (e != NULL);
+   }
+   *set = r;
+   return r != 0;
+}
+
+/* ---- the walk ---- */
+
+typedef struct walk {
+   xe_module *m;
+   const xe_cost_weights *w;
+   const xe_cost_change *ch;
+   xe_cost c;
+   unsigned depth;
+} walk;
+
+static uint32_t storage_of(xe_module *m, uint32_t ptr)
+{
+   xe_inst *d = xe_def(m, ptr);
+   xe_inst *t = d ? xe_def(m, d->type_id) : NULL;
+   return t && t->opcode == SpvOpTypePointer ? xe_op(t, 0) : UINT32_MAX;
+}
+
+static bool is_chain(uint16_t op)
+{
+   return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain ||
+          op == SpvOpInBoundsPtrAccessChain;
+}
+
+/* The Function-storage OpVariable a pointer derives from (through chains
+ * and bitcasts), NULL if none; *index gets the first array index of the
+ * outermost chain (0 when none). */
+static xe_inst *root_var(xe_module *m, uint32_t ptr, uint32_t *index)
+{
+   *index = 0;
+   for (int guard = 0; guard < 16; guard++) {
+      xe_inst *d = xe_def(m, ptr);
+      if (!d)
+         return NULL;
+      if (d->opcode == SpvOpVariable)
+         return xe_op(d, 0) == SpvStorageClassFunction ? d : NULL;
+      if (is_chain(d->opcode)) {
+         bool p = d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain;
+         unsigned at = p ? 2 : 1;
+         if (xe_nops(d) > at)
+            *index = xe_op(d, at);
+         ptr = xe_op(d, 0);
+      } else if (d->opcode == SpvOpBitcast || d->opcode == SpvOpCopyObject) {
+         ptr = xe_op(d, 0);
+      } else {
+         return NULL;
+      }
+   }
+   return NULL;
+}
+
+/* Is the loop-carried phi an induction variable of a loop with a constant
+ * trip count (which IGC unrolls, turning the index into a constant)? */
+static bool unrolled_iv(xe_module *m, xe_inst *phi)
+{
+   xe_function *f = phi->block ? phi->block->fn : NULL;
+   if (!f)
+      return false;
+   const xe_loops *ls = xe_function_loops(f);
+   for (uint32_t k = 0; k < ls->n; k++) {
+      uint64_t trips;
+      if (ls->loops[k].iv == phi)
+         return xe_loop_trip_count(m, f, k, &trips);
+   }
+   return false;
+}
+
+/* An index IGC knows at compile time once constant-trip loops are
+ * unrolled: constants, such induction variables, and arithmetic on them. */
+static bool static_index(xe_module *m, uint32_t id, unsigned depth)
+{
+   uint64_t v;
+   if (xe_const_uint(m, id, &v))
+      return true;
+   xe_inst *d = xe_def(m, id);
+   if (!d || depth > 12)
+      return false;
+   switch (d->opcode) {
+   case SpvOpConstant: case SpvOpConstantNull:
+      return true;
+   case SpvOpPhi:
+      return unrolled_iv(m, d);
+   case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpBitwiseAnd: case SpvOpBitwiseOr:
+   case SpvOpBitwiseXor: case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical:
+   case SpvOpShiftRightArithmetic: case SpvOpSConvert: case SpvOpUConvert: case SpvOpUMod:
+   case SpvOpSRem: case SpvOpSMod: case SpvOpUDiv: case SpvOpSDiv: case SpvOpCopyObject:
+   case SpvOpBitcast:
+      for (unsigned k = 0; k < xe_nops(d); k++)
+         if (!static_index(m, xe_op(d, k), depth + 1))
+            return false;
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Shape of a private array as the model sees it, with the what-if. */
+typedef struct arr_shape {
+   uint32_t len, elem_bytes;
+   bool in_memory;
+} arr_shape;
+
+static bool any_volatile_access(xe_module *m, xe_inst *var)
+{
+   /* Accesses of the variable's function with Volatile on a pointer into it. */
+   xe_function *f = var->block ? var->block->fn : NULL;
+   if (!f)
+      return false;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         unsigned mop = i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
+         if (!mop || xe_nops(i) <= mop || !(xe_op(i, mop) & SpvMemoryAccessVolatileMask))
+            continue;
+         uint32_t idx;
+         if (root_var(m, xe_op(i, 0), &idx) == var)
+            return true;
+      }
+   }
+   return false;
+}
+
+static arr_shape shape_of(walk *wk, xe_inst *var)
+{
+   arr_shape s = { 1, 4, false };
+   xe_module *m = wk->m;
+   xe_inst *pt = xe_def(m, var->type_id);
+   xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+   uint64_t len = 1, esz = at ? xe_type_size(m, at->result_id) : 4;
+   if (at && at->opcode == SpvOpTypeArray && xe_const_uint(m, xe_op(at, 1), &len))
+      esz = xe_type_size(m, xe_op(at, 0));
+   s.len = (uint32_t)(len ? len : 1);
+   s.elem_bytes = (uint32_t)(esz ? esz : 4);
+   bool vol = any_volatile_access(m, var);
+   const xe_cost_change *ch = wk->ch;
+   if (ch && ch->var == var->result_id) {
+      if (ch->len)
+         s.len = ch->len;
+      if (ch->elem_bytes)
+         s.elem_bytes = ch->elem_bytes;
+      if (ch->not_volatile)
+         vol = false;
+   }
+   s.in_memory = vol || (double)s.len * s.elem_bytes > wk->w->reg_limit;
+   return s;
+}
+
+static bool in_block_set(const xe_cost_change *ch, const xe_inst *i)
+{
+   for (unsigned k = 0; ch && k < ch->nblock; k++)
+      if (ch->block[k] == i)
+         return true;
+   return false;
+}
+
+/* The per-lane index of a global access's pointer (last index of its
+ * chain), or the pointer itself. */
+static uint32_t lane_index(xe_module *m, uint32_t ptr)
+{
+   xe_inst *d = xe_def(m, ptr);
+   while (d && (d->opcode == SpvOpBitcast || d->opcode == SpvOpCopyObject))
+      d = xe_def(m, xe_op(d, 0));
+   if (d && is_chain(d->opcode) && xe_nops(d) >= 2)
+      return xe_op(d, xe_nops(d) - 1);
+   return ptr;
+}
+
+/* Does another global access of f, not in the block set, use the same
+ * per-lane index as access a? */
+static bool index_shared(xe_module *m, xe_function *f, const xe_cost_change *ch, xe_inst *a)
+{
+   uint32_t idx = lane_index(m, xe_op(a, 0));
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i == a || (i->opcode != SpvOpLoad && i->opcode != SpvOpStore) || in_block_set(ch, i))
+            continue;
+         uint32_t sc = storage_of(m, xe_op(i, 0));
+         if (sc != SpvStorageClassCrossWorkgroup && sc != SpvStorageClassGeneric)
+            continue;
+         if (lane_index(m, xe_op(i, 0)) == idx)
+            return true;
+      }
+   }
+   return false;
+}
+
+static unsigned components(xe_module *m, uint32_t type)
+{
+   xe_inst *t = xe_def(m, type);
+   return t && t->opcode == SpvOpTypeVector ? xe_op(t, 1) : 1;
+}
+
+static uint32_t scalar_type(xe_module *m, uint32_t type)
+{
+   xe_inst *t = xe_def(m, type);
+   return t && t->opcode == SpvOpTypeVector ? xe_op(t, 0) : type;
+}
+
+static bool has_side_effect(xe_inst *i)
+{
+   if (!i->result_id)
+      return true; /* stores, branches, barriers, block writes, returns */
+   switch (i->opcode) {
+   case SpvOpFunctionCall: case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicExchange:
+   case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
+   case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax:
+   case SpvOpAtomicAnd: case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpExtInst:
+      return true; /* ExtInst: printf; the math ones are cheap to keep */
+   default:
+      return false;
+   }
+}
+
+/* live[id] for the instructions of f, from the observable ones back. */
+static uint8_t *liveness(walk *wk, xe_function *f)
+{
+   xe_module *m = wk->m;
+   uint8_t *live = calloc(m->bound + 1, 1);
+   uint32_t *stack = malloc((m->bound + 1) * sizeof(uint32_t));
+   unsigned sp = 0;
+   if (!live || !stack)
+      abort();
+#define MARK(id) do { uint32_t _id = (id); if (_id <= m->bound && !live[_id]) { live[_id] = 1; stack[sp++] = _id; } } while (0)
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         if (!has_side_effect(i))
+            continue;
+         bool conv = in_block_set(wk->ch, i);
+         for (unsigned k = 0; k < xe_nops(i); k++) {
+            if (xe_op_kind(i, k) != XE_W_ID)
+               continue;
+            if (conv && k == 0)
+               continue; /* the block access uses lane 0's address, recomputed */
+            MARK(xe_op(i, k));
+         }
+         if (i->result_id)
+            MARK(i->result_id);
+      }
+   }
+   while (sp) {
+      xe_inst *d = xe_def(m, stack[--sp]);
+      if (!d || !d->block || d->block->fn != f)
+         continue;
+      bool conv = in_block_set(wk->ch, d);
+      for (unsigned k = 0; k < xe_nops(d); k++) {
+         if (xe_op_kind(d, k) != XE_W_ID || (conv && k == 0))
+            continue;
+         MARK(xe_op(d, k));
+      }
+   }
+#undef MARK
+   free(stack);
+   return live;
+}
+
+static double fn_cost(walk *wk, xe_function *f);
+
+static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
+{
+   xe_module *m = wk->m;
+   const xe_cost_weights *w = wk->w;
+   uint32_t ptr = xe_op(i, 0);
+   uint32_t sc = storage_of(m, ptr);
+   if (sc == SpvStorageClassFunction) {
+      uint32_t idx;
+      xe_inst *var = root_var(m, ptr, &idx);
+      if (!var)
+         return 0;
+      arr_shape s = shape_of(wk, var);
+      /* A narrowed array (what-if) gets one conversion per access, as
+       * private-arrays emits. */
+      double conv = wk->ch && wk->ch->var == var->result_id && wk->ch->elem_bytes ? w->alu : 0;
+      if (s.in_memory) {
+         wk->c.priv += freq;
+         return conv + w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes;
+      }
+      if (!idx || static_index(m, idx, 0))
+         return conv; /* a register */
+      double c = conv + w->reg_indirect * s.elem_bytes;
+      wk->c.reg_indirect += c * freq;
+      return c;
+   }
+   if (sc == SpvStorageClassInput || sc == SpvStorageClassUniformConstant)
+      return w->builtin;
+   if (sc == SpvStorageClassWorkgroup) {
+      wk->c.slm += freq;
+      return w->send + w->msg_slm;
+   }
+   if (sc == SpvStorageClassCrossWorkgroup || sc == SpvStorageClassGeneric) {
+      if (in_block_set(wk->ch, i)) {
+         wk->c.block += freq;
+         return w->send + w->msg_block + w->lane0_base +
+                (index_shared(m, f, wk->ch, i) ? w->lane0_shared : 0);
+      }
+      wk->c.scattered += freq;
+      return w->send + w->msg_scattered + (sc == SpvStorageClassGeneric ? w->generic_check : 0);
+   }
+   return w->send + w->msg_scattered;
+}
+
+static double inst_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
+{
+   xe_module *m = wk->m;
+   const xe_cost_weights *w = wk->w;
+   switch (i->opcode) {
+   case SpvOpLoad: case SpvOpStore:
+      return mem_cost(wk, f, i, freq);
+   case SpvOpSubgroupBlockReadINTEL: case SpvOpSubgroupBlockWriteINTEL: {
+      uint32_t t = i->opcode == SpvOpSubgroupBlockReadINTEL ? i->type_id
+                   : (xe_def(m, xe_op(i, 1)) ? xe_def(m, xe_op(i, 1))->type_id : 0);
+      uint64_t bytes = xe_type_size(m, t);
+      double msgs = bytes > 16 ? (double)((bytes + 15) / 16) : 1;
+      wk->c.block += msgs * freq;
+      return msgs * (w->send + w->msg_block);
+   }
+   case SpvOpFunctionCall: {
+      xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+      if (!callee || !callee->first || wk->depth > 8)
+         return w->send + w->msg_scattered; /* an import: unknown, one call's worth */
+      wk->depth++;
+      /* The callee's own counters are frequency-weighted per call; scale them. */
+      xe_cost outer = wk->c;
+      memset(&wk->c, 0, sizeof(wk->c));
+      double c = fn_cost(wk, callee);
+      outer.scattered += wk->c.scattered * freq;
+      outer.block += wk->c.block * freq;
+      outer.priv += wk->c.priv * freq;
+      outer.slm += wk->c.slm * freq;
+      outer.reg_indirect += wk->c.reg_indirect * freq;
+      wk->c = outer;
+      wk->depth--;
+      return c;
+   }
+   case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicExchange:
+   case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
+   case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax:
+   case SpvOpAtomicAnd: case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicLoad:
+   case SpvOpAtomicStore:
+      return w->send + w->msg_atomic;
+   case SpvOpControlBarrier: case SpvOpMemoryBarrier:
+      return w->barrier;
+   case SpvOpGroupBroadcast: case SpvOpSubgroupShuffleINTEL: case SpvOpSubgroupShuffleDownINTEL:
+   case SpvOpSubgroupShuffleUpINTEL: case SpvOpSubgroupShuffleXorINTEL:
+   case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformBroadcastFirst:
+   case SpvOpGroupNonUniformShuffle:
+      return w->broadcast;
+   case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupIAdd: case SpvOpGroupFAdd:
+   case SpvOpGroupUMin: case SpvOpGroupSMin: case SpvOpGroupFMin: case SpvOpGroupUMax:
+   case SpvOpGroupSMax: case SpvOpGroupFMax: case SpvOpGroupNonUniformAll:
+   case SpvOpGroupNonUniformAny: case SpvOpGroupNonUniformIAdd: case SpvOpGroupNonUniformFAdd:
+   case SpvOpGroupNonUniformBallot:
+      return w->reduce;
+   case SpvOpBranchConditional:
+      return w->branch;
+   case SpvOpSwitch:
+      return w->branch * 2;
+   case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+   case SpvOpAccessChain: case SpvOpInBoundsAccessChain: {
+      uint32_t sc = storage_of(m, i->result_id);
+      if (sc == SpvStorageClassFunction)
+         return 0; /* folded into the private access */
+      /* base + index * size in 64 bits, per index */
+      unsigned nidx = xe_nops(i) - 1;
+      return nidx * w->alu64;
+   }
+   case SpvOpPhi: case SpvOpVariable: case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUndef:
+   case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpBranch:
+   case SpvOpReturn: case SpvOpReturnValue: case SpvOpFunctionEnd: case SpvOpLifetimeStart:
+   case SpvOpLifetimeStop: case SpvOpCompositeExtract: case SpvOpConvertPtrToU:
+   case SpvOpConvertUToPtr: case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
+   case SpvOpUnreachable: case SpvOpNop:
+      return 0;
+   case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpConvertFToU:
+   case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
+      /* One move with a type change; a narrow-widen pair around an add
+       * (private-arrays' narrowing) IGC folds into a narrow add. */
+      return w->alu * components(m, i->type_id);
+   case SpvOpExtInst:
+      return w->math * components(m, i->type_id);
+   case SpvOpFDiv: case SpvOpFRem: case SpvOpFMod:
+      return w->math * components(m, i->type_id);
+   default:
+      break;
+   }
+   if (!i->result_id)
+      return w->alu;
+   /* An ALU op: by the width and kind of its result. */
+   uint32_t st = scalar_type(m, i->type_id);
+   xe_inst *t = xe_def(m, st);
+   double per = w->alu;
+   if (t && t->opcode == SpvOpTypeInt && xe_op(t, 0) == 64)
+      per = (i->opcode == SpvOpIMul || i->opcode == SpvOpUDiv || i->opcode == SpvOpSDiv ||
+             i->opcode == SpvOpUMod || i->opcode == SpvOpSRem || i->opcode == SpvOpSMod)
+               ? w->mul64 : w->alu64;
+   else if (t && t->opcode == SpvOpTypeFloat && xe_op(t, 0) == 64)
+      per = w->fp64;
+   return per * components(m, i->type_id);
+}
+
+static double block_freq(xe_module *m, xe_function *f, const xe_loops *ls, uint32_t bi)
+{
+   double freq = 1;
+   uint32_t li = xe_loop_of_block(ls, bi);
+   while (li != XE_NONE) {
+      uint64_t trips;
+      freq *= xe_loop_trip_count(m, f, li, &trips) ? (double)trips : XE_COST_ASSUMED_TRIPS;
+      li = ls->loops[li].parent;
+   }
+   return freq;
+}
+
+static double fn_cost(walk *wk, xe_function *f)
+{
+   xe_module *m = wk->m;
+   if (!f->first)
+      return 0;
+   const xe_cfg *cfg = xe_function_cfg(f);
+   const xe_loops *ls = xe_function_loops(f);
+   uint8_t *live = liveness(wk, f);
+   double total = 0;
+   for (uint32_t bi = 0; bi < cfg->n; bi++) {
+      if (cfg->rpo_index[bi] == XE_NONE)
+         continue;
+      xe_block *b = cfg->blocks[bi];
+      double freq = block_freq(m, f, ls, bi);
+      xe_foreach_inst(i, &b->insts) {
+         if (i->result_id && !has_side_effect(i) && !live[i->result_id])
+            continue;
+         total += freq * inst_cost(wk, f, i, freq);
+      }
+   }
+   free(live);
+   return total;
+}
+
+xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
+                         const xe_cost_change *change)
+{
+   walk wk = { .m = m, .w = &WEIGHTS[d], .ch = change };
+   /* Per-id tables are sized by the bound, and def-use must be current. */
+   double c = fn_cost(&wk, fn);
+   wk.c.cycles = c;
+   return wk.c;
+}
+
+bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
+                     const xe_cost_change *change, double before[XE_DEV_COUNT],
+                     double after[XE_DEV_COUNT], enum xe_device *worst)
+{
+   bool ok = true;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      before[d] = after[d] = 0;
+      if (!(devices & (1u << d)))
+         continue;
+      before[d] = xe_cost_function(m, fn, (enum xe_device)d, NULL).cycles;
+      after[d] = xe_cost_function(m, fn, (enum xe_device)d, change).cycles;
+      /* Not slower: equal counts as not worse (a rewrite the model cannot
+       * tell apart still has its other benefits, e.g. register pressure). */
+      if (after[d] > before[d] * (1 + 1e-9) && ok) {
+         ok = false;
+         if (worst)
+            *worst = (enum xe_device)d;
+      }
+   }
+   return ok;
+}
+
+void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[XE_DEV_COUNT],
+                    const double after[XE_DEV_COUNT])
+{
+   size_t at = 0;
+   buf[0] = 0;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if (!(devices & (1u << d)) || at >= n)
+         continue;
+      int k = snprintf(buf + at, n - at, "%s%s %.0f -> %.0f", at ? ", " : "", NAMES[d],
+                       before[d], after[d]);
+      if (k < 0)
+         break;
+      at += (size_t)k;
+   }
+}
+
+double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
+{
+   const xe_cost_weights *w = &WEIGHTS[d];
+   return c->instructions + (double)c->loop * (XE_COST_ASSUMED_TRIPS - 1) +
+          c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
+}
+
+double xe_cost_versioned(enum xe_device d, double fast, double slow, double full)
+{
+   if (full < 0)
+      full = 0;
+   if (full > 1)
+      full = 1;
+   return WEIGHTS[d].reduce + full * fast + (1 - full) * slow;
+}

@@ -1,0 +1,116 @@
+/*
+ * A static cost model per Intel GPU: an estimate of what one work-item of
+ * a kernel costs, in issue cycles of one EU thread, read from the SPIR-V.
+ * docs/cost-model.md explains the model and where every weight comes from;
+ * the weights live in one table in cost.c.
+ *
+ * The unit: one cycle is one issued ISA instruction (in-order issue, one
+ * instruction a cycle); a memory message costs its send plus a per-kind
+ * weight (the message's share of the Xe-core's load/store bandwidth), so
+ * the same weights also score IGC's disassembly (xe_cost_isa).  Loops are
+ * weighted by their trip count, or XE_COST_ASSUMED_TRIPS when it is not a
+ * constant.  Values that nothing observable uses cost nothing (IGC removes
+ * them), so a rewrite that leaves dead code behind is not charged for it.
+ *
+ * Passes ask before they rewrite a kernel: xe_cost_kernel gives the
+ * estimate as the module is, and with a what-if (xe_cost_change) as it
+ * would be after the candidate rewrite; xe_cost_compare says whether that
+ * is not slower on every device of a target set.
+ */
+#ifndef XEOPT_COST_H
+#define XEOPT_COST_H
+
+#include "ir.h"
+
+enum xe_device { XE_DEV_DG2, XE_DEV_PVC, XE_DEV_COUNT };
+#define XE_DEV_ALL ((1u << XE_DEV_COUNT) - 1)
+
+/* Trips assumed for a loop whose count is not a constant. */
+#define XE_COST_ASSUMED_TRIPS 16
+
+const char *xe_device_name(enum xe_device d);
+/* Parses "dg2", "pvc" or a comma-separated list into a bit set of
+ * (1 << enum xe_device); false on an unknown or empty name. */
+bool xe_device_parse_set(const char *s, unsigned *set);
+
+/* The weights of one device, in cycles (see cost.c for the sources). */
+typedef struct xe_cost_weights {
+   double alu;            /* 32-bit integer or float ALU, per component */
+   double alu64;          /* 64-bit integer ALU (dg2: emulated) */
+   double fp64;           /* double precision (dg2: emulated) */
+   double mul64;          /* 64-bit integer multiply */
+   double math;           /* extended math: div, sqrt, exp, sin ... */
+   double branch;         /* a conditional branch (goto/join pair) */
+   double builtin;        /* reading a work-item id built-in */
+   double send;           /* issuing any message */
+   double msg_scattered;  /* per scattered (one address per lane) message */
+   double msg_block;      /* per sub-group block message */
+   double msg_private;    /* per private (scratch) message */
+   double msg_slm;        /* per shared local memory message */
+   double msg_atomic;     /* per atomic message */
+   double priv_addr;      /* per-lane address of a private (scratch) access */
+   double generic_check;  /* run-time address-space test of a Generic access */
+   double priv_byte;      /* per element byte moved by a private (scratch) access */
+   double reg_indirect;   /* per element byte of a dynamically indexed array in registers, per access */
+   double reg_limit;      /* bytes per work-item up to which IGC keeps a private array in registers */
+   double lane0_base;     /* a block access's sub-group base (broadcast of lane 0, scalar arithmetic) */
+   double lane0_shared;   /* extra when the per-lane address stays live for another access */
+   double broadcast;      /* OpGroupBroadcast / shuffle */
+   double reduce;         /* sub-group reduction or vote (the versioning test) */
+   double barrier;        /* work-group barrier */
+} xe_cost_weights;
+
+const xe_cost_weights *xe_cost_weights_of(enum xe_device d);
+
+/* The estimate, with the part of it that memory messages take. */
+typedef struct xe_cost {
+   double cycles;                          /* total */
+   double scattered, block, priv, slm;     /* messages (frequency-weighted) */
+   double reg_indirect;                    /* cycles of in-register dynamic indexing */
+} xe_cost;
+
+/* A candidate rewrite, for estimating a kernel as it would be after it.
+ * Zero-initialise and set what the rewrite changes. */
+typedef struct xe_cost_change {
+   /* A Function-storage array (OpVariable id) reshaped: new element size
+    * in bytes and length (0 = unchanged); not_volatile: its accesses lose
+    * Volatile. */
+   uint32_t var;
+   uint32_t elem_bytes, len;
+   bool not_volatile;
+   /* Global loads/stores that become sub-group block reads/writes. */
+   xe_inst *const *block;
+   unsigned nblock;
+} xe_cost_change;
+
+/* Estimate of kernel entry function fn (callees counted once per call) on
+ * device d; change may be NULL. */
+xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
+                         const xe_cost_change *change);
+
+/* For each device in the set: the estimate as is (before[d]) and after
+ * change (after[d]).  Returns true when the change is not slower on any
+ * device of the set; otherwise *worst is the first device where it is. */
+bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
+                     const xe_cost_change *change, double before[XE_DEV_COUNT],
+                     double after[XE_DEV_COUNT], enum xe_device *worst);
+
+/* "dg2 120 -> 96, pvc 80 -> 85" for the devices of the set, into buf. */
+void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[XE_DEV_COUNT],
+                    const double after[XE_DEV_COUNT]);
+
+/* The ISA-level estimate with the same weights, from counts read from
+ * IGC's disassembly: every instruction one cycle (sends included), the
+ * instructions of the longest loop body (loop) XE_COST_ASSUMED_TRIPS - 1
+ * more times, plus the per-kind message weights. */
+typedef struct xe_isa_counts {
+   unsigned instructions, sends, scattered, block, priv, loop;
+} xe_isa_counts;
+double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
+
+/* The cost of a sub-group versioned region: the test, then the fast copy
+ * for the fraction full of sub-groups that pass it and the original
+ * for the others (REWRITES.md section 6). */
+double xe_cost_versioned(enum xe_device d, double fast, double slow, double full);
+
+#endif

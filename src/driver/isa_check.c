@@ -1,0 +1,541 @@
+/*
+ * --isa-check: IGC in the loop (isa_check.h).
+ *
+ * Counting follows bench/isa (its header comment has the rules) in a
+ * simpler form: every instruction line counts (labels and the heap's
+ * trailing nop/illegal padding do not); a send whose payload is r127 is
+ * the prologue's argument load and is not classified; a message through
+ * the scratch surface (`ss[`, `scratch`) is private, and on dg2 so is an
+ * `a64` gather/scatter (IGC 22.43 puts private arrays in stateless a64
+ * memory there while buffers are stateful; bench/isa tells the two apart
+ * by data flow, this does not, so a generic-pointer access counts as
+ * private on dg2); a transposed LSC message (`.d32x16t`) or a `block`
+ * message is a block message; any other load/store/atomic/gather/scatter/
+ * untyped message is scattered.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "isa_check.h"
+#include "io.h"
+
+static char *find_tool(const char *env, const char *name)
+{
+   const char *e = getenv(env);
+   if (e && *e)
+      return access(e, X_OK) == 0 ? strdup(e) : NULL;
+   const char *path = getenv("PATH");
+   if (!path)
+      return NULL;
+   char *copy = strdup(path), *save = NULL, *found = NULL;
+   for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+      char *p;
+      if (asprintf(&p, "%s/%s", *d ? d : ".", name) < 0)
+         abort();
+      if (access(p, X_OK) == 0)
+         found = p;
+      else
+         free(p);
+   }
+   free(copy);
+   return found;
+}
+
+bool xe_isa_check_tools(char **err)
+{
+   char *o = find_tool("OCLOC", "ocloc"), *i = find_tool("IGA64", "iga64");
+   bool ok = o && i;
+   if (!o)
+      *err = strdup("--isa-check needs ocloc (IGC), not found");
+   else if (!i)
+      *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
+   free(o);
+   free(i);
+   return ok;
+}
+
+/* Runs argv with standard output to out (NULL: a log file), standard
+ * error to the log; returns the exit status, -1 if it could not run. */
+static int run_tool(char *const argv[], const char *out, const char *log)
+{
+   pid_t pid = fork();
+   if (pid < 0)
+      return -1;
+   if (pid == 0) {
+      int lf = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      int of = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600) : lf;
+      if (lf < 0 || of < 0)
+         _exit(127);
+      dup2(of, 1);
+      dup2(lf, 2);
+      int nul = open("/dev/null", O_RDONLY);
+      if (nul >= 0)
+         dup2(nul, 0);
+      execv(argv[0], argv);
+      _exit(127);
+   }
+   int st;
+   if (waitpid(pid, &st, 0) < 0)
+      return -1;
+   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   char *buf = NULL;
+   size_t len = 0, cap = 0, k;
+   char chunk[8192];
+   while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+      if (len + k + 1 > cap) {
+         cap = (len + k + 1) * 2;
+         buf = realloc(buf, cap);
+         if (!buf)
+            abort();
+      }
+      memcpy(buf + len, chunk, k);
+      len += k;
+   }
+   fclose(f);
+   if (!buf)
+      buf = calloc(1, 1);
+   else
+      buf[len] = 0;
+   return buf;
+}
+
+/* A transposed LSC data size: ".d32x16t", ".d64t". */
+static bool transposed(const char *s)
+{
+   for (const char *p = strstr(s, ".d"); p; p = strstr(p + 1, ".d")) {
+      const char *q = p + 2;
+      if (!isdigit((unsigned char)*q))
+         continue;
+      while (isdigit((unsigned char)*q))
+         q++;
+      if (*q == 'u') {
+         q++;
+         while (isdigit((unsigned char)*q))
+            q++;
+      }
+      if (*q == 'x') {
+         q++;
+         if (!isdigit((unsigned char)*q))
+            continue;
+         while (isdigit((unsigned char)*q))
+            q++;
+      }
+      if (*q == 't' && !isalnum((unsigned char)q[1]))
+         return true;
+   }
+   return false;
+}
+
+static void classify(enum xe_device d, const char *src0, const char *msg, xe_isa_counts *c)
+{
+   if (!strcmp(src0, "r127"))
+      return; /* argument payload */
+   char low[256];
+   size_t n = 0;
+   for (; msg[n] && n + 1 < sizeof(low); n++)
+      low[n] = (char)tolower((unsigned char)msg[n]);
+   low[n] = 0;
+   bool lsc = (!strncmp(low, "load", 4) || !strncmp(low, "store", 5) || !strncmp(low, "atomic", 6) ||
+               !strncmp(low, "prefetch", 8)) &&
+              (strstr(low, ".ugm") || strstr(low, ".slm") || strstr(low, ".tgm"));
+   bool mem = lsc || strstr(low, "block") || strstr(low, "gather") || strstr(low, "scatter") ||
+              strstr(low, "untyped") || strstr(low, "typed") || strstr(low, "atomic") ||
+              strstr(low, "surface") || strstr(low, "scratch");
+   if (!mem || !strncmp(low, "fence", 5) || !strncmp(low, "end of thread", 13))
+      return;
+   if (strstr(low, "scratch") || strstr(low, "ss[") ||
+       (d == XE_DEV_DG2 && strstr(low, "a64") && (strstr(low, "gather") || strstr(low, "scatter") ||
+                                                  strstr(low, "untyped"))))
+      c->priv++;
+   else if (lsc ? (transposed(low) || strstr(low, "block2d")) : strstr(low, "block") != NULL)
+      c->block++;
+   else
+      c->scattered++;
+}
+
+static void count(enum xe_device d, char *text, xe_isa_counts *c)
+{
+   memset(c, 0, sizeof(*c));
+   /* Lines, trimmed; the trailing nop/illegal padding dropped. */
+   unsigned nl = 0, cap = 0;
+   char **lines = NULL;
+   for (char *s = text, *e; s && *s; s = e ? e + 1 : NULL) {
+      if ((e = strchr(s, '\n')))
+         *e = 0;
+      while (isspace((unsigned char)*s))
+         s++;
+      size_t len = strlen(s);
+      while (len && isspace((unsigned char)s[len - 1]))
+         s[--len] = 0;
+      if (!*s)
+         continue;
+      if (nl == cap) {
+         cap = cap ? cap * 2 : 256;
+         lines = realloc(lines, cap * sizeof(char *));
+         if (!lines)
+            abort();
+      }
+      lines[nl++] = s;
+   }
+   while (nl && (!strncmp(lines[nl - 1], "nop", 3) || !strncmp(lines[nl - 1], "illegal", 7)))
+      nl--;
+   /* Label positions (instruction counts), for loops: a branch back to a
+    * label above it closes a loop of that many instructions. */
+   unsigned *label_at = calloc(nl + 1, sizeof(unsigned));
+   char **label = calloc(nl + 1, sizeof(char *));
+   unsigned nlabels = 0;
+   for (unsigned k = 0; k < nl; k++) {
+      char *s = lines[k];
+      size_t len = strlen(s);
+      if (s[0] == 'L' && s[len - 1] == ':') {
+         s[len - 1] = 0;
+         label[nlabels] = s;
+         label_at[nlabels++] = c->instructions;
+         continue;
+      }
+      char *comment = strstr(s, "//");
+      if (comment)
+         *comment = 0, comment += 2;
+      char *body = s;
+      if (*body == '(') {
+         char *close = strchr(body, ')');
+         body = close ? close + 1 : body;
+         while (isspace((unsigned char)*body))
+            body++;
+      }
+      if (!*body || !strncmp(body, "illegal", 7))
+         continue;
+      c->instructions++;
+      for (unsigned j = 0; j < nlabels; j++) {
+         const char *t = strstr(body, label[j]);
+         size_t ll = strlen(label[j]);
+         if (t && !isalnum((unsigned char)t[ll]) && c->instructions - label_at[j] > c->loop)
+            c->loop = c->instructions - label_at[j];
+      }
+      if (strncmp(body, "send", 4))
+         continue;
+      c->sends++;
+      /* send.X (N|M0) dst src0 ...: the fourth token is src0. */
+      char tok[4][32] = { "", "", "", "" };
+      sscanf(body, "%31s %31s %31s %31s", tok[0], tok[1], tok[2], tok[3]);
+      const char *msg = comment ? strchr(comment, ';') : NULL;
+      msg = msg ? msg + 1 : comment ? comment : "";
+      while (isspace((unsigned char)*msg))
+         msg++;
+      classify(d, tok[3], msg, c);
+   }
+   free(label_at);
+   free(label);
+   free(lines);
+}
+
+static int by_name(const void *a, const void *b)
+{
+   return strcmp(((const xe_isa_kernel *)a)->name, ((const xe_isa_kernel *)b)->name);
+}
+
+void xe_isa_kernels_free(xe_isa_kernel *k, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      free(k[i].name);
+   free(k);
+}
+
+bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, xe_isa_kernel **out,
+                          unsigned *nout, char **err)
+{
+   *out = NULL;
+   *nout = 0;
+   char *ocloc = find_tool("OCLOC", "ocloc"), *iga = find_tool("IGA64", "iga64");
+   char *bin = NULL, *dump = NULL, *log = NULL;
+   bool ok = false;
+   if (!ocloc || !iga) {
+      xe_isa_check_tools(err);
+      goto done;
+   }
+   const char *dev = xe_device_name(d);
+   if (asprintf(&bin, "%s/%s.bin", work, dev) < 0 || asprintf(&dump, "%s/%s.dump", work, dev) < 0 ||
+       asprintf(&log, "%s/%s.log", work, dev) < 0)
+      abort();
+   char *cargv[] = { ocloc, "compile", "-spirv_input", "-file", (char *)spv, "-device", (char *)dev,
+                     "-output", bin, "-output_no_suffix", "-q", NULL };
+   if (run_tool(cargv, NULL, log) != 0) {
+      char *l = slurp(log);
+      if (asprintf(err, "ocloc compile for %s failed: %s", dev, l ? l : "") < 0)
+         abort();
+      free(l);
+      goto done;
+   }
+   char *dargv[] = { ocloc, "disasm", "-file", bin, "-dump", dump, "-device", (char *)dev, NULL };
+   if (run_tool(dargv, NULL, log) != 0) {
+      if (asprintf(err, "ocloc disasm for %s failed", dev) < 0)
+         abort();
+      goto done;
+   }
+   DIR *dir = opendir(dump);
+   if (!dir) {
+      if (asprintf(err, "ocloc disasm for %s wrote no %s", dev, dump) < 0)
+         abort();
+      goto done;
+   }
+   static const char suffix[] = "_KernelHeap.dat";
+   struct dirent *de;
+   ok = true;
+   while (ok && (de = readdir(dir))) {
+      size_t len = strlen(de->d_name), sl = sizeof(suffix) - 1;
+      if (len <= sl || strcmp(de->d_name + len - sl, suffix))
+         continue;
+      char *heap, *asmf, plat[16];
+      snprintf(plat, sizeof(plat), "-p=%s", d == XE_DEV_DG2 ? "12p71" : "12p72");
+      if (asprintf(&heap, "%s/%s", dump, de->d_name) < 0 ||
+          asprintf(&asmf, "%s/%s.%s.asm", work, de->d_name, dev) < 0)
+         abort();
+      char *iargv[] = { iga, "-d", plat, heap, NULL };
+      char *text = NULL;
+      if (run_tool(iargv, asmf, log) != 0 || !(text = slurp(asmf)) || !*text) {
+         if (asprintf(err, "iga64 failed on %s", heap) < 0)
+            abort();
+         ok = false;
+      } else {
+         *out = realloc(*out, (*nout + 1) * sizeof(xe_isa_kernel));
+         xe_isa_kernel *k = &(*out)[(*nout)++];
+         k->name = strndup(de->d_name, len - sl);
+         count(d, text, &k->c);
+      }
+      free(text);
+      free(heap);
+      free(asmf);
+   }
+   closedir(dir);
+   if (ok && *out)
+      qsort(*out, *nout, sizeof(xe_isa_kernel), by_name);
+done:
+   if (!ok) {
+      xe_isa_kernels_free(*out, *nout);
+      *out = NULL;
+      *nout = 0;
+   }
+   free(ocloc);
+   free(iga);
+   free(bin);
+   free(dump);
+   free(log);
+   return ok;
+}
+
+static const xe_isa_kernel *find(const xe_isa_kernel *k, unsigned n, const char *name)
+{
+   for (unsigned i = 0; i < n; i++)
+      if (!strcmp(k[i].name, name))
+         return &k[i];
+   return NULL;
+}
+
+static void rm_rf(const char *path)
+{
+   DIR *d = opendir(path);
+   if (d) {
+      struct dirent *de;
+      while ((de = readdir(d))) {
+         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+         char *p;
+         if (asprintf(&p, "%s/%s", path, de->d_name) < 0)
+            abort();
+         rm_rf(p);
+         free(p);
+      }
+      closedir(d);
+      rmdir(path);
+   } else {
+      unlink(path);
+   }
+}
+
+static bool write_bytes(const char *path, const void *b, size_t n)
+{
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return false;
+   bool ok = fwrite(b, 1, n, f) == n;
+   return fclose(f) == 0 && ok;
+}
+
+static void reset(xeopt_result *r)
+{
+   free(r->error);
+   r->error = NULL;
+   r->status = XEOPT_OK;
+   free(r->warnings);
+   r->warnings = strdup("");
+   free(r->words);
+   r->words = NULL;
+   r->nwords = 0;
+   free(r->manifest_json);
+   r->manifest_json = NULL;
+   xe_remarks_free(&r->remarks);
+}
+
+static bool kernel_applied(const xe_remarks *rem, const char *kernel)
+{
+   for (unsigned k = 0; k < rem->n; k++)
+      if (rem->v[k].kind == XE_REMARK_APPLIED && rem->v[k].kernel &&
+          !strcmp(rem->v[k].kernel, kernel))
+         return true;
+   return false;
+}
+
+/* "pvc 30 -> 37 (22 -> 31 instructions, 2 -> 1 scattered, 0 -> 1 block, 0 -> 0 private)" */
+static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *a, const xe_isa_counts *b)
+{
+   return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
+                   "scattered, %u -> %u block, %u -> %u private)", xe_device_name(d),
+                   xe_cost_isa(d, a), xe_cost_isa(d, b), a->instructions, b->instructions, a->loop,
+                   b->loop, a->scattered, b->scattered, a->block, b->block, a->priv, b->priv);
+}
+
+void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
+                           const xe_pipeline_hooks *h, xe_optimize_fn optimize)
+{
+   const char *tmpdir = getenv("TMPDIR");
+   char *tmpl;
+   if (asprintf(&tmpl, "%s/xeopt-isa.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
+      abort();
+   char *work = mkdtemp(tmpl);
+   xe_options o2 = *o;
+   memset(&o2.exclude, 0, sizeof(o2.exclude));
+   for (unsigned k = 0; k < o->exclude.n; k++)
+      xe_strlist_add(&o2.exclude, o->exclude.v[k]);
+   xe_isa_kernel *in[XE_DEV_COUNT] = { 0 };
+   unsigned nin[XE_DEV_COUNT] = { 0 };
+   xe_remarks notes = { 0 };   /* isa-check's remarks: exclusions, then the final verdicts */
+   notes.pass = "isa-check";
+   char *err = NULL, *inpath = NULL, *outpath = NULL, *indir = NULL, *outdir = NULL;
+   bool check = work != NULL;
+   if (check && (asprintf(&inpath, "%s/in.spv", work) < 0 || asprintf(&outpath, "%s/out.spv", work) < 0 ||
+                 asprintf(&indir, "%s/in", work) < 0 || asprintf(&outdir, "%s/out", work) < 0))
+      abort();
+   if (check && (mkdir(indir, 0700) || mkdir(outdir, 0700) || !write_bytes(inpath, bytes, size)))
+      check = false;
+   for (int d = 0; check && d < XE_DEV_COUNT; d++) {
+      if ((o->isa_check & (1u << d)) && !xe_isa_module_counts(inpath, d, indir, &in[d], &nin[d], &err)) {
+         xe_remark(&notes, NULL, XE_REMARK_NOTE, "not checked: IGC could not compile the input: %s", err);
+         free(err);
+         err = NULL;
+         check = false;
+      }
+   }
+   for (unsigned round = 0;; round++) {
+      reset(r);
+      optimize(r, &o2, bytes, size, h);
+      if (r->status != XEOPT_OK || !check)
+         break;
+      unsigned nk;
+      xe_module *m = xe_read(r->words, r->nwords * 4, &err);
+      xe_kernel *ks = m ? xe_kernels_all(m, &nk) : NULL;
+      free(err);
+      err = NULL;
+      if (!m || !write_bytes(outpath, r->words, r->nwords * 4)) {
+         xe_module_free(m);
+         free(ks);
+         break;
+      }
+      xe_isa_kernel *out[XE_DEV_COUNT] = { 0 };
+      unsigned nout[XE_DEV_COUNT] = { 0 };
+      bool compiled = true;
+      for (int d = 0; d < XE_DEV_COUNT && compiled; d++) {
+         if ((o->isa_check & (1u << d)) && !xe_isa_module_counts(outpath, d, outdir, &out[d], &nout[d], &err)) {
+            xe_remark(&notes, NULL, XE_REMARK_NOTE, "IGC could not compile the output: %s", err);
+            free(err);
+            err = NULL;
+            compiled = false;
+         }
+      }
+      unsigned added = 0;
+      xe_remarks verdicts = { 0 };
+      verdicts.pass = "isa-check";
+      for (unsigned k = 0; k < nk; k++) {
+         const char *name = ks[k].name;
+         if (!xe_kernel_rewritable(&o2, name))
+            continue;
+         /* Changed: a pass says so, or IGC's output differs (helpers
+          * rewritten for several kernels carry no kernel name). */
+         bool changed = !compiled || kernel_applied(&r->remarks, name);
+         for (int d = 0; d < XE_DEV_COUNT && !changed; d++) {
+            const xe_isa_kernel *a = find(in[d], nin[d], name), *b = find(out[d], nout[d], name);
+            changed = a && b && memcmp(&a->c, &b->c, sizeof(a->c));
+         }
+         if (!changed)
+            continue;
+         char figs[XE_DEV_COUNT][256], all[600] = "";
+         bool worse = !compiled;
+         const char *worst = compiled ? NULL : "IGC could not compile the output";
+         for (int d = 0; d < XE_DEV_COUNT && compiled; d++) {
+            figs[d][0] = 0;
+            if (!(o->isa_check & (1u << d)))
+               continue;
+            const xe_isa_kernel *a = find(in[d], nin[d], name), *b = find(out[d], nout[d], name);
+            if (!a || !b)
+               continue;
+            describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c);
+            if (xe_cost_isa(d, &b->c) > xe_cost_isa(d, &a->c)) {
+               worse = true;
+               if (!worst)
+                  worst = xe_device_name(d);
+            }
+            size_t at = strlen(all);
+            snprintf(all + at, sizeof(all) - at, "%s%s", at ? "; " : "", figs[d]);
+         }
+         if (worse) {
+            xe_strlist_add(&o2.exclude, name);
+            added++;
+            xe_remark(&notes, name, XE_REMARK_MISSED,
+                      "original kept: IGC's output is worse on %s (ISA estimate %s)", worst, all);
+         } else {
+            xe_remark(&verdicts, name, XE_REMARK_APPLIED, "rewrite kept: ISA estimate %s", all);
+         }
+      }
+      for (int d = 0; d < XE_DEV_COUNT; d++)
+         xe_isa_kernels_free(out[d], nout[d]);
+      free(ks);
+      xe_module_free(m);
+      if (!added || round > nk) {
+         for (unsigned k = 0; k < verdicts.n; k++)
+            xe_remark(&notes, verdicts.v[k].kernel, verdicts.v[k].kind, "%s", verdicts.v[k].message);
+         xe_remarks_free(&verdicts);
+         break;
+      }
+      xe_remarks_free(&verdicts);
+   }
+   /* The check's remarks go after the final pipeline's. */
+   for (unsigned k = 0; k < notes.n; k++) {
+      r->remarks.pass = "isa-check";
+      xe_remark(&r->remarks, notes.v[k].kernel, notes.v[k].kind, "%s", notes.v[k].message);
+   }
+   xe_remarks_free(&notes);
+   for (int d = 0; d < XE_DEV_COUNT; d++)
+      xe_isa_kernels_free(in[d], nin[d]);
+   xe_strlist_free(&o2.exclude);
+   if (work)
+      rm_rf(work);
+   free(tmpl);
+   free(inpath);
+   free(outpath);
+   free(indir);
+   free(outdir);
+}
