@@ -60,8 +60,14 @@
  * passes: padding and block-io, which run first, then drop the guard and
  * convert the accesses themselves, and this pass finds nothing left to do.
  *
- * Not done: accesses whose address is not computable at B (inside a loop
- * at `uniform + i`) stay per-lane; one versioned region per kernel.
+ * Loads in loops: an address not computable at B converts when it is
+ * base[ext(u + i)] with u uniform in the fast copy (a loop counter times a
+ * stride) and i computable at B; B tests i's contiguity and the program's
+ * no-wrap promise on u + i carries it over (loop_form); lane 0's address
+ * is broadcast at the access.
+ *
+ * Not done: stores in loops (their 16-byte alignment cannot be tested at
+ * B); one versioned region per kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +93,13 @@ typedef struct cand {
    unsigned width;      /* bits */
    uint32_t base;       /* the tested sub-group base pointer, built at B */
    xe_inst *clone;
+   /* Address not computable at B (in a loop: base[uniform + i]): the
+    * index i tested at B (key, mode as in idx_test); base is then 0 and
+    * the fast copy broadcasts lane 0's address at the access. */
+   uint32_t loop_key;
+   int loop_mode;
+   uint32_t loop_u, loop_base;   /* the uniform term and the base parameter */
+   uint32_t loop_x0;             /* lane 0's value of loop_key, built at B */
 } cand;
 
 typedef struct vctx {
@@ -241,6 +254,64 @@ static const char *region_why(vctx *c, char *why, size_t n)
    return NULL;
 }
 
+static bool has_dec(const xe_module *m, uint32_t id, SpvDecoration d)
+{
+   uint32_t v;
+   return xe_decoration(m, id, d, &v, 0);
+}
+
+/* A load whose address cannot be computed at B but is base[ext(u + i)] or
+ * base[u + i] (64-bit) with base a parameter, u the same in every lane of
+ * the fast copy and i computable at B: if B tests that lane k's i is lane
+ * 0's plus k without wrapping in i's type, the program's own promise that
+ * u + i does not wrap (NoSignedWrap for a sign extension, NoUnsignedWrap
+ * for a zero extension) makes lane k's element index lane 0's plus k.  The
+ * base alignment a block read needs (4 bytes) comes from the load's own
+ * Aligned operand: lane 0's address is one the load reads.  Writes need
+ * 16 bytes, which only a test shows: they stay per-lane. */
+static bool loop_form(vctx *c, const xe_lanes *l, const xe_inst *ld, uint32_t *key, int *mode,
+                      uint32_t *uterm, uint32_t *base)
+{
+   xe_module *m = c->m;
+   if (ld->opcode != SpvOpLoad || xe_nops(ld) < 3 || !(xe_op(ld, 1) & SpvMemoryAccessAlignedMask) ||
+       xe_op(ld, 2) < 4)
+      return false;
+   xe_inst *d = xe_def(m, xe_op(ld, 0));
+   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
+       xe_nops(d) != 2)
+      return false;
+   xe_inst *bd = xe_def(m, xe_op(d, 0));
+   xe_inst *bt = bd ? xe_def(m, bd->type_id) : NULL;
+   xe_inst *lt = xe_def(m, ld->type_id);
+   if (!bd || bd->block || !bt || bt->opcode != SpvOpTypePointer || !lt ||
+       xe_type_size(m, xe_op(bt, 1)) != xe_op(lt, 0) / 8)
+      return false;
+   xe_inst *id = xe_def(m, xe_op(d, 1));
+   if (!id || xe_type_width(m, id->type_id) != 64)
+      return false;
+   xe_inst *sum = id;
+   *mode = 0;
+   if (id->opcode == SpvOpSConvert || id->opcode == SpvOpUConvert) {
+      sum = xe_def(m, xe_op(id, 0));
+      *mode = id->opcode == SpvOpSConvert ? 1 : 2;
+      if (!sum || xe_type_width(m, sum->type_id) != 32 ||
+          !has_dec(m, sum->result_id, *mode == 1 ? SpvDecorationNoSignedWrap : SpvDecorationNoUnsignedWrap))
+         return false;
+   }
+   if (sum->opcode != SpvOpIAdd)
+      return false;
+   for (int side = 0; side < 2; side++) {
+      uint32_t u = xe_op(sum, side), i = xe_op(sum, 1 - side);
+      if (xe_lanes_fact(l, u)->kind == XE_LANE_UNIFORM && hoistable(c, i, 0) != H_NO) {
+         *key = i;
+         *uterm = u;
+         *base = bd->result_id;
+         return true;
+      }
+   }
+   return false;
+}
+
 /* Collects the accesses of R that the fast copy can make block accesses;
  * remarks the others when report is set. */
 static void collect(vctx *c, const xe_lanes *l, bool report)
@@ -273,8 +344,13 @@ static void collect(vctx *c, const xe_lanes *l, bool report)
             why = "element type is not an 8-, 16-, 32- or 64-bit integer or float";
          else if (!xe_lanes_block_uniform(l, xe_block_id(blk)))
             why = "divergent block even in the fast copy";
-         else if (hoistable(c, ptr, 0) == H_NO)
-            why = "its address cannot be computed where the test runs";
+         uint32_t lkey = 0, lu = 0, lbase = 0;
+         int lmode = 0;
+         if (!why && hoistable(c, ptr, 0) == H_NO && !loop_form(c, l, i, &lkey, &lmode, &lu, &lbase))
+            why = st ? "its address cannot be computed where the test runs (a block write needs "
+                       "its 16-byte alignment tested there)"
+                     : "its address cannot be computed where the test runs, nor is it "
+                       "base[uniform + i] with i computable there";
          if (why) {
             if (report)
                xe_remark(c->r, c->k->name, XE_REMARK_MISSED, "%s via %s stays per-lane: %s",
@@ -282,7 +358,7 @@ static void collect(vctx *c, const xe_lanes *l, bool report)
             continue;
          }
          c->c = realloc(c->c, (c->nc + 1) * sizeof(*c->c));
-         c->c[c->nc++] = (cand){ i, ptr, elem, st, width, 0, NULL };
+         c->c[c->nc++] = (cand){ i, ptr, elem, st, width, 0, NULL, lkey, lmode, lu, lbase, 0 };
       }
    }
 }
@@ -360,6 +436,7 @@ static uint32_t mapped(const uint32_t *map, uint32_t bound, uint32_t id)
 typedef struct idx_test {
    uint32_t key;     /* the tested index value (original id) */
    int mode;         /* 0: 64-bit index; 1: sign-, 2: zero-extended from 32 bits */
+   uint32_t x0;      /* lane 0's value of key, built at B */
    uint32_t idx0;    /* lane 0's 64-bit index, built at B */
 } idx_test;
 
@@ -431,30 +508,36 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
    uint32_t scope = xe_const_int(m, u32, SCOPE_SUBGROUP), zero = xe_const_int(m, u32, 0);
    uint32_t lid = xe_build_load(&b, u32, builtin_var(m, c->k, SpvBuiltInSubgroupLocalInvocationId), 0, 0);
    uint32_t lid64 = xe_build1(&b, SpvOpUConvert, u64, lid);
-   uint32_t pred = cond ? (h_true ? cond : xe_build1(&b, SpvOpLogicalNot, bt, cond)) : 0;
+   /* The guard enters the predicate through OpSelect at the end: IGC 22.43
+    * fails without a message on an OpLogicalNot of the guard here. */
+   uint32_t pred = 0;
    uint32_t maxsz = xe_build_load(&b, u32, builtin_var(m, c->k, SpvBuiltInSubgroupMaxSize), 0, 0);
    uint32_t upred = 0;   /* the sub-group-uniform part of the test */
    /* Addresses `base[idx]` with a uniform base: the index is tested once
     * for all the accesses that share it (lane k's index is lane 0's plus k,
     * with no wrap in the type the index is extended from), and the
     * alignment of each base once per sub-group. */
-   idx_test it[64];
+   idx_test *it = malloc((c->nc ? c->nc : 1) * sizeof(*it));   /* one index per access at most */
    unsigned nit = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
-      uint32_t base, key;
+      uint32_t base = 0, key;
       int mode;
-      if (!index_form(c, a, &base, &key, &mode))
+      if (a->loop_key) {
+         key = a->loop_key, mode = a->loop_mode;
+      } else if (!index_form(c, a, &base, &key, &mode)) {
          continue;
+      }
       idx_test *t = NULL;
       for (unsigned p = 0; p < nit && !t; p++)
          t = it[p].key == key && it[p].mode == mode ? &it[p] : NULL;
-      if (!t && nit < 64) {
+      if (!t) {
          t = &it[nit++];
          t->key = key, t->mode = mode;
          uint32_t x = hoist(c, key);
          uint32_t xt = xe_def(m, key)->type_id;
          uint32_t x0 = xe_build3(&b, SpvOpGroupBroadcast, xt, scope, x, zero);
+         t->x0 = x0;
          uint32_t d = xe_build2(&b, SpvOpISub, xt, x, x0);
          uint32_t ok = xe_build2(&b, SpvOpIEqual, bt, d, mode ? lid : lid64);
          pred = pred ? xe_build2(&b, SpvOpLogicalAnd, bt, pred, ok) : ok;
@@ -470,8 +553,10 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
             t->idx0 = x0;
          }
       }
-      if (!t)
+      if (a->loop_key) {
+         a->loop_x0 = t->x0;
          continue;
+      }
       for (unsigned p = 0; p < q && !a->base; p++) {
          if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
             a->base = c->c[p].base;
@@ -486,9 +571,12 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
       uint32_t al = xe_build2(&b, SpvOpIEqual, bt, low, xe_const_int(m, u64, 0));
       upred = upred ? xe_build2(&b, SpvOpLogicalAnd, bt, upred, al) : al;
    }
+   free(it);
    /* Any other address: compared as 64-bit addresses. */
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
+      if (a->loop_key)
+         continue;
       for (unsigned p = 0; p < q && !a->base; p++) {
          if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
             a->base = c->c[p].base;
@@ -508,7 +596,11 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
       upred = upred ? xe_build2(&b, SpvOpLogicalAnd, bt, upred, al) : al;
       a->base = xe_build1(&b, SpvOpConvertUToPtr, pd->type_id, addr0);
    }
-   uint32_t one = xe_build3(&b, SpvOpSelect, u32, pred, xe_const_int(m, u32, 1), zero);
+   uint32_t c1 = xe_const_int(m, u32, 1);
+   uint32_t one = pred ? xe_build3(&b, SpvOpSelect, u32, pred, c1, zero) : c1;
+   if (cond)
+      one = h_true ? xe_build3(&b, SpvOpSelect, u32, cond, one, zero)
+                   : xe_build3(&b, SpvOpSelect, u32, cond, zero, one);
    uint32_t rops[3] = { scope, SpvGroupOperationReduce, one };
    uint8_t rkinds[3] = { XE_W_ID, XE_W_LIT, XE_W_ID };
    uint32_t count = xe_fresh_id(m);
@@ -632,6 +724,17 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
       bool is_float = et->opcode == SpvOpTypeFloat;
       xe_builder cb = xe_builder_before(m, ci);
       uint32_t base = a->base;
+      if (a->loop_key) {
+         /* Lane 0's address from uniform values only: base[ext(u + i0)]
+          * (IGC computes it with scalar instructions). */
+         uint32_t u64 = xe_type_int(m, 64);
+         uint32_t ut = mapped(map, bound0, a->loop_u);
+         uint32_t s0 = xe_build2(&cb, SpvOpIAdd, xe_def(m, a->loop_key)->type_id, ut, a->loop_x0);
+         if (a->loop_mode)
+            s0 = xe_build1(&cb, a->loop_mode == 1 ? SpvOpSConvert : SpvOpUConvert, u64, s0);
+         uint32_t pops[2] = { a->loop_base, s0 };
+         base = xe_build(&cb, SpvOpPtrAccessChain, xe_def(m, xe_op(ci, 0))->type_id, 2, pops)->result_id;
+      }
       if (is_float)
          base = xe_build1(&cb, SpvOpBitcast, xe_type_pointer(m, SpvStorageClassCrossWorkgroup, it), base);
       if (a->store) {
@@ -681,7 +784,7 @@ static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
    c.hmemo = calloc(m->bound, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
-   char why[200], nb[64];
+   char why[200], nb[64], nb2[64];
    bool done = false, progress = false;
    uint32_t gb = XE_NONE, gh = XE_NONE, gcond = 0;
    bool gtrue = false;
@@ -776,11 +879,18 @@ static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
       for (unsigned q = 0; q < c.nc; q++) {
          reads += !c.c[q].store;
          writes += c.c[q].store;
-         xe_remark(r, k->name, XE_REMARK_APPLIED,
-                   "%s via %s: sub-group block %s in the fast copy (tested: contiguous, %u-byte "
-                   "aligned base)", c.c[q].store ? "store" : "load",
-                   id_name(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
-                   c.c[q].store ? 16 : 4);
+         if (c.c[q].loop_key)
+            xe_remark(r, k->name, XE_REMARK_APPLIED,
+                      "load via %s: sub-group block read in the fast copy (tested: %s contiguous "
+                      "without wrap; the index adds a uniform value without wrap; base aligned as "
+                      "the load says)", id_name(m, c.c[q].ptr, nb, sizeof(nb)),
+                      id_name(m, c.c[q].loop_key, nb2, sizeof(nb2)));
+         else
+            xe_remark(r, k->name, XE_REMARK_APPLIED,
+                      "%s via %s: sub-group block %s in the fast copy (tested: contiguous, %u-byte "
+                      "aligned base)", c.c[q].store ? "store" : "load",
+                      id_name(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
+                      c.c[q].store ? 16 : 4);
       }
       c.emitted = calloc(m->bound, sizeof(uint32_t));
       if (c.no_guard) {
