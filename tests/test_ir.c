@@ -345,6 +345,37 @@ START_TEST(opcode_info)
 }
 END_TEST
 
+/* Emitting what a newer SPIR-V version introduced raises the version word,
+ * never past 1.4 (ocloc 22.43 rejects 1.5 and 1.6), never lowers it. */
+START_TEST(version_raised_for_new_features)
+{
+   char *err = NULL;
+   size_t n;
+   uint32_t *w = xe_assemble(nest_text(false), 0x10000, &n, &err);
+   ck_assert_msg(w, "assembly failed: %s", err);
+   xe_module *m = xe_read(w, n * 4, &err);
+   free(w);
+   ck_assert_uint_eq(m->version, 0x10000);
+   xe_add_capability(m, SpvCapabilityGroups);
+   ck_assert_uint_eq(m->version, 0x10000);
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "k", &k));
+   uint32_t sg = 16;
+   xe_set_execution_mode(m, xe_function_id(k.fn), SpvExecutionModeSubgroupSize, &sg, 1);
+   ck_assert_uint_eq(m->version, 0x10100);
+   xe_add_capability(m, SpvCapabilitySubgroupDispatch);
+   ck_assert_uint_eq(m->version, 0x10100);
+   ck_assert(!xe_require_version(m, 0x10500));
+   ck_assert_uint_eq(m->version, 0x10100);
+   ck_assert(xe_require_version(m, 0x10400));
+   ck_assert(xe_require_version(m, 0x10100));
+   ck_assert_uint_eq(m->version, 0x10400);
+   char *msg = NULL;
+   ck_assert_msg(xe_validate(m, &msg), "invalid: %s", msg);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("ir");
@@ -357,6 +388,7 @@ int main(void)
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);
    tcase_add_test(tc, analysis_generations);
+   tcase_add_test(tc, version_raised_for_new_features);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

@@ -460,6 +460,13 @@ static bool branch_uniform(const ctx *c, const xe_block *b, uint32_t *cond)
 xe_lanes *xe_lanes_analyze(xe_module *m, xe_function *f, uint32_t sg, const uint32_t local_size[3],
                            unsigned flags)
 {
+   return xe_lanes_analyze_edge(m, f, sg, local_size, flags, 0, 0);
+}
+
+xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
+                                const uint32_t local_size[3], unsigned flags,
+                                uint32_t edge_from, uint32_t edge_to)
+{
    const xe_cfg *cfg = xe_function_cfg(f);
    xe_lanes *l = calloc(1, sizeof(*l));
    l->bound = m->bound;
@@ -488,6 +495,9 @@ xe_lanes *xe_lanes_analyze(xe_module *m, xe_function *f, uint32_t sg, const uint
                if (cfg->rpo_index[p] == XE_NONE)
                   continue;
                bool bu = branch_uniform(&c, cfg->blocks[p], &cond);
+               if (edge_from && xe_block_id(cfg->blocks[p]) == edge_from &&
+                   xe_block_id(cfg->blocks[b]) == edge_to)
+                  bu = true;   /* the caller makes this edge sub-group uniform */
                if (!l->uniform_block[p] || !bu) {
                   l->uniform_block[b] = false;
                   l->divergent_cause[b] = !l->uniform_block[p] ? l->divergent_cause[p] : cond;

@@ -83,6 +83,13 @@ typedef struct xe_lanes {
  * sub-group size sg (0 = unknown) and local_size (0 = unknown). */
 xe_lanes *xe_lanes_analyze(xe_module *m, xe_function *f, uint32_t sg,
                            const uint32_t local_size[3], unsigned flags);
+/* The same, as if the branch from block edge_from to block edge_to were
+ * taken by every lane of the sub-group together (labels; 0 = none): what
+ * the code after that edge looks like once a sub-group-uniform test
+ * selects it (sub-group versioning). */
+xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
+                                const uint32_t local_size[3], unsigned flags,
+                                uint32_t edge_from, uint32_t edge_to);
 void xe_lanes_free(xe_lanes *l);
 
 static inline const xe_lane_fact *xe_lanes_fact(const xe_lanes *l, uint32_t id)

@@ -23,6 +23,10 @@ static const xe_pass_info registry[] = {
      xeopt_pass_padding, 4, XE_PRESERVE_NONE },
    { "block-io", "turn lane-contiguous global loads/stores into sub-group block reads/writes",
      xeopt_pass_block_io, 4, XE_PRESERVE_CFG },
+   /* After padding and block-io: what a host promise let them do needs
+    * no run-time test. */
+   { "subgroup-versioning", "add a fast copy (no guard, block reads/writes) chosen per sub-group at run time",
+     xeopt_pass_subgroup_versioning, 4, XE_PRESERVE_NONE },
    { "loop-spec-constants", "let the runtime fold loop bounds taken from kernel arguments",
      xeopt_pass_loop_spec_constants, 4, XE_PRESERVE_CFG },
    { "private-arrays", "shrink private arrays (length, element type, scalars, no volatile)",

@@ -39,8 +39,59 @@ bool xe_has_capability(const xe_module *m, SpvCapability cap)
    return false;
 }
 
+bool xe_require_version(xe_module *m, uint32_t version)
+{
+   if (m->version >= version)
+      return true;
+   if (version > XE_MAX_RAISED_VERSION)
+      return false;
+   m->version = version;
+   return true;
+}
+
+/* The SPIR-V version that introduced a capability or execution mode xeopt
+ * may add (the grammar's "version" field); 1.0 for the others. */
+static uint32_t capability_version(SpvCapability cap)
+{
+   switch (cap) {
+   case SpvCapabilitySubgroupDispatch:
+   case SpvCapabilityNamedBarrier:
+   case SpvCapabilityPipeStorage:
+      return 0x00010100;
+   case SpvCapabilityGroupNonUniform:
+   case SpvCapabilityGroupNonUniformVote:
+   case SpvCapabilityGroupNonUniformArithmetic:
+   case SpvCapabilityGroupNonUniformBallot:
+   case SpvCapabilityGroupNonUniformShuffle:
+   case SpvCapabilityGroupNonUniformShuffleRelative:
+   case SpvCapabilityGroupNonUniformClustered:
+   case SpvCapabilityGroupNonUniformQuad:
+      return 0x00010300;
+   default:
+      return 0x00010000;
+   }
+}
+
+static uint32_t mode_version(SpvExecutionMode mode)
+{
+   switch (mode) {
+   case SpvExecutionModeSubgroupSize:
+   case SpvExecutionModeSubgroupsPerWorkgroup:
+   case SpvExecutionModeFinalizer:
+   case SpvExecutionModeInitializer:
+      return 0x00010100;
+   case SpvExecutionModeLocalSizeId:
+   case SpvExecutionModeLocalSizeHintId:
+   case SpvExecutionModeSubgroupsPerWorkgroupId:
+      return 0x00010200;
+   default:
+      return 0x00010000;
+   }
+}
+
 void xe_add_capability(xe_module *m, SpvCapability cap)
 {
+   xe_require_version(m, capability_version(cap));
    if (xe_has_capability(m, cap))
       return;
    uint8_t k = XE_W_LIT;
@@ -209,6 +260,7 @@ void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
 {
    uint32_t ops[8] = { fn_id, mode };
    uint8_t kinds[8] = { XE_W_ID, XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT };
+   xe_require_version(m, mode_version(mode));
    for (unsigned k = 0; k < n && k < 6; k++)
       ops[2 + k] = lits[k];
    uint32_t nu;

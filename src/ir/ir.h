@@ -121,7 +121,7 @@ struct xe_function {
 };
 
 struct xe_module {
-   uint32_t version;      /* header word 1, never raised by xeopt */
+   uint32_t version;      /* header word 1; raised only by xe_require_version */
    uint32_t generator;
    uint32_t bound;        /* every id in use is < bound: one past the largest defined id
                            * after reading, raised by xe_fresh_id; analyses size per-id
@@ -297,6 +297,17 @@ bool xe_check_uses(xe_module *m, char **err);
 
 /* ---- module facts ---- */
 
+/* The newest version xeopt writes when it raises one: ocloc 22.43 (IGC)
+ * rejects SPIR-V 1.5 and 1.6 modules without a message. */
+#define XE_MAX_RAISED_VERSION 0x00010400u
+/* Makes the module declare at least SPIR-V version (0x00010100 = 1.1) for an
+ * instruction, capability or mode a pass emits.  A newer version only adds
+ * to what 1.0 allows for Kernel modules up to 1.3 (1.4 adds the
+ * interface-list rule, which the interface-vars pass repairs).  Returns
+ * false, changing nothing, when version is above XE_MAX_RAISED_VERSION
+ * and the module is older: the caller must not emit what needed it. */
+bool xe_require_version(xe_module *m, uint32_t version);
+
 /* The OpName of id, or NULL. */
 const char *xe_name(const xe_module *m, uint32_t id);
 /* Finds decoration dec on id; copies up to nvals literal words after it. */
@@ -307,6 +318,8 @@ bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t 
  * use it, so its signature and behaviour for any argument must stay. */
 bool xe_is_exported(const xe_module *m, uint32_t id);
 bool xe_has_capability(const xe_module *m, SpvCapability cap);
+/* Adds the capability, raising the module version when the capability
+ * needs a newer one (SubgroupDispatch: 1.1; see xe_require_version). */
 void xe_add_capability(xe_module *m, SpvCapability cap);
 bool xe_has_extension(const xe_module *m, const char *name);
 void xe_add_extension(xe_module *m, const char *name);
@@ -334,7 +347,8 @@ xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n);
 bool xe_kernel_by_name(const xe_module *m, const char *name, xe_kernel *out);
 /* Number of OpFunctionCall instructions calling f. */
 unsigned xe_function_callers(const xe_module *m, const xe_function *f);
-/* Sets or adds an execution mode with literal operands. */
+/* Sets or adds an execution mode with literal operands, raising the module
+ * version when the mode needs a newer one (SubgroupSize: 1.1). */
 void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
                            const uint32_t *lits, unsigned n);
 

@@ -38,8 +38,8 @@
  * --subgroup-size / --local-size; argument alignment and global offset
  * assumed under --assume-aligned.  Execution modes are added only when
  * the kernel actually changes.  SubgroupSize needs SubgroupDispatch, a
- * SPIR-V 1.1 capability: --subgroup-size is ignored (with a note) on 1.0
- * modules because xeopt never raises the module version.
+ * SPIR-V 1.1 capability: adding it raises a 1.0 module to 1.1
+ * (xe_require_version; llvm-spirv-15 writes 1.0 for most kernels).
  *
  * Wide form: loads of `p[base + k*SG + lane]`, k = 0..n-1 (n = 2, 4, 8),
  * in one block with no memory write between them, become one vector
@@ -597,11 +597,8 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
       unsigned v = osg->v[0];
       if (sg && v != sg)
          xe_remark(r, k->name, XE_REMARK_NOTE, "--subgroup-size=%u ignored: the kernel requires %u", v, sg);
-      else if (!sg && m->version < 0x00010100)
-         /* SubgroupSize needs SubgroupDispatch, a SPIR-V 1.1 capability,
-          * and xeopt never raises the module version. */
-         xe_remark(r, k->name, XE_REMARK_NOTE, "--subgroup-size=%u ignored: the SubgroupSize "
-                   "execution mode needs SPIR-V 1.1 and the module is 1.0", v);
+      else if (!sg && (v == 8 || v == 16 || v == 32))
+         sg = v, add_sg = true;
       else if (!sg)
          sg = v, add_sg = true;
    }

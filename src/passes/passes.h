@@ -8,6 +8,7 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx);
 bool xeopt_pass_padding(xe_ctx *ctx);
 bool xeopt_pass_loop_spec_constants(xe_ctx *ctx);
 bool xeopt_pass_block_io(xe_ctx *ctx);
+bool xeopt_pass_subgroup_versioning(xe_ctx *ctx);
 bool xeopt_pass_private_arrays(xe_ctx *ctx);
 bool xeopt_pass_generic_address(xe_ctx *ctx);
 bool xeopt_pass_block_order(xe_ctx *ctx);
