@@ -17,20 +17,6 @@
 #include "pass.h"
 #include "testutil.h"
 
-static xe_module *load(const char *rel)
-{
-   char *p = tu_src(rel);
-   size_t n;
-   char *bytes = tu_read(p, &n);
-   ck_assert_msg(bytes, "cannot read %s", p);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", p, err ? err : "");
-   free(bytes);
-   free(p);
-   return m;
-}
-
 static xe_function *body_of(xe_module *m, const char *kernel)
 {
    xe_kernel k;
@@ -78,7 +64,7 @@ static void assert_form(xe_affine_ctx *c, uint32_t id, const char *text, unsigne
 
 START_TEST(forms_of_index_expressions)
 {
-   xe_module *m = load("testdata/spv/padding_affine.spv");
+   xe_module *m = tu_load_src("testdata/spv/padding_affine.spv");
    xe_affine_ctx *c = xe_affine_create(m, body_of(m, "padding_affine"));
    xe_function *f = body_of(m, "padding_affine");
    /* (lx << 2) | 3: the OR of disjoint bits is an add */
@@ -100,7 +86,7 @@ END_TEST
 START_TEST(index_widths)
 {
    /* int i = get_global_id(0): truncated to 32 bits, sign-extended back. */
-   xe_module *m = load("testdata/spv/padding_copy.spv");
+   xe_module *m = tu_load_src("testdata/spv/padding_copy.spv");
    xe_function *f = body_of(m, "padding_copy");
    xe_affine_ctx *c = xe_affine_create(m, f);
    const xe_affine *a = xe_affine_of(c, store_index(m, f, 0));
@@ -109,7 +95,7 @@ START_TEST(index_widths)
    xe_affine_free(c);
    xe_module_free(m);
    /* size_t i: 64-bit all the way. */
-   m = load("testdata/spv/padding_early.spv");
+   m = tu_load_src("testdata/spv/padding_early.spv");
    f = body_of(m, "padding_early");
    c = xe_affine_create(m, f);
    a = xe_affine_of(c, store_index(m, f, 0));
@@ -122,7 +108,7 @@ END_TEST
 
 START_TEST(row_major_index_and_formula)
 {
-   xe_module *m = load("testdata/spv/padding_2d.spv");
+   xe_module *m = tu_load_src("testdata/spv/padding_2d.spv");
    xe_function *f = body_of(m, "padding_2d");
    xe_affine_ctx *c = xe_affine_create(m, f);
    const xe_affine *a = xe_affine_of(c, store_index(m, f, 0));
@@ -158,7 +144,7 @@ END_TEST
 START_TEST(group_based_index)
 {
    /* group_id * local_size + local_id folds to one term below global_size. */
-   xe_module *m = load("testdata/spv/padding_group.spv");
+   xe_module *m = tu_load_src("testdata/spv/padding_group.spv");
    xe_function *f = body_of(m, "padding_group");
    xe_affine_ctx *c = xe_affine_create(m, f);
    const xe_affine *a = xe_affine_of(c, store_index(m, f, 0));
@@ -175,7 +161,7 @@ END_TEST
 
 START_TEST(stencil_dominates)
 {
-   xe_module *m = load("testdata/spv/padding_stencil.spv");
+   xe_module *m = tu_load_src("testdata/spv/padding_stencil.spv");
    xe_function *f = body_of(m, "padding_stencil");
    xe_affine_ctx *c = xe_affine_create(m, f);
    /* Collect the load indices: in[i] and in[i + 1]. */
@@ -287,7 +273,7 @@ START_TEST(pass_decisions)
    for (unsigned q = 0; q < sizeof(k) / sizeof(k[0]); q++) {
       char rel[128];
       snprintf(rel, sizeof(rel), "testdata/spv/%s.spv", k[q].file);
-      xe_module *m = load(rel);
+      xe_module *m = tu_load_src(rel);
       /* Without the opt-in nothing changes. */
       ck_assert_uint_eq(run_padding(m, k[q].kernel, NULL), k[q].before);
       ck_assert_ptr_null(m->manifest);
@@ -302,7 +288,7 @@ END_TEST
 
 START_TEST(manifest_formula_evaluates)
 {
-   xe_module *m = load("testdata/spv/padding_copy.spv");
+   xe_module *m = tu_load_src("testdata/spv/padding_copy.spv");
    run_padding(m, "padding_copy", "padding_copy");
    ck_assert_ptr_nonnull(m->manifest);
    cJSON *sec = cJSON_GetObjectItem(

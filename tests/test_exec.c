@@ -19,15 +19,7 @@ static xe_module *load(const char *name, int level)
 {
    char rel[128];
    snprintf(rel, sizeof rel, "testdata/spv/%s_%s.spv", name, levels[level]);
-   char *path = tu_src(rel);
-   size_t n;
-   void *bytes = tu_read(path, &n);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err);
-   free(bytes);
-   free(path);
-   return m;
+   return tu_load_src(rel);
 }
 
 static void buf(xe_launch *l, unsigned k, void *data, size_t size)

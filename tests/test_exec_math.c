@@ -20,19 +20,6 @@
 
 enum { N = 16 };
 
-static xe_module *load(const char *rel)
-{
-   char *path = tu_src(rel);
-   size_t n;
-   void *bytes = tu_read(path, &n);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err);
-   free(bytes);
-   free(path);
-   return m;
-}
-
 static void buf(xe_launch *l, unsigned k, void *data, size_t size)
 {
    l->args[k].kind = XE_ARG_BUFFER;
@@ -44,7 +31,7 @@ static void buf(xe_launch *l, unsigned k, void *data, size_t size)
 static void run(const char *kernel, xe_launch *l)
 {
    /* math_double lives in testdata/exec (exec_math_fp64.cl says why). */
-   xe_module *m = load(strcmp(kernel, "math_double") ? "testdata/spv/exec_math.spv"
+   xe_module *m = tu_load_src(strcmp(kernel, "math_double") ? "testdata/spv/exec_math.spv"
                                                      : "testdata/exec/exec_math_fp64.spv");
    char *err = NULL;
    l->kernel = kernel;

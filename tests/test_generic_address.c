@@ -12,20 +12,6 @@
 #include "io.h"
 #include "testutil.h"
 
-static xe_module *load(const char *rel)
-{
-   char *p = tu_src(rel);
-   size_t n;
-   char *bytes = tu_read(p, &n);
-   ck_assert_ptr_nonnull(bytes);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", p, err ? err : "");
-   free(bytes);
-   free(p);
-   return m;
-}
-
 static xe_function *fn_named(xe_module *m, const char *name)
 {
    xe_foreach_fn(f, m) {
@@ -62,7 +48,7 @@ static int first_generic_access(xe_module *m, xe_function *f, const int *ps, boo
 
 START_TEST(o2_inlined_facts)
 {
-   xe_module *m = load("testdata/spv/generic_address_O2.spv");
+   xe_module *m = tu_load_src("testdata/spv/generic_address_O2.spv");
    bool c = false;
    /* The inlined memcpy: first generic access reads the global source. */
    ck_assert_int_eq(first_generic_access(m, fn_named(m, "generic_address_memcpy"), NULL, &c),
@@ -77,7 +63,7 @@ END_TEST
 
 START_TEST(o0_private_and_params)
 {
-   xe_module *m = load("testdata/spv/generic_address_O0.spv");
+   xe_module *m = tu_load_src("testdata/spv/generic_address_O0.spv");
    uint8_t *conf;
    /* clang -O0 exports every helper: another module may call it with any
     * space, so nothing is assumed about its parameters... */
@@ -127,7 +113,7 @@ START_TEST(exported_helper_kept)
    char *after = tu_tmp("exported.spv");
    char *in = tu_src("testdata/spv/generic_address_O0.spv");
    ck_assert_int_eq(tu_sh(NULL, NULL, "'%s' --passes=generic-address '%s' -o '%s'", tu_xeopt(), in, after), 0);
-   xe_module *a = load("testdata/spv/generic_address_O0.spv");
+   xe_module *a = tu_load_src("testdata/spv/generic_address_O0.spv");
    size_t n;
    char *bytes = tu_read(after, &n);
    char *err = NULL;

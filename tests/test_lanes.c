@@ -15,17 +15,10 @@
 
 static xe_module *load(const char *name)
 {
-   char *rel, *path, *err = NULL;
-   size_t n;
+   char *rel;
    if (asprintf(&rel, "testdata/spv/%s.spv", name) < 0)
       abort();
-   path = tu_src(rel);
-   void *bytes = tu_read(path, &n);
-   ck_assert_msg(bytes, "cannot read %s", path);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err ? err : "");
-   free(bytes);
-   free(path);
+   xe_module *m = tu_load_src(rel);
    free(rel);
    return m;
 }

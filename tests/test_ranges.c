@@ -11,19 +11,6 @@
 #include "ranges.h"
 #include "testutil.h"
 
-static xe_module *load(const char *rel)
-{
-   size_t n;
-   char *path = tu_src(rel);
-   char *bytes = tu_read(path, &n);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err ? err : "");
-   free(bytes);
-   free(path);
-   return m;
-}
-
 static uint32_t named(xe_module *m, const char *name)
 {
    xe_foreach_inst(i, &m->sec[XE_SEC_DEBUG_NAME]) {
@@ -51,7 +38,7 @@ static uint32_t block_of(xe_module *m, xe_function *f, const char *label)
 
 START_TEST(histogram_ranges)
 {
-   xe_module *m = load("testdata/spv/histogram_private.spv");
+   xe_module *m = tu_load_src("testdata/spv/histogram_private.spv");
    xe_function *f = body(m, "histogram_private");
    /* x & 0x1F: a bin index */
    xe_range r = xe_range_of(m, f, named(m, "idxprom27.3"));
@@ -81,7 +68,7 @@ END_TEST
 
 START_TEST(argument_trip_count_unbounded)
 {
-   xe_module *m = load("testdata/spv/hist_ulong_exceeds.spv");
+   xe_module *m = tu_load_src("testdata/spv/hist_ulong_exceeds.spv");
    xe_function *f = body(m, "hist_ulong_exceeds");
    const xe_loops *ls = xe_function_loops(f);
    ck_assert_uint_ge(ls->n, 1);
@@ -99,7 +86,7 @@ END_TEST
 
 START_TEST(len64_index)
 {
-   xe_module *m = load("testdata/spv/priv_len64.spv");
+   xe_module *m = tu_load_src("testdata/spv/priv_len64.spv");
    xe_function *f = body(m, "priv_len64");
    xe_range r = xe_range_of(m, f, named(m, "idxprom7"));
    ck_assert(r.known);

@@ -24,18 +24,10 @@
 
 static xe_module *load(const char *name)
 {
-   char *rel, *path;
+   char *rel;
    if (asprintf(&rel, "testdata/spv/%s.spv", name) < 0)
       abort();
-   path = tu_src(rel);
-   size_t n;
-   char *bytes = tu_read(path, &n);
-   ck_assert_msg(bytes, "cannot read %s", path);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err);
-   free(bytes);
-   free(path);
+   xe_module *m = tu_load_src(rel);
    free(rel);
    return m;
 }

@@ -28,22 +28,10 @@ static char *assemble(const char *name)
    return spv;
 }
 
-static xe_module *load(const char *path)
-{
-   size_t n;
-   void *bytes = tu_read(path, &n);
-   ck_assert_msg(bytes, "%s", path);
-   char *err = NULL;
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err);
-   free(bytes);
-   return m;
-}
-
 /* xe_exec_verify_ex on two modules; the log in *log (malloc'd). */
 static int verify(const char *a, const char *b, unsigned n, const char *user_json, char **log)
 {
-   xe_module *ma = load(a), *mb = load(b);
+   xe_module *ma = tu_load(a), *mb = tu_load(b);
    cJSON *user = user_json ? cJSON_Parse(user_json) : NULL;
    ck_assert(!user_json || user);
    size_t len;

@@ -124,18 +124,32 @@ void tu_golden(const char *golden_path, const char *actual)
    free(want);
 }
 
-char *tu_disassemble_file(const char *path)
+xe_module *tu_load(const char *path)
 {
    size_t n;
    char *bytes = tu_read(path, &n);
    ck_assert_msg(bytes, "cannot read %s", path);
    char *err = NULL;
    xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s: %s", path, err);
+   ck_assert_msg(m, "%s: %s", path, err ? err : "");
+   free(bytes);
+   return m;
+}
+
+xe_module *tu_load_src(const char *rel)
+{
+   char *path = tu_src(rel);
+   xe_module *m = tu_load(path);
+   free(path);
+   return m;
+}
+
+char *tu_disassemble_file(const char *path)
+{
+   xe_module *m = tu_load(path);
    char *text = xe_disassemble(m, true);
    ck_assert_msg(text, "cannot disassemble %s", path);
    xe_module_free(m);
-   free(bytes);
    return text;
 }
 

@@ -22,6 +22,11 @@ char *tu_tmp(const char *name);
 int tu_sh(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool tu_have(const char *tool);
 char *tu_read(const char *path, size_t *n);
+/* Reads a SPIR-V module (xe_read); fails the test when it cannot.  The
+ * caller frees it (xe_module_free).  tu_load_src takes a path relative to
+ * the source tree ("testdata/spv/x.spv"). */
+struct xe_module *tu_load(const char *path);
+struct xe_module *tu_load_src(const char *rel);
 void tu_write(const char *path, const void *data, size_t n);
 /* Compares text against the golden file (rewrites it when
  * XEOPT_UPDATE_GOLDEN=1); fails the test with both paths on a difference. */

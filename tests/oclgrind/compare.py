@@ -19,8 +19,8 @@ Two modes:
       one module by hand: every kernel (or K), default or given launch.
   compare.py [options] --suite TESTDATA_DIR
       the ctest entry: every testdata module without sub-group operations,
-      as given and after the xeopt pipeline (all passes but block-io, and
-      with the opt-ins the golden cases use).
+      as given and after the xeopt pipeline (all passes but block-io and
+      subgroup-versioning, and with the opt-ins the golden cases use).
 Exit status: 0 all agree; 1 a difference or a failure; 77 the tools are
 missing (a failure instead when XEOPT_REQUIRE_OCLGRIND=1).
 """
@@ -788,10 +788,12 @@ def suite_jobs(ctx, testdata):
     rc, out, err = run_tool([ctx.xeopt, '--list-passes'])
     if rc:
         raise Failure(f'xeopt --list-passes: {err}')
-    # The -O2 pipeline without block-io (sub-group block reads, which
-    # Oclgrind does not have); --list-passes prints the pipeline order.
+    # The -O2 pipeline without the passes that emit sub-group operations
+    # (block reads/writes, the versioning test's reduction), which Oclgrind
+    # does not have; --list-passes prints the pipeline order.
+    subgroup_passes = {'block-io', 'subgroup-versioning'}
     passes = [l.split()[0] for l in out.splitlines() if l.strip()]
-    base = ['--passes=' + ','.join(p for p in passes if p != 'block-io')]
+    base = ['--passes=' + ','.join(p for p in passes if p not in subgroup_passes)]
     optins = golden_optins(testdata)
     jobs, skipped = [], []
     spvdir = os.path.join(testdata, 'spv')
