@@ -9,6 +9,14 @@
  * values, copied with OpCopyMemorySized), so such modules do not validate,
  * though IGC takes them.  Adding the missing ids changes nothing else.
  *
+ * IGC 22.43 (the ocloc and Level Zero compiler Debian 12 ships) fails on an
+ * OpEntryPoint whose interface names an id above 65536 ("IGC SPIRV Consumer
+ * does not support the following opcode: N", or a crash; found on the
+ * hashcat kernels Intel's front end compiles, whose constant tables get ids
+ * above 100,000: the same module with the variable renamed to 65536
+ * compiles, to 65537 does not).  Ids are only names, so a variable the pass
+ * adds with such an id trades it for a lower one (rename_low).
+ *
  * Host contract: none.  Before 1.4 only Input and Output variables belong
  * in the interface, and the pass does nothing for them (llvm-spirv lists
  * its built-ins).
@@ -22,6 +30,43 @@ static bool is_global_var(const xe_module *m, uint32_t id)
 {
    xe_inst *d = xe_def(m, id);
    return d && d->opcode == SpvOpVariable && !d->block && xe_op(d, 0) != SpvStorageClassFunction;
+}
+
+/* The largest id IGC 22.43 accepts in an entry-point interface. */
+#define IGC_MAX_INTERFACE_ID 65536u
+
+/* Renames every occurrence of id from (definition and uses) to to. */
+static void rename_id(xe_module *m, uint32_t from, uint32_t to)
+{
+   xe_inst *d = xe_def(m, from);
+   xe_replace_all_uses(m, from, to);
+   xe_set_result(d, to);
+}
+
+/* Gives global variable id an id of at most IGC_MAX_INTERFACE_ID: a free
+ * one when there is one, else it swaps ids with the result of an
+ * instruction inside a function (never an interface variable).  Returns the
+ * new id, or id when neither exists. */
+static uint32_t rename_low(xe_module *m, uint32_t id)
+{
+   uint32_t top = m->bound - 1 < IGC_MAX_INTERFACE_ID ? m->bound - 1 : IGC_MAX_INTERFACE_ID;
+   for (uint32_t k = 1; k <= top; k++) {
+      if (!xe_def(m, k) && !xe_use_count(m, k)) {
+         rename_id(m, id, k);
+         return k;
+      }
+   }
+   for (uint32_t k = top; k >= 1; k--) {
+      xe_inst *d = xe_def(m, k);
+      if (!d || !d->block)
+         continue;
+      uint32_t tmp = xe_fresh_id(m);
+      rename_id(m, id, tmp);
+      rename_id(m, k, id);
+      rename_id(m, tmp, k);
+      return k;
+   }
+   return id;
 }
 
 /* Collects the functions reachable from f, marking them with stamp. */
@@ -102,6 +147,14 @@ static bool fix_entry(xe_module *m, xe_inst *ep, uint32_t stamp, xe_remarks *r)
    free(seen);
    if (!nadd)
       return false;
+   unsigned renamed = 0;
+   for (unsigned k = 0; k < nadd; k++) {
+      if (add[k] > IGC_MAX_INTERFACE_ID) {
+         uint32_t low = rename_low(m, add[k]);
+         renamed += low != add[k];
+         add[k] = low;
+      }
+   }
    unsigned n = xe_nops(ep);
    uint32_t *ops = malloc((n + nadd) * sizeof(uint32_t));
    uint8_t *kinds = malloc(n + nadd);
@@ -118,6 +171,10 @@ static bool fix_entry(xe_module *m, xe_inst *ep, uint32_t stamp, xe_remarks *r)
       xe_remark(r, xe_op_string(ep, 2), XE_REMARK_APPLIED,
                 "added %u global variable%s the kernel uses to its entry-point interface "
                 "(required from SPIR-V 1.4)", nadd, nadd == 1 ? "" : "s");
+   if (ok && renamed)
+      xe_remark(r, xe_op_string(ep, 2), XE_REMARK_NOTE,
+                "renumbered %u of them to ids of at most %u: IGC 22.43 fails on larger ids in "
+                "an entry-point interface", renamed, IGC_MAX_INTERFACE_ID);
    free(ops);
    free(kinds);
    free(add);

@@ -1,0 +1,77 @@
+/*
+ * interface-vars on ids IGC 22.43 refuses in an entry-point interface.
+ *
+ * Intel's front end (ocloc -spv_only) writes SPIR-V 1.4 modules of 100,000+
+ * ids whose UniformConstant tables are missing from the OpEntryPoint
+ * interfaces; listing them as SPIR-V 1.4 requires, with their own ids above
+ * 65536, makes IGC 22.43 fail ("IGC SPIRV Consumer does not support the
+ * following opcode: N").  The pass gives such a variable a low id.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* A kernel reading a constant table whose id is 70000 (spirv-as keeps the
+ * numeric ids), not listed in the interface. */
+static const char *high_id_text =
+   "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+   "OpMemoryModel Physical64 OpenCL\n"
+   "OpEntryPoint Kernel %1 \"k\"\n"
+   "OpDecorate %70000 Constant\n"
+   "%uint = OpTypeInt 32 0\n%void = OpTypeVoid\n"
+   "%c0 = OpConstant %uint 0\n%c1 = OpConstant %uint 1\n%c2 = OpConstant %uint 2\n"
+   "%c3 = OpConstant %uint 3\n%c4 = OpConstant %uint 4\n"
+   "%arr = OpTypeArray %uint %c4\n%parr = OpTypePointer UniformConstant %arr\n"
+   "%puc = OpTypePointer UniformConstant %uint\n%pg = OpTypePointer CrossWorkgroup %uint\n"
+   "%init = OpConstantComposite %arr %c3 %c2 %c1 %c0\n"
+   "%70000 = OpVariable %parr UniformConstant %init\n"
+   "%fnty = OpTypeFunction %void %pg\n"
+   "%1 = OpFunction %void None %fnty\n%out = OpFunctionParameter %pg\n%l = OpLabel\n"
+   "%p = OpAccessChain %puc %70000 %c1\n%v = OpLoad %uint %p\nOpStore %out %v\n"
+   "OpReturn\nOpFunctionEnd\n";
+
+START_TEST(high_interface_id_renumbered)
+{
+   char *asm_path = tu_tmp("high.spvasm"), *in = tu_tmp("high.spv"), *out = tu_tmp("high-out.spv");
+   tu_write(asm_path, high_id_text, strlen(high_id_text));
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --preserve-numeric-ids --target-env spv1.4 '%s' -o '%s'",
+                          asm_path, in), 0);
+   char *err = NULL, *dis = NULL;
+   ck_assert_int_eq(tu_sh(NULL, &err, "%s --passes=interface-vars --remarks '%s' -o '%s'", tu_xeopt(),
+                          in, out), 0);
+   ck_assert_msg(strstr(err, "xeopt: remark: k: [interface-vars] note: renumbered 1 of them to ids "
+                             "of at most 65536: IGC 22.43 fails on larger ids in an entry-point "
+                             "interface"), "%s", err);
+   tu_sh(&dis, NULL, "spirv-dis --raw-id '%s' | grep OpEntryPoint", out);
+   unsigned fn = 0, var = 0;
+   ck_assert_msg(dis && sscanf(dis, " OpEntryPoint Kernel %%%u \"k\" %%%u", &fn, &var) == 2, "%s", dis);
+   ck_assert_uint_le(var, 65536);
+   ck_assert_uint_ne(var, 0);
+   tu_spirv_val(out);
+   tu_ocloc(out);
+   /* Renaming changes no result: the kernel still stores table[1]. */
+   char *run = NULL;
+   ck_assert_int_eq(tu_sh(&run, NULL, "%s run '%s' --kernel k --global 1 --local 1 "
+                                      "--arg 0=buf:uint:1:zero", tu_xeopt(), out), 0);
+   ck_assert_msg(strstr(run, "arg 0 (uint[1]): 2\n"), "%s", run);
+   free(run);
+   free(dis);
+   free(err);
+   free(asm_path);
+   free(in);
+   free(out);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("interface_vars");
+   TCase *tc = tcase_create("interface_vars");
+   tcase_add_test(tc, high_interface_id_renumbered);
+   suite_add_tcase(s, tc);
+   return tu_run_suite(s) ? 1 : 0;
+}
