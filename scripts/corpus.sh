@@ -7,7 +7,8 @@
 #
 #   scripts/corpus.sh [options]
 #     --out=DIR          output directory (default build/corpus)
-#     --hashcat=N|all    hashcat kernel files to compile (default 48; see below)
+#     --hashcat=N|all|LIST  hashcat kernel files to compile: N of them (default 48;
+#                        see below), all, or a comma-separated list of file names
 #     --no-darktable     skip darktable
 #     --front-ends=LIST  clang,ocloc (default both)
 #     --jobs=N           parallel compiles (default 2)
@@ -20,7 +21,8 @@
 #   cache/*.deb, src/           the packages and their unpacked tree
 #   <set>/<fe>/<name>.spv       one module per kernel file, set = darktable|hashcat,
 #                               fe = clang|ocloc; <name>.log is the compiler output
-#   manifest.tsv                one line per (file, front end), tab-separated:
+#   manifest.tsv                one line per (file, front end) compiled into DIR
+#                               (by this run or an earlier one), tab-separated:
 #                               module  front_end  source  kernels  status
 #                               module: path relative to DIR ('-' when none);
 #                               source: <set>/<file>.cl; kernels: comma-separated
@@ -60,7 +62,8 @@
 # are taken in proportion to the group's size (at least one per group).
 #
 # Resumable: a (file, front end) whose .status is newer than its source and
-# this script is not compiled again.  Exit status 0 unless a tool is missing
+# whose recorded front end and options (.cmd) are the same is not compiled
+# again.  Exit status 0 unless a tool is missing
 # or the download fails; compile failures are data, recorded in the manifest.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -73,11 +76,6 @@ if [ "${1:-}" = "--job" ]; then
   dir="$out/$set/$fe"
   spv="$dir/$name.spv" log="$dir/$name.log" st="$dir/$name.status"
   mod="$set/$fe/$name.spv"
-  if [ -f "$st" ] && [ "$st" -nt "$src" ] && [ "$st" -nt "$self" ]; then
-    exit 0
-  fi
-  mkdir -p "$dir"
-  rm -f "$spv" "$log"
   record() {   # status
     local kernels="-" m="-"
     if [ "$1" = ok ]; then
@@ -88,13 +86,6 @@ if [ "${1:-}" = "--job" ]; then
     printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$fe" "$set/$name.cl" "$kernels" "$1" > "$st.tmp"
     mv "$st.tmp" "$st"
   }
-  if [ "$deadline" != 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then
-    printf '%s\t%s\t%s\t%s\t%s\n' - "$fe" "$set/$name.cl" - skipped > "$st.tmp"
-    mv "$st.tmp" "$st"
-    # a skipped job is retried on the next run
-    touch -d '@0' "$st"
-    exit 0
-  fi
   incdir="$(dirname "$src")"
   if [ "$set" = darktable ]; then
     defs=(-cl-fast-relaxed-math -DINTEL=1 "-I$incdir")
@@ -113,6 +104,24 @@ if [ "${1:-}" = "--job" ]; then
            -D DGST_ELEM=4 -D "KERN_TYPE=$kt" -D "ATTACK_EXEC=$ae" -D "ATTACK_KERN=$ak"
            -D "ATTACK_MODE=$ak")
   fi
+  # up to date: the status is newer than the source and was made by the same
+  # front end with the same options (recorded in .cmd)
+  cmd="$fe ${defs[*]}"
+  if [ -f "$st" ] && [ "$st" -nt "$src" ] && [ -f "$dir/$name.cmd" ] &&
+     [ "$(cat "$dir/$name.cmd")" = "$cmd" ]; then
+    exit 0
+  fi
+  mkdir -p "$dir"
+  if [ "$deadline" != 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then
+    printf '%s\t%s\t%s\t%s\t%s\n' - "$fe" "$set/$name.cl" - skipped > "$st.tmp"
+    mv "$st.tmp" "$st"
+    # a skipped job is retried on the next run
+    rm -f "$dir/$name.cmd"
+    touch -d '@0' "$st"
+    exit 0
+  fi
+  rm -f "$spv" "$log"
+  printf '%s\n' "$cmd" > "$dir/$name.cmd"
   if [ "$fe" = clang ]; then
     bc="$dir/$name.bc"
     timeout "$timeout_s" clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 -O2 \
@@ -194,6 +203,11 @@ if [ "$hashcat" != 0 ]; then
   all="$(cd "$hck" && ls m*.cl | LC_ALL=C sort)"
   if [ "$hashcat" = all ]; then
     sel="$all"
+  elif ! [[ "$hashcat" =~ ^[0-9]+$ ]]; then
+    sel="$(tr , '\n' <<< "$hashcat")"
+    for f in $sel; do
+      [ -f "$hck/$f" ] || { echo "corpus.sh: no hashcat kernel file $f" >&2; exit 2; }
+    done
   else
     total=$(printf '%s\n' "$all" | wc -l)
     # stratify by variant: the part after the mode number
@@ -217,16 +231,13 @@ for fe in "${felist[@]}"; do
   while IFS=$'\t' read -r set f; do printf '%s\0%s\0%s\0' "$set" "$fe" "$f"; done < "$jobsfile"
 done | xargs -0 -n3 -P "$jobs" "$self" --job "$out" "$timeout_s" "$deadline" || true
 
-# the manifest: every job of this run, in job order (front end, then file)
+# the manifest: every (file, front end) compiled into DIR so far, this run's
+# and earlier runs' (so a second run with other options adds to it), sorted by
+# front end, then source
 man="$out/manifest.tsv"
 {
   printf '# module\tfront_end\tsource\tkernels\tstatus\n'
-  for fe in "${felist[@]}"; do
-    while IFS=$'\t' read -r set f; do
-      st="$out/$set/$fe/$(basename "$f" .cl).status"
-      [ -f "$st" ] && cat "$st"
-    done < "$jobsfile"
-  done
+  find "$out" -mindepth 3 -maxdepth 3 -name '*.status' -exec cat {} + | LC_ALL=C sort -t$'\t' -k2,2 -k3,3
 } > "$man.tmp" && mv "$man.tmp" "$man"
 
 # summary
