@@ -90,8 +90,9 @@ if [ "${1:-}" = "--job" ]; then
   if [ "$set" = darktable ]; then
     defs=(-cl-fast-relaxed-math -DINTEL=1 "-I$incdir")
   else
-    mode="${name#m}"; mode="${mode%%[_-]*}"
-    kt=$((10#$mode)) ak=0 ae=11
+    # markov_be/markov_le (the brute-force candidate generators) have no mode
+    kt=0 ak=0 ae=11
+    if [[ "$name" =~ ^m([0-9]+) ]]; then kt=$((10#${BASH_REMATCH[1]})); fi
     case "$name" in *_a1*) ak=1 ;; *_a3*) ak=3 ;; esac
     grep -q '_init *(' "$src" && ae=10
     defs=(-D KERNEL_STATIC -D "INCLUDE_PATH=$incdir" -D 'XM2S(x)=#x' -D 'M2S(x)=XM2S(x)'
