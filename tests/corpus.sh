@@ -99,7 +99,7 @@ if [ "${1:-}" = "--module" ]; then
       res "unverified module: $(grep -v '^ *$' "$t.verify.log" | head -1 | cut -c1-200)"
     fi
     n=$(grep -c 'NOT verified' "$t.verify.log")
-    [ "$n" = 0 ] || res "unverified kernels $n: $(grep 'NOT verified' "$t.verify.log" | sed 's/.*NOT verified: kernel [^:]*: //; s/ at Op.*//' | sort | uniq -c | sort -rn | head -1 | sed 's/^ *//')"
+    [ "$n" = 0 ] || res "unverified kernels $n: $(grep 'NOT verified' "$t.verify.log" | sed 's/.*NOT verified: //; s/^kernel [^:]*: //; s/ at Op.*//' | sort | uniq -c | sort -rn | head -1 | sed 's/^ *//')"
   fi
   res "done"
   rm -f "$t".*.spv "$t".*.spvasm
