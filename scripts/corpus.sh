@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# Builds the real-code corpus: the OpenCL kernels Debian ships in the
+# `darktable` and `hashcat-data` packages, compiled to SPIR-V by the two
+# front ends users have.  No third-party source is ever committed: the
+# packages are fetched with `apt-get download` into a cache and unpacked
+# with `dpkg -x` (nothing is installed).
+#
+#   scripts/corpus.sh [options]
+#     --out=DIR          output directory (default build/corpus)
+#     --hashcat=N|all|LIST  hashcat kernel files to compile: N of them (default 48;
+#                        see below), all, or a comma-separated list of file names
+#     --no-darktable     skip darktable
+#     --front-ends=LIST  clang,ocloc (default both)
+#     --jobs=N           parallel compiles (default 2)
+#     --timeout=S        per-compile time limit in seconds (default 300)
+#     --max-time=S       stop starting new compiles after S seconds (default 0: none);
+#                        the ones not started are in the manifest as `skipped`
+#     -h, --help
+#
+# Output (DIR):
+#   cache/*.deb, src/           the packages and their unpacked tree
+#   <set>/<fe>/<name>.spv       one module per kernel file, set = darktable|hashcat,
+#                               fe = clang|ocloc; <name>.log is the compiler output
+#   manifest.tsv                one line per (file, front end) compiled into DIR
+#                               (by this run or an earlier one), tab-separated:
+#                               module  front_end  source  kernels  status
+#                               module: path relative to DIR ('-' when none);
+#                               source: <set>/<file>.cl; kernels: comma-separated
+#                               entry-point names; status: ok, or
+#                               fail:clang | fail:llvm-spirv | fail:ocloc |
+#                               timeout:<stage> | skipped
+#
+# Front ends:
+#   clang   clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 -O2
+#           -no-opaque-pointers -emit-llvm-bc -finclude-default-header DEFINES,
+#           then llvm-spirv-15 (SPIR-V 1.0 for most kernels)
+#   ocloc   ocloc compile -file F -device dg2 -spv_only -options DEFINES
+#           (Intel's OpenCL front end; SPIR-V 1.4, helpers kept as calls; it
+#           writes <out_dir>/<output>.spv with -output_no_suffix)
+#
+# Defines (what each project's host passes to clBuildProgram):
+#   darktable  src/common/opencl.c: "-w <compile option> -D<VENDOR>=1 -I<kernels>";
+#              the compile option for Intel devices is -cl-fast-relaxed-math,
+#              the vendor INTEL.
+#   hashcat    src/backend.c: -D KERNEL_STATIC -D INCLUDE_PATH=<dir>
+#              -D XM2S(x)=#x -D M2S(x)=XM2S(x) -D MAX_THREADS_PER_BLOCK, then the
+#              device and hash-mode defines.  Device: an Intel GPU through the
+#              Intel OpenCL runtime (VENDOR_ID=8, DEVICE_TYPE=4 GPU,
+#              LOCAL_MEM_TYPE=1 local, every HAS_* 0, VECT_SIZE=1).  Hash mode,
+#              from the file name mNNNNN[_aK][-pure|-optimized].cl: KERN_TYPE=NNNNN,
+#              ATTACK_KERN=ATTACK_MODE=K (0 when there is no _aK), ATTACK_EXEC=10
+#              (outside kernel) when the file has an _init kernel (slow hashes:
+#              init/loop/comp), else 11.  DGST_R0..3=0,1,2,3 and DGST_ELEM=4:
+#              the real values come from each mode's host module, which is not
+#              in hashcat-data; they only pick which digest words are compared.
+#
+# Hashcat subset: the ~1,190 m*.cl files take about 25 s of CPU each in clang at
+# -O2 (5 MB of bitcode: every kernel inlines the rule engine), so by default 48
+# are compiled.  The choice is deterministic and stratified: the files are
+# grouped by variant (_a0/_a1/_a3 x -optimized/-pure, slow-hash -pure and
+# -optimized, markov), and from each group, in name order, evenly spaced files
+# are taken in proportion to the group's size (at least one per group).
+#
+# Resumable: a (file, front end) whose .status is newer than its source and
+# whose recorded front end and options (.cmd) are the same is not compiled
+# again.  Exit status 0 unless a tool is missing
+# or the download fails; compile failures are data, recorded in the manifest.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+self="$root/scripts/corpus.sh"
+
+# ---- worker: compile one (set, front end, file) ------------------------------
+if [ "${1:-}" = "--job" ]; then
+  out="$2" timeout_s="$3" deadline="$4" set="$5" fe="$6" src="$7"
+  name="$(basename "$src" .cl)"
+  dir="$out/$set/$fe"
+  spv="$dir/$name.spv" log="$dir/$name.log" st="$dir/$name.status"
+  mod="$set/$fe/$name.spv"
+  record() {   # status
+    local kernels="-" m="-"
+    if [ "$1" = ok ]; then
+      m="$mod"
+      kernels="$(spirv-dis --raw-id "$spv" 2>/dev/null | sed -n 's/^ *OpEntryPoint Kernel %[0-9]* "\([^"]*\)".*/\1/p' | paste -sd, -)"
+      [ -n "$kernels" ] || kernels="-"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$fe" "$set/$name.cl" "$kernels" "$1" > "$st.tmp"
+    mv "$st.tmp" "$st"
+  }
+  incdir="$(dirname "$src")"
+  if [ "$set" = darktable ]; then
+    defs=(-cl-fast-relaxed-math -DINTEL=1 "-I$incdir")
+  else
+    # markov_be/markov_le (the brute-force candidate generators) have no mode
+    kt=0 ak=0 ae=11
+    if [[ "$name" =~ ^m([0-9]+) ]]; then kt=$((10#${BASH_REMATCH[1]})); fi
+    case "$name" in *_a1*) ak=1 ;; *_a3*) ak=3 ;; esac
+    grep -q '_init *(' "$src" && ae=10
+    defs=(-D KERNEL_STATIC -D "INCLUDE_PATH=$incdir" -D 'XM2S(x)=#x' -D 'M2S(x)=XM2S(x)'
+          -D MAX_THREADS_PER_BLOCK=256 -D LOCAL_MEM_TYPE=1 -D VENDOR_ID=8 -D CUDA_ARCH=0)
+    for h in ADD ADDC SUB SUBC VADD VADDC VADD_CO VADDC_CO VSUB VSUBB VSUB_CO VSUBB_CO VPERM \
+             VADD3 VBFE BFE LOP3 MOV64 PRMT SHFW; do
+      defs+=(-D "HAS_$h=0")
+    done
+    defs+=(-D VECT_SIZE=1 -D DEVICE_TYPE=4 -D DGST_R0=0 -D DGST_R1=1 -D DGST_R2=2 -D DGST_R3=3
+           -D DGST_ELEM=4 -D "KERN_TYPE=$kt" -D "ATTACK_EXEC=$ae" -D "ATTACK_KERN=$ak"
+           -D "ATTACK_MODE=$ak")
+  fi
+  # up to date: the status is newer than the source and was made by the same
+  # front end with the same options (recorded in .cmd)
+  cmd="$fe ${defs[*]}"
+  if [ -f "$st" ] && [ "$st" -nt "$src" ] && [ -f "$dir/$name.cmd" ] &&
+     [ "$(cat "$dir/$name.cmd")" = "$cmd" ]; then
+    exit 0
+  fi
+  mkdir -p "$dir"
+  if [ "$deadline" != 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then
+    printf '%s\t%s\t%s\t%s\t%s\n' - "$fe" "$set/$name.cl" - skipped > "$st.tmp"
+    mv "$st.tmp" "$st"
+    # a skipped job is retried on the next run
+    rm -f "$dir/$name.cmd"
+    touch -d '@0' "$st"
+    exit 0
+  fi
+  rm -f "$spv" "$log"
+  printf '%s\n' "$cmd" > "$dir/$name.cmd"
+  if [ "$fe" = clang ]; then
+    bc="$dir/$name.bc"
+    timeout "$timeout_s" clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 -O2 \
+      -no-opaque-pointers -emit-llvm-bc -finclude-default-header -w "${defs[@]}" "$src" \
+      -o "$bc" >"$log" 2>&1
+    rc=$?
+    if [ $rc = 124 ]; then rm -f "$bc"; record timeout:clang; exit 0; fi
+    if [ $rc != 0 ]; then rm -f "$bc"; record fail:clang; exit 0; fi
+    timeout "$timeout_s" llvm-spirv-15 "$bc" -o "$spv" >>"$log" 2>&1
+    rc=$?
+    rm -f "$bc"
+    # llvm-spirv-15 leaves an empty file when it rejects the input
+    if [ $rc = 124 ]; then rm -f "$spv"; record timeout:llvm-spirv; exit 0; fi
+    if [ $rc != 0 ] || [ ! -s "$spv" ]; then rm -f "$spv"; record fail:llvm-spirv; exit 0; fi
+  else
+    # ocloc parses -options itself: one string, options separated by spaces
+    timeout "$timeout_s" ocloc compile -q -file "$src" -device dg2 -spv_only \
+      -options "-w ${defs[*]}" -output "$name" -output_no_suffix -out_dir "$dir" >"$log" 2>&1
+    rc=$?
+    if [ $rc = 124 ]; then rm -f "$spv"; record timeout:ocloc; exit 0; fi
+    if [ $rc != 0 ] || [ ! -s "$spv" ]; then rm -f "$spv"; record fail:ocloc; exit 0; fi
+  fi
+  record ok
+  exit 0
+fi
+
+# ---- driver ------------------------------------------------------------------
+out="$root/build/corpus" hashcat=48 darktable=1 fes="clang,ocloc" jobs=2 timeout_s=300 maxtime=0
+for a in "$@"; do
+  case "$a" in
+    --out=*) out="${a#*=}" ;;
+    --hashcat=*) hashcat="${a#*=}" ;;
+    --no-darktable) darktable=0 ;;
+    --front-ends=*) fes="${a#*=}" ;;
+    --jobs=*) jobs="${a#*=}" ;;
+    --timeout=*) timeout_s="${a#*=}" ;;
+    --max-time=*) maxtime="${a#*=}" ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "corpus.sh: unknown option $a (--help)" >&2; exit 2 ;;
+  esac
+done
+for t in clang-15 llvm-spirv-15 ocloc spirv-dis dpkg apt-get timeout; do
+  command -v "$t" >/dev/null || { echo "corpus.sh: $t not found (scripts/deps.sh installs it)" >&2; exit 77; }
+done
+mkdir -p "$out/cache" "$out/src"
+out="$(cd "$out" && pwd)"
+start=$(date +%s)
+deadline=0
+[ "$maxtime" = 0 ] || deadline=$((start + maxtime))
+
+# fetch and unpack (apt-get download needs a package list: update once if
+# the first try fails)
+for p in darktable hashcat-data; do
+  [ $darktable = 0 ] && [ $p = darktable ] && continue
+  [ "$hashcat" = 0 ] && [ $p = hashcat-data ] && continue
+  deb="$(ls "$out/cache/${p}_"*.deb 2>/dev/null | head -1)"
+  if [ -z "$deb" ]; then
+    ( cd "$out/cache" && apt-get download "$p" >/dev/null 2>&1 ) ||
+    { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get update -q >/dev/null &&
+      ( cd "$out/cache" && apt-get download "$p" >/dev/null ); } ||
+    { echo "corpus.sh: apt-get download $p failed" >&2; exit 1; }
+    deb="$(ls "$out/cache/${p}_"*.deb | head -1)"
+  fi
+  stamp="$out/src/.$p.unpacked"
+  if [ ! -f "$stamp" ] || [ "$deb" -nt "$stamp" ]; then
+    dpkg -x "$deb" "$out/src" && echo "$(basename "$deb")" > "$stamp"
+  fi
+done
+dtk="$out/src/usr/share/darktable/kernels"
+hck="$out/src/usr/share/hashcat/OpenCL"
+
+# the job list: set <TAB> file
+jobsfile="$out/.jobs"
+: > "$jobsfile"
+if [ $darktable = 1 ]; then
+  for f in "$dtk"/*.cl; do printf 'darktable\t%s\n' "$f"; done >> "$jobsfile"
+fi
+if [ "$hashcat" != 0 ]; then
+  all="$(cd "$hck" && ls m*.cl | LC_ALL=C sort)"
+  if [ "$hashcat" = all ]; then
+    sel="$all"
+  elif ! [[ "$hashcat" =~ ^[0-9]+$ ]]; then
+    sel="$(tr , '\n' <<< "$hashcat")"
+    for f in $sel; do
+      [ -f "$hck/$f" ] || { echo "corpus.sh: no hashcat kernel file $f" >&2; exit 2; }
+    done
+  else
+    total=$(printf '%s\n' "$all" | wc -l)
+    # stratify by variant: the part after the mode number
+    sel="$(printf '%s\n' "$all" | awk -v want="$hashcat" -v total="$total" '
+      { v = $0; sub(/^m[0-9]+/, "", v); n[v]++; f[v, n[v]] = $0; if (!(v in seen)) { seen[v] = 1; order[++nv] = v } }
+      END {
+        for (i = 1; i <= nv; i++) {
+          v = order[i]; k = int(want * n[v] / total + 0.5); if (k < 1) k = 1; if (k > n[v]) k = n[v]
+          for (j = 0; j < k; j++) print f[v, int(j * n[v] / k) + 1]
+        }
+      }' | LC_ALL=C sort)"
+  fi
+  printf '%s\n' "$sel" | while read -r f; do printf 'hashcat\t%s\n' "$hck/$f"; done >> "$jobsfile"
+fi
+nfiles=$(wc -l < "$jobsfile")
+echo "corpus: $nfiles kernel files, front ends $fes, $jobs jobs, into $out"
+
+# one job per (file, front end); xargs runs them in parallel
+IFS=, read -r -a felist <<< "$fes"
+for fe in "${felist[@]}"; do
+  while IFS=$'\t' read -r set f; do printf '%s\0%s\0%s\0' "$set" "$fe" "$f"; done < "$jobsfile"
+done | xargs -0 -n3 -P "$jobs" "$self" --job "$out" "$timeout_s" "$deadline" || true
+
+# the manifest: every (file, front end) compiled into DIR so far, this run's
+# and earlier runs' (so a second run with other options adds to it), sorted by
+# front end, then source
+man="$out/manifest.tsv"
+{
+  printf '# module\tfront_end\tsource\tkernels\tstatus\n'
+  find "$out" -mindepth 3 -maxdepth 3 -name '*.status' -exec cat {} + | LC_ALL=C sort -t$'\t' -k2,2 -k3,3
+} > "$man.tmp" && mv "$man.tmp" "$man"
+
+# summary
+awk -F'\t' -v secs=$(( $(date +%s) - start )) '
+  /^#/ { next }
+  { files[$3] = 1; key = $2; if ($5 == "ok") { ok[key]++; nk = ($4 == "-") ? 0 : split($4, x, ","); kern[key] += nk }
+    else { bad[key]++; why[key "\t" $5]++ } fes[key] = 1 }
+  END {
+    n = 0; for (f in files) n++
+    printf "corpus: %d kernel files, %d s\n", n, secs
+    for (fe in fes) {
+      printf "  %-6s modules ok %d, failed %d, kernels %d", fe, ok[fe] + 0, bad[fe] + 0, kern[fe] + 0
+      sep = " ("; for (k in why) { split(k, p, "\t"); if (p[1] == fe) { printf "%s%s %d", sep, p[2], why[k]; sep = ", " } }
+      if (sep == ", ") printf ")"
+      printf "\n"
+    }
+  }' "$man"
+echo "manifest: $man"
