@@ -78,6 +78,7 @@
 
 #include "builder.h"
 #include "cfg.h"
+#include "cost.h"
 #include "lanes.h"
 #include "passes.h"
 
@@ -757,8 +758,70 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
    free(map);
 }
 
-static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
+/* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
+ * kernel as is against the versioned kernel, on every device of --target.
+ * The versioned estimate is the kernel outside R, then the test and one of
+ * the copies: xe_cost_versioned(fast, slow, XE_COST_FULL_SUBGROUPS), with
+ * fast = R with the candidates as block accesses and no guard (the
+ * addresses only they used are dead: B computes them for the test, whose
+ * cost the `reduce` weight measures), slow = R and the guard's divergent
+ * branch as they are.  Estimated before anything is built, so a refusal
+ * leaves the kernel untouched.  Returns true when not slower anywhere;
+ * otherwise remarks both estimates. */
+static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond)
 {
+   xe_module *m = c->m;
+   unsigned devs = xe_options_target(ctx->options);
+   if (!devs)
+      return true;   /* --target=none: the model is not asked */
+   xe_inst **conv = malloc(c->nc * sizeof(*conv));
+   for (unsigned q = 0; q < c->nc; q++)
+      conv[q] = c->c[q].inst;
+   xe_cost_change ch = { .block = conv, .nblock = c->nc };
+   uint32_t b = c->no_guard ? 0 : gb;
+   double fb = xe_cost_block_frequency(m, c->f, b);
+   double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
+   enum xe_device worst = XE_DEV_DG2;
+   bool ok = true;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if (!(devs & (1u << d)))
+         continue;
+      double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, NULL).cycles;
+      double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, NULL, c->in_r);
+      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, &ch, c->in_r);
+      double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
+      double outside = total - slow - guard;
+      before[d] = total;
+      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, fast / fb, (slow + guard) / fb,
+                                                  XE_COST_FULL_SUBGROUPS);
+      if (after[d] > before[d] * (1 + 1e-9) && ok) {
+         ok = false;
+         worst = (enum xe_device)d;
+      }
+   }
+   free(conv);
+   if (ok)
+      return true;
+   char est[160], nb[64];
+   xe_cost_format(est, sizeof(est), devs, before, after);
+   if (c->no_guard)
+      xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
+                "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
+                "cycles; %u block access(es) do not pay for the sub-group test)",
+                xe_device_name(worst), est, c->nc);
+   else
+      xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
+                "no fast copy of the region guarded by %s: the cost model says slower on %s "
+                "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
+                "sub-group test)", id_name(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
+                c->nc);
+   return false;
+}
+
+static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    xe_function *f = k->body;
    if (!f || !f->first || (k->body != k->fn && k->body_callers != 1))
       return false;
@@ -847,6 +910,10 @@ static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
       done = c.nc > 0;
       gh = 0;
    }
+   if (done && !cost_allows(ctx, &c, gb, gcond)) {
+      done = false;
+      c.nc = 0;
+   }
    if (done) {
       /* Remarks for the accesses that stay per-lane, then the change. */
       unsigned keep = c.nc;
@@ -927,7 +994,7 @@ bool xeopt_pass_subgroup_versioning(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &n);
    bool progress = false;
    for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body && run_kernel(m, ctx->remarks, &ks[k]))
+      if (ks[k].body && xe_kernel_rewritable(ctx->options, ks[k].name) && run_kernel(ctx, &ks[k]))
          progress = true;
    }
    free(ks);
