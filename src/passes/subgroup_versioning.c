@@ -57,6 +57,14 @@
  * loop runs without the guard's divergence (dg2: darktable's blur_line
  * loop body 51 -> 28 instructions), at the price of code size.
  *
+ * Cost: the region is versioned only where the cost model
+ * (src/analysis/cost.h) says the versioned kernel is not slower on any
+ * device of --target (cost_allows; docs/cost-model.md): one or two block
+ * accesses rarely pay for the sub-group test (the guide's copy kernel
+ * would go 22 -> 50 ISA instructions on pvc).  --target=none versions
+ * without asking.  Kernels on the --isa-check exclusion list are left
+ * alone.
+ *
  * Host contract: none; no manifest entry.  Output computes the input's
  * results for every launch.  Host promises (--assume-padded,
  * --assume-aligned, --subgroup-size/--local-size) mean the test always
@@ -768,10 +776,11 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
  * branch as they are.  Estimated before anything is built, so a refusal
  * leaves the kernel untouched.  Returns true when not slower anywhere;
  * otherwise remarks both estimates. */
-static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond)
+static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
 {
    xe_module *m = c->m;
    unsigned devs = xe_options_target(ctx->options);
+   est[0] = 0;
    if (!devs)
       return true;   /* --target=none: the model is not asked */
    xe_inst **conv = malloc(c->nc * sizeof(*conv));
@@ -800,10 +809,10 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond)
       }
    }
    free(conv);
+   char nb[64];
+   xe_cost_format(est, nest, devs, before, after);
    if (ok)
       return true;
-   char est[160], nb[64];
-   xe_cost_format(est, sizeof(est), devs, before, after);
    if (c->no_guard)
       xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
                 "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
@@ -910,7 +919,8 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
       done = c.nc > 0;
       gh = 0;
    }
-   if (done && !cost_allows(ctx, &c, gb, gcond)) {
+   char est[160];
+   if (done && !cost_allows(ctx, &c, gb, gcond, est, sizeof(est))) {
       done = false;
       c.nc = 0;
    }
@@ -965,7 +975,8 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
                    "write(s) runs when the sub-group is full and every address is contiguous and "
                    "aligned (test: sub-group add-reduction of the per-lane predicate == "
-                   "SubgroupMaxSize); otherwise the original code", reads, writes);
+                   "SubgroupMaxSize); otherwise the original code%s%s%s", reads, writes,
+                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          apply(&c, rb, nrb, 0, true);
       } else {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
@@ -973,7 +984,8 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
                    "holds in every lane and every address is contiguous and aligned (test: "
                    "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
-                   "otherwise the original code", id_name(m, gcond, nb, sizeof(nb)), reads, writes);
+                   "otherwise the original code%s%s%s", id_name(m, gcond, nb, sizeof(nb)), reads, writes,
+                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          apply(&c, rb, nrb, gcond, gtrue);
       }
       free(rb);
