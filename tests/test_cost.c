@@ -61,7 +61,9 @@ START_TEST(accepted)
    char *rem = NULL, *dis = NULL;
    ck_assert_int_eq(run("sg_wide", "-O2", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "merged into one 8-wide block read"), "%s", rem);
-   ck_assert_msg(!strstr(rem, "cost model"), "%s", rem);
+   /* block-io's conversion is accepted (subgroup-versioning's refusal of
+    * a fast copy for the store alone may mention the model). */
+   ck_assert_msg(!strstr(rem, "[block-io] missed: load via %arrayidx: not converted"), "%s", rem);
    ck_assert(strstr(dis, "OpSubgroupBlockReadINTEL"));
    free(rem);
    free(dis);

@@ -355,6 +355,15 @@ static void collect(vctx *c, const xe_lanes *l, bool report)
             why = "element type is not an 8-, 16-, 32- or 64-bit integer or float";
          else if (!xe_lanes_block_uniform(l, xe_block_id(blk)))
             why = "divergent block even in the fast copy";
+         /* Addresses the lane analysis knows are not one element per lane
+          * would fail the contiguity test in every sub-group: a fast copy
+          * for them never runs (darktable's 3x3 matrix loads). */
+         const xe_lane_fact *pf = xe_lanes_fact(l, ptr);
+         if (!why && pf->kind == XE_LANE_UNIFORM)
+            why = "its address is the same in every lane (the run-time test could never pass)";
+         else if (!why && pf->kind == XE_LANE_AFFINE && pf->stride != (int64_t)(width / 8))
+            why = "its address does not move by one element per lane (the run-time test could "
+                  "never pass)";
          uint32_t lkey = 0, lu = 0, lbase = 0;
          int lmode = 0;
          if (!why && hoistable(c, ptr, 0) == H_NO && !loop_form(c, l, i, &lkey, &lmode, &lu, &lbase))
