@@ -30,8 +30,9 @@ static const isa_case cases[] = {
    { "float", "sg_copy_float", "sg_copy_float", "--assume-aligned", 0, { 2, 2 } },
    { "2d", "sg_copy_2d", "sg_copy_2d", "--assume-aligned --target=dg2", 1, { 1, 1 } },
    { "strided", "sg_strided", "sg_strided", "", -1, { -1, -1 } },
-   /* SPIR-V 1.0 input: SubgroupSize raises it to 1.1; the load converts */
-   { "nosg", "sg_no_sgsize", "sg_no_sgsize", "--subgroup-size=16", 1, { 1, 1 } },
+   /* SPIR-V 1.0 input: SubgroupSize raises it to 1.1; the load converts
+    * (load-only: dg2 only, as above) */
+   { "nosg", "sg_no_sgsize", "sg_no_sgsize", "--subgroup-size=16 --target=dg2", 1, { 1, 1 } },
    { "nosg-opted-in", "block_io_nosg11", "sg_no_sgsize",
      "--subgroup-size=16 --local-size=32 --assume-aligned", 0, { 2, 2 } },
    { "guarded", "sg_guarded", "sg_guarded", "--assume-aligned", -1, { -1, -1 } },

@@ -547,7 +547,14 @@ static double block_freq(xe_module *m, xe_function *f, const xe_loops *ls, uint3
    return freq;
 }
 
+static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set);
+
 static double fn_cost(walk *wk, xe_function *f)
+{
+   return fn_cost_set(wk, f, NULL);
+}
+
+static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
 {
    xe_module *m = wk->m;
    if (!f->first)
@@ -557,7 +564,7 @@ static double fn_cost(walk *wk, xe_function *f)
    uint8_t *live = liveness(wk, f);
    double total = 0;
    for (uint32_t bi = 0; bi < cfg->n; bi++) {
-      if (cfg->rpo_index[bi] == XE_NONE)
+      if (cfg->rpo_index[bi] == XE_NONE || (in_set && !in_set[bi]))
          continue;
       xe_block *b = cfg->blocks[bi];
       double freq = block_freq(m, f, ls, bi);
@@ -579,6 +586,18 @@ xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
    double c = fn_cost(&wk, fn);
    wk.c.cycles = c;
    return wk.c;
+}
+
+double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
+                      const xe_cost_change *change, const uint8_t *in_set)
+{
+   walk wk = { .m = m, .w = &WEIGHTS[d], .ch = change };
+   return fn_cost_set(&wk, f, in_set);
+}
+
+double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi)
+{
+   return block_freq(m, f, xe_function_loops(f), bi);
 }
 
 bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,

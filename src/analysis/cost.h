@@ -108,6 +108,29 @@ typedef struct xe_isa_counts {
 } xe_isa_counts;
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
 
+/* The estimate of the blocks of f whose CFG index (xe_function_cfg(f))
+ * has in_set[index] set, each weighted by its loop frequency, on device
+ * d with change applied (may be NULL).  Liveness is that of the whole
+ * function, so the pieces of a partition add up to xe_cost_function(f)
+ * when f calls nothing.  For a pass that duplicates a region: the cost of
+ * the region as is (slow) and as its rewritten copy would be (fast). */
+double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
+                      const xe_cost_change *change, const uint8_t *in_set);
+
+/* How many times block index bi of f runs per work-item: the product of
+ * the trip counts of the loops around it (XE_COST_ASSUMED_TRIPS for a
+ * count that is not a constant). */
+double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
+
+/* The fraction of sub-groups assumed to pass a versioning test (full
+ * sub-group, guard true in every lane, contiguous and aligned addresses)
+ * in a typical launch: partial sub-groups occur only at the end of a
+ * work-group whose size is not a multiple of the sub-group size, and a
+ * bounds guard fails only in the last sub-group(s) of the NDRange, so
+ * nearly all sub-groups of a launch of thousands pass.  0.95 leaves room
+ * for launches with small or odd work-groups (docs/cost-model.md). */
+#define XE_COST_FULL_SUBGROUPS 0.95
+
 /* The cost of a sub-group versioned region: the test, then the fast copy
  * for the fraction full of sub-groups that pass it and the original
  * for the others (REWRITES.md section 6). */

@@ -57,6 +57,14 @@
  * loop runs without the guard's divergence (dg2: darktable's blur_line
  * loop body 51 -> 28 instructions), at the price of code size.
  *
+ * Cost: the region is versioned only where the cost model
+ * (src/analysis/cost.h) says the versioned kernel is not slower on any
+ * device of --target (cost_allows; docs/cost-model.md): one or two block
+ * accesses rarely pay for the sub-group test (the guide's copy kernel
+ * would go 22 -> 50 ISA instructions on pvc).  --target=none versions
+ * without asking.  Kernels on the --isa-check exclusion list are left
+ * alone.
+ *
  * Host contract: none; no manifest entry.  Output computes the input's
  * results for every launch.  Host promises (--assume-padded,
  * --assume-aligned, --subgroup-size/--local-size) mean the test always
@@ -78,6 +86,7 @@
 
 #include "builder.h"
 #include "cfg.h"
+#include "cost.h"
 #include "lanes.h"
 #include "passes.h"
 
@@ -346,6 +355,15 @@ static void collect(vctx *c, const xe_lanes *l, bool report)
             why = "element type is not an 8-, 16-, 32- or 64-bit integer or float";
          else if (!xe_lanes_block_uniform(l, xe_block_id(blk)))
             why = "divergent block even in the fast copy";
+         /* Addresses the lane analysis knows are not one element per lane
+          * would fail the contiguity test in every sub-group: a fast copy
+          * for them never runs (darktable's 3x3 matrix loads). */
+         const xe_lane_fact *pf = xe_lanes_fact(l, ptr);
+         if (!why && pf->kind == XE_LANE_UNIFORM)
+            why = "its address is the same in every lane (the run-time test could never pass)";
+         else if (!why && pf->kind == XE_LANE_AFFINE && pf->stride != (int64_t)(width / 8))
+            why = "its address does not move by one element per lane (the run-time test could "
+                  "never pass)";
          uint32_t lkey = 0, lu = 0, lbase = 0;
          int lmode = 0;
          if (!why && hoistable(c, ptr, 0) == H_NO && !loop_form(c, l, i, &lkey, &lmode, &lu, &lbase))
@@ -757,8 +775,71 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
    free(map);
 }
 
-static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
+/* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
+ * kernel as is against the versioned kernel, on every device of --target.
+ * The versioned estimate is the kernel outside R, then the test and one of
+ * the copies: xe_cost_versioned(fast, slow, XE_COST_FULL_SUBGROUPS), with
+ * fast = R with the candidates as block accesses and no guard (the
+ * addresses only they used are dead: B computes them for the test, whose
+ * cost the `reduce` weight measures), slow = R and the guard's divergent
+ * branch as they are.  Estimated before anything is built, so a refusal
+ * leaves the kernel untouched.  Returns true when not slower anywhere;
+ * otherwise remarks both estimates. */
+static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
 {
+   xe_module *m = c->m;
+   unsigned devs = xe_options_target(ctx->options);
+   est[0] = 0;
+   if (!devs)
+      return true;   /* --target=none: the model is not asked */
+   xe_inst **conv = malloc(c->nc * sizeof(*conv));
+   for (unsigned q = 0; q < c->nc; q++)
+      conv[q] = c->c[q].inst;
+   xe_cost_change ch = { .block = conv, .nblock = c->nc };
+   uint32_t b = c->no_guard ? 0 : gb;
+   double fb = xe_cost_block_frequency(m, c->f, b);
+   double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
+   enum xe_device worst = XE_DEV_DG2;
+   bool ok = true;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if (!(devs & (1u << d)))
+         continue;
+      double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, NULL).cycles;
+      double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, NULL, c->in_r);
+      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, &ch, c->in_r);
+      double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
+      double outside = total - slow - guard;
+      before[d] = total;
+      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, fast / fb, (slow + guard) / fb,
+                                                  XE_COST_FULL_SUBGROUPS);
+      if (after[d] > before[d] * (1 + 1e-9) && ok) {
+         ok = false;
+         worst = (enum xe_device)d;
+      }
+   }
+   free(conv);
+   char nb[64];
+   xe_cost_format(est, nest, devs, before, after);
+   if (ok)
+      return true;
+   if (c->no_guard)
+      xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
+                "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
+                "cycles; %u block access(es) do not pay for the sub-group test)",
+                xe_device_name(worst), est, c->nc);
+   else
+      xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
+                "no fast copy of the region guarded by %s: the cost model says slower on %s "
+                "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
+                "sub-group test)", id_name(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
+                c->nc);
+   return false;
+}
+
+static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
    xe_function *f = k->body;
    if (!f || !f->first || (k->body != k->fn && k->body_callers != 1))
       return false;
@@ -847,6 +928,11 @@ static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
       done = c.nc > 0;
       gh = 0;
    }
+   char est[160];
+   if (done && !cost_allows(ctx, &c, gb, gcond, est, sizeof(est))) {
+      done = false;
+      c.nc = 0;
+   }
    if (done) {
       /* Remarks for the accesses that stay per-lane, then the change. */
       unsigned keep = c.nc;
@@ -898,7 +984,8 @@ static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
                    "write(s) runs when the sub-group is full and every address is contiguous and "
                    "aligned (test: sub-group add-reduction of the per-lane predicate == "
-                   "SubgroupMaxSize); otherwise the original code", reads, writes);
+                   "SubgroupMaxSize); otherwise the original code%s%s%s", reads, writes,
+                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          apply(&c, rb, nrb, 0, true);
       } else {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
@@ -906,7 +993,8 @@ static bool run_kernel(xe_module *m, xe_remarks *r, xe_kernel *k)
                    "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
                    "holds in every lane and every address is contiguous and aligned (test: "
                    "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
-                   "otherwise the original code", id_name(m, gcond, nb, sizeof(nb)), reads, writes);
+                   "otherwise the original code%s%s%s", id_name(m, gcond, nb, sizeof(nb)), reads, writes,
+                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          apply(&c, rb, nrb, gcond, gtrue);
       }
       free(rb);
@@ -927,7 +1015,7 @@ bool xeopt_pass_subgroup_versioning(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &n);
    bool progress = false;
    for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body && run_kernel(m, ctx->remarks, &ks[k]))
+      if (ks[k].body && xe_kernel_rewritable(ctx->options, ks[k].name) && run_kernel(ctx, &ks[k]))
          progress = true;
    }
    free(ks);
