@@ -10,6 +10,7 @@
 #     --hashcat=N|all|LIST  hashcat kernel files to compile: N of them (default 48;
 #                        see below), all, or a comma-separated list of file names
 #     --no-darktable     skip darktable
+#     --darktable=LIST   only these darktable kernel files (comma-separated names)
 #     --front-ends=LIST  clang,ocloc (default both)
 #     --jobs=N           parallel compiles (default 2)
 #     --timeout=S        per-compile time limit in seconds (default 300)
@@ -150,12 +151,14 @@ if [ "${1:-}" = "--job" ]; then
 fi
 
 # ---- driver ------------------------------------------------------------------
+dtlist=""
 out="$root/build/corpus" hashcat=48 darktable=1 fes="clang,ocloc" jobs=2 timeout_s=300 maxtime=0
 for a in "$@"; do
   case "$a" in
     --out=*) out="${a#*=}" ;;
     --hashcat=*) hashcat="${a#*=}" ;;
     --no-darktable) darktable=0 ;;
+    --darktable=*) dtlist="${a#*=}" ;;
     --front-ends=*) fes="${a#*=}" ;;
     --jobs=*) jobs="${a#*=}" ;;
     --timeout=*) timeout_s="${a#*=}" ;;
@@ -198,7 +201,14 @@ hck="$out/src/usr/share/hashcat/OpenCL"
 jobsfile="$out/.jobs"
 : > "$jobsfile"
 if [ $darktable = 1 ]; then
-  for f in "$dtk"/*.cl; do printf 'darktable\t%s\n' "$f"; done >> "$jobsfile"
+  if [ -n "$dtlist" ]; then
+    for f in $(tr , ' ' <<< "$dtlist"); do
+      [ -f "$dtk/$f" ] || { echo "corpus.sh: no darktable kernel file $f" >&2; exit 2; }
+      printf 'darktable\t%s\n' "$dtk/$f"
+    done >> "$jobsfile"
+  else
+    for f in "$dtk"/*.cl; do printf 'darktable\t%s\n' "$f"; done >> "$jobsfile"
+  fi
 fi
 if [ "$hashcat" != 0 ]; then
   all="$(cd "$hck" && ls m*.cl | LC_ALL=C sort)"
