@@ -310,6 +310,9 @@ bool xe_require_version(xe_module *m, uint32_t version);
 
 /* The OpName of id, or NULL. */
 const char *xe_name(const xe_module *m, uint32_t id);
+/* How remarks name an id: "%name" from its OpName, else "%<id>" (the
+ * disassembler's spelling); written to buf (n bytes), which is returned. */
+const char *xe_id_text(const xe_module *m, uint32_t id, char *buf, size_t n);
 /* Finds decoration dec on id; copies up to nvals literal words after it. */
 bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t *vals,
                    unsigned nvals);

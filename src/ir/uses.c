@@ -521,6 +521,16 @@ const char *xe_name(const xe_module *m, uint32_t id)
    return i ? xe_op_string(i, 1) : NULL;
 }
 
+const char *xe_id_text(const xe_module *m, uint32_t id, char *buf, size_t n)
+{
+   const char *s = xe_name(m, id);
+   if (s && *s)
+      snprintf(buf, n, "%%%s", s);
+   else
+      snprintf(buf, n, "%%%u", id);
+   return buf;
+}
+
 bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t *vals,
                    unsigned nvals)
 {

@@ -76,16 +76,6 @@ typedef struct access {
    bool merged;       /* a later member of a group: rewritten with the first */
 } access;
 
-static const char *id_name(xe_module *m, uint32_t id, char *buf, size_t n)
-{
-   const char *s = xe_name(m, id);
-   if (s && *s)
-      snprintf(buf, n, "%%%s", s);
-   else
-      snprintf(buf, n, "%%%u", id);
-   return buf;
-}
-
 static uint32_t pointer_storage(xe_module *m, uint32_t ptr, uint32_t *pointee)
 {
    xe_inst *d = xe_def(m, ptr);
@@ -158,7 +148,7 @@ static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *p
       if (cause)
          snprintf(why, n, "divergent block: lanes may disagree on the guard %s; removing it "
                   "(padding pass, --assume-padded) would allow a block access",
-                  id_name(m, cause, nb, sizeof(nb)));
+                  xe_id_text(m, cause, nb, sizeof(nb)));
       else
          snprintf(why, n, "divergent block: not every lane of the sub-group reaches it");
       return why;
@@ -368,7 +358,7 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
       }
       char n0[64], n1[64];
       xe_remark(r, kernel, XE_REMARK_APPLIED, "loads via %s .. %s: merged into one %u-wide block read",
-                id_name(m, first->ptr, n0, sizeof(n0)), id_name(m, members[width - 1]->ptr, n1, sizeof(n1)),
+                xe_id_text(m, first->ptr, n0, sizeof(n0)), xe_id_text(m, members[width - 1]->ptr, n1, sizeof(n1)),
                 width);
       groups++;
    }
@@ -629,7 +619,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    if (kernel_why) {
       for (unsigned n = 0; n < nacc; n++)
          xe_remark(r, k->name, XE_REMARK_MISSED, "%s via %s: %s", acc[n].store ? "store" : "load",
-                   id_name(m, acc[n].ptr, nb, sizeof(nb)), kernel_why);
+                   xe_id_text(m, acc[n].ptr, nb, sizeof(nb)), kernel_why);
       free(acc);
       return false;
    }
@@ -668,14 +658,14 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    for (unsigned n = 0; n < nacc; n++) {
       if (no[n]) {
          xe_remark(r, k->name, XE_REMARK_MISSED, "%s via %s: %s", acc[n].store ? "store" : "load",
-                   id_name(m, acc[n].ptr, nb, sizeof(nb)), no[n]);
+                   xe_id_text(m, acc[n].ptr, nb, sizeof(nb)), no[n]);
          acc[n].inst = NULL;
          free(no[n]);
          continue;
       }
       need_offset |= acc[n].use_offset;
       xe_remark(r, k->name, XE_REMARK_APPLIED, "%s via %s: sub-group block %s (SG %u)%s%s",
-                acc[n].store ? "store" : "load", id_name(m, acc[n].ptr, nb, sizeof(nb)),
+                acc[n].store ? "store" : "load", xe_id_text(m, acc[n].ptr, nb, sizeof(nb)),
                 acc[n].store ? "write" : "read", sg,
                 acc[n].use_argalign ? ", argument alignment assumed" : "",
                 acc[n].use_offset ? ", global offset assumed" : "");

@@ -130,16 +130,6 @@ typedef struct vctx {
    unsigned nc;
 } vctx;
 
-static const char *id_name(xe_module *m, uint32_t id, char *buf, size_t n)
-{
-   const char *s = xe_name(m, id);
-   if (s && *s)
-      snprintf(buf, n, "%%%s", s);
-   else
-      snprintf(buf, n, "%%%u", id);
-   return buf;
-}
-
 /* Pure operations a lane may compute although the original program would
  * not (a lane that fails the guard): no trap, no memory access. */
 static bool reemit_opcode(const xe_module *m, const xe_inst *d)
@@ -374,7 +364,7 @@ static void collect(vctx *c, const xe_lanes *l, bool report)
          if (why) {
             if (report)
                xe_remark(c->r, c->k->name, XE_REMARK_MISSED, "%s via %s stays per-lane: %s",
-                         st ? "store" : "load", id_name(c->m, ptr, nb, sizeof(nb)), why);
+                         st ? "store" : "load", xe_id_text(c->m, ptr, nb, sizeof(nb)), why);
             continue;
          }
          c->c = realloc(c->c, (c->nc + 1) * sizeof(*c->c));
@@ -831,7 +821,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
                 "no fast copy of the region guarded by %s: the cost model says slower on %s "
                 "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
-                "sub-group test)", id_name(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
+                "sub-group test)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
                 c->nc);
    return false;
 }
@@ -903,7 +893,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          const char *rw = region_why(&c, why, sizeof(why));
          if (rw) {
             xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the region guarded by %s: %s",
-                      id_name(m, xe_op(t, 0), nb, sizeof(nb)), rw);
+                      xe_id_text(m, xe_op(t, 0), nb, sizeof(nb)), rw);
             c.nc = 0;
             continue;
          }
@@ -969,13 +959,13 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
             xe_remark(r, k->name, XE_REMARK_APPLIED,
                       "load via %s: sub-group block read in the fast copy (tested: %s contiguous "
                       "without wrap; the index adds a uniform value without wrap; base aligned as "
-                      "the load says)", id_name(m, c.c[q].ptr, nb, sizeof(nb)),
-                      id_name(m, c.c[q].loop_key, nb2, sizeof(nb2)));
+                      "the load says)", xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)),
+                      xe_id_text(m, c.c[q].loop_key, nb2, sizeof(nb2)));
          else
             xe_remark(r, k->name, XE_REMARK_APPLIED,
                       "%s via %s: sub-group block %s in the fast copy (tested: contiguous, %u-byte "
                       "aligned base)", c.c[q].store ? "store" : "load",
-                      id_name(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
+                      xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
                       c.c[q].store ? 16 : 4);
       }
       c.emitted = calloc(m->bound, sizeof(uint32_t));
@@ -993,7 +983,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
                    "holds in every lane and every address is contiguous and aligned (test: "
                    "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
-                   "otherwise the original code%s%s%s", id_name(m, gcond, nb, sizeof(nb)), reads, writes,
+                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          apply(&c, rb, nrb, gcond, gtrue);
       }
