@@ -128,6 +128,30 @@ START_TEST(mutated_test_is_caught)
 }
 END_TEST
 
+/* priv_len64 reads in[i * 64 + k]: lanes 64 elements apart, so the
+ * contiguity test would fail in every sub-group of a launch where lanes are
+ * consecutive global ids.  The load is not a candidate even without the
+ * cost model (--target=none); with it (the default) the kernel is left as
+ * it was, since one block write does not pay for the test. */
+START_TEST(strided_load_not_a_candidate)
+{
+   char *in = tu_src("testdata/spv/priv_len64.spv"), *out = tu_tmp("p64.spv"), *err = NULL;
+   ck_assert_int_eq(tu_sh(NULL, &err, "%s -O2 --target=none --remarks '%s' -o '%s'", tu_xeopt(), in,
+                          out), 0);
+   ck_assert_msg(strstr(err, "[subgroup-versioning] missed: load via %arrayidx6 stays per-lane: its "
+                             "address does not move by one element per lane (the run-time test "
+                             "could never pass)"), "%s", err);
+   free(err);
+   ck_assert_int_eq(tu_sh(NULL, &err, "%s -O2 --remarks '%s' -o '%s'", tu_xeopt(), in, out), 0);
+   ck_assert_msg(!strstr(err, "versioned the kernel body"), "%s", err);
+   ck_assert_msg(strstr(err, "[subgroup-versioning] missed: no fast copy of the kernel body: the cost "
+                             "model says slower"), "%s", err);
+   free(err);
+   free(in);
+   free(out);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("versioning");
@@ -135,6 +159,7 @@ int main(void)
    tcase_set_timeout(tc, 300);
    tcase_add_loop_test(tc, fast_copy_only_where_tested, 0, NLAUNCH);
    tcase_add_test(tc, mutated_test_is_caught);
+   tcase_add_test(tc, strided_load_not_a_candidate);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
