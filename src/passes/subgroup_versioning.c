@@ -491,6 +491,18 @@ static bool index_form(vctx *c, const cand *a, uint32_t *base, uint32_t *key, in
    return true;
 }
 
+/* Candidate q shares the lane-0 base of an earlier candidate with the same
+ * address and direction, when there is one. */
+static bool reuse_base(vctx *c, unsigned q)
+{
+   cand *a = &c->c[q];
+   for (unsigned p = 0; p < q && !a->base; p++) {
+      if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
+         a->base = c->c[p].base;
+   }
+   return a->base != 0;
+}
+
 /* Builds the test, the copy and the block accesses.  cond: the guard's
  * condition (0 without a guard), h_true: H is its true target. */
 static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true)
@@ -575,11 +587,7 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
          a->loop_x0 = t->x0;
          continue;
       }
-      for (unsigned p = 0; p < q && !a->base; p++) {
-         if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
-            a->base = c->c[p].base;
-      }
-      if (a->base)
+      if (reuse_base(c, q))
          continue;
       xe_inst *pd = xe_def(m, a->ptr);
       uint32_t pops[2] = { hoist(c, base), t->idx0 };
@@ -595,11 +603,7 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
       cand *a = &c->c[q];
       if (a->loop_key)
          continue;
-      for (unsigned p = 0; p < q && !a->base; p++) {
-         if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
-            a->base = c->c[p].base;
-      }
-      if (a->base)
+      if (reuse_base(c, q))
          continue;
       xe_inst *pd = xe_def(m, a->ptr);
       uint32_t ph = hoist(c, a->ptr);
