@@ -107,6 +107,8 @@ START_TEST(mutated_test_is_caught)
    ck_assert_int_eq(rc, 0);
    /* %MAXV: the SubgroupMaxSize variable (the one decorated BuiltIn SubgroupMaxSize). */
    free(text);
+   free(err);
+   err = NULL;
    rc = tu_sh(&text, &err, "v=$(grep -E 'OpDecorate %%[0-9]+ BuiltIn SubgroupMaxSize' '%s' | awk '{print $2}') && "
               "sed -i \"s/%%MAXV/$v/\" '%s' && spirv-as --target-env spv1.1 '%s' -o '%s'",
               asm_path, asm_path, asm_path, mut);
