@@ -132,8 +132,9 @@ typedef struct vctx {
     * offset a multiple of 16), where lane k's global id x is lane 0's plus
     * k: an access whose address is not one element per lane there fails the
     * run-time test in nearly every launch (in[i * 64 + k]), so a fast copy
-    * for it would be dead code.  Used only to drop candidates. */
-   const xe_lanes *typical;
+    * for it would be dead code.  Used only to drop candidates; computed
+    * when a candidate's own fact is not enough (lanes_typical). */
+   xe_lanes *typical;
 } vctx;
 
 /* Pure operations a lane may compute although the original program would
@@ -321,6 +322,14 @@ static bool loop_form(vctx *c, const xe_lanes *l, const xe_inst *ld, uint32_t *k
 
 /* Collects the accesses of R that the fast copy can make block accesses;
  * remarks the others when report is set. */
+static const xe_lanes *lanes_typical(vctx *c)
+{
+   static const uint32_t ls[3] = { 16, 1, 1 };
+   if (!c->typical)
+      c->typical = xe_lanes_analyze(c->m, c->f, 16, ls, XE_LANES_ASSUME_OFFSET);
+   return c->typical;
+}
+
 static void collect(vctx *c, const xe_lanes *l, bool report)
 {
    char nb[64];
@@ -355,8 +364,8 @@ static void collect(vctx *c, const xe_lanes *l, bool report)
           * would fail the contiguity test in every sub-group: a fast copy
           * for them never runs (darktable's 3x3 matrix loads). */
          const xe_lane_fact *pf = xe_lanes_fact(l, ptr);
-         if (pf->kind != XE_LANE_UNIFORM && pf->kind != XE_LANE_AFFINE && c->typical)
-            pf = xe_lanes_fact(c->typical, ptr);
+         if (pf->kind != XE_LANE_UNIFORM && pf->kind != XE_LANE_AFFINE)
+            pf = xe_lanes_fact(lanes_typical(c), ptr);
          if (!why && pf->kind == XE_LANE_UNIFORM)
             why = "its address is the same in every lane (the run-time test could never pass)";
          else if (!why && pf->kind == XE_LANE_AFFINE && pf->stride != (int64_t)(width / 8))
@@ -867,9 +876,6 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    c.hmemo = calloc(m->bound, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
-   static const uint32_t typical_ls[3] = { 16, 1, 1 };
-   xe_lanes *typical = xe_lanes_analyze(m, f, 16, typical_ls, XE_LANES_ASSUME_OFFSET);
-   c.typical = typical;
    char why[200], nb[64], nb2[64];
    bool done = false, progress = false;
    uint32_t gb = XE_NONE, gh = XE_NONE, gcond = 0;
@@ -1007,7 +1013,8 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
       progress = true;
    }
    xe_lanes_free(l0);
-   xe_lanes_free(typical);
+   if (c.typical)
+      xe_lanes_free(c.typical);
    free(c.c);
    free(c.in_r);
    free(c.hmemo);
