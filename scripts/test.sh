@@ -8,19 +8,17 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"
 export XEOPT_REQUIRE_OCLOC=1 XEOPT_REQUIRE_OCLGRIND=1
+skip=()
 if [ "${1:-}" = "--sanitize" ]; then
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DXEOPT_SANITIZE=ON >/dev/null
   cmake --build "$root/build-asan" -j "$(nproc)"
   cd "$root/build-asan"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  # The real-code corpus (label corpus) runs in the normal build only: under
+  # ASan its multi-megabyte modules would take most of CI's time.
+  skip=(-LE corpus)
 else
   "$root/scripts/build.sh"
   cd "$root/build"
 fi
-if [ "${1:-}" = "--sanitize" ]; then
-  # The real-code corpus (label corpus) runs in the normal build only: under
-  # ASan its multi-megabyte modules would take most of CI's time.
-  ctest --output-on-failure -j "$(nproc)" -LE corpus
-else
-  ctest --output-on-failure -j "$(nproc)"
-fi
+ctest --output-on-failure -j "$(nproc)" "${skip[@]}"
