@@ -1,0 +1,35 @@
+/*
+ * private-arrays, rewrite "volatile": Function-storage loads and stores lose
+ * Volatile; private memory is visible to no one else (REWRITES.md §3,
+ * "never make private variables volatile").
+ */
+#include "private_arrays.h"
+
+static bool is_function_ptr(xe_module *m, uint32_t type)
+{
+   xe_inst *t = xe_def(m, type);
+   return t && t->opcode == SpvOpTypePointer && xe_op(t, 0) == SpvStorageClassFunction;
+}
+
+/* ---- rewrite 5: volatile ---- */
+bool pa_drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remarks *r)
+{
+   unsigned n = 0;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         unsigned mop = i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
+         if (!mop || xe_nops(i) <= mop || !(xe_op(i, mop) & SpvMemoryAccessVolatileMask))
+            continue;
+         xe_inst *p = xe_def(m, xe_op(i, 0));
+         if (!p || !is_function_ptr(m, p->type_id))
+            continue;
+         xe_set_op(i, mop, xe_op(i, mop) & ~(uint32_t)SpvMemoryAccessVolatileMask);
+         n++;
+      }
+   }
+   if (n)
+      xe_remark(r, kn, XE_REMARK_APPLIED,
+                "volatile: dropped Volatile from %u Function-storage loads/stores (private "
+                "memory is visible to no one else)", n);
+   return n > 0;
+}

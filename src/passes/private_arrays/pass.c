@@ -1,0 +1,170 @@
+/*
+ * private-arrays: shrink per-work-item (Function storage) arrays so IGC
+ * can keep them in registers instead of private (scratch) memory.
+ *
+ * Guide: register pressure, "use the smallest type, never make private
+ * variables volatile" (shared/docs/REWRITES.md §3).  Rewrites, each proven
+ * before it is applied, on the kernel body (called once per work-item):
+ *  - volatile: Function-storage loads/stores lose Volatile; private memory
+ *    is visible to no one else.
+ *  - length: every index of T a[N] provably in [0, K), K < N -> T a[K].
+ *  - narrow: integer elements whose stored values are constants or
+ *    `load of the array + constant`, executed a bounded number of times,
+ *    stay below 2^w -> w-bit elements, widened (OpUConvert) at loads.  The
+ *    largest element never exceeds max(initial, constants) + the sum over
+ *    increment stores of (increment x executions), so every widened load
+ *    reads back the value the wide array held.  Floats are never narrowed.
+ *  - scalarise: an array indexed only by constants becomes one scalar
+ *    Function variable per element.
+ * An array whose address escapes (any use other than element access
+ * chains feeding loads/stores, lifetime markers, and whole-array copies
+ * from a zero constant or to another pointer) is left alone with a remark.
+ * Lifetime markers of rewritten arrays are dropped (hints; their sizes
+ * would be stale).
+ *
+ *  - split: an array of vectors accessed whole or per constant component
+ *    becomes one scalar array per component.
+ * Host contract: none.
+ *
+ * Layout: this file finds the candidate arrays and drives the rewrites,
+ * asking the cost model first; each rewrite is one file of this folder
+ * (length.c, narrow.c, split.c, scalarise.c, drop_volatile.c), the
+ * analysis of an array's uses is access.c.
+ */
+#include <stdlib.h>
+
+#include "cfg.h"
+#include "cost.h"
+#include "passes.h"
+#include "private_arrays.h"
+
+/* ---- the cost model's say (src/analysis/cost.h) ----
+ * Shortening or narrowing an array can move it from private memory into
+ * registers; when the array is indexed by per-lane data, IGC then emits
+ * per-lane indirect moves, which on pvc cost more than the scratch
+ * messages they replace (priv_len64: 651 -> 4942 instructions).  So the
+ * two rewrites are planned first (what length and element width they
+ * would give, without remarks or edits) and made only if the model says
+ * the kernel is not slower on any target device. */
+static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn, parr *a)
+{
+   xe_module *m = ctx->module;
+   xe_cost_change ch = { .var = a->var->result_id, .len = pa_plan_length(m, f, a),
+                         .elem_bytes = pa_plan_bytes(m, f, a) };
+   if (!ch.len && !ch.elem_bytes)
+      return true; /* nothing to ask: the rewrites will say why not */
+   unsigned devs = xe_options_target(ctx->options);
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst = XE_DEV_DG2;
+   if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
+      return true;
+   char est[160];
+   xe_cost_format(est, sizeof(est), devs, before, after);
+   xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+             "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
+             "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
+             pa_var_name(m, a), a->len, ch.len ? ch.len : a->len,
+             ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem),
+             xe_device_name(worst), est);
+   return false;
+}
+
+static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
+   bool progress = pa_drop_volatile(m, f, kn, r);
+   if (!f->first)
+      return progress;
+   /* Function variables are at the top of the first block. */
+   xe_inst **vars = NULL;
+   unsigned nv = 0;
+   xe_foreach_inst(i, &f->first->insts) {
+      if (i->opcode != SpvOpVariable)
+         continue;
+      xe_inst *pt = xe_def(m, i->type_id);
+      /* (Only a pointer type is valid here; the validator may not have run.) */
+      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+      uint64_t len;
+      if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len) || !len ||
+          len > UINT32_MAX)
+         continue;
+      vars = realloc(vars, (nv + 1) * sizeof(xe_inst *));
+      vars[nv++] = i;
+   }
+   /* Def-use is rebuilt for the whole module after an invalidation, and
+    * invalidating visits every function: so kernels without arrays do not
+    * invalidate, and afterwards only a rewrite does (each step changes
+    * nothing when it says so). */
+   if (nv)
+      xe_module_invalidate(m);
+   for (unsigned k = 0; k < nv; k++) {
+      xe_inst *at = xe_def(m, xe_op(xe_def(m, vars[k]->type_id), 1));
+      uint64_t len;
+      xe_const_uint(m, xe_op(at, 1), &len);
+      parr a = { .var = vars[k], .elem = xe_op(at, 0), .len = (uint32_t)len };
+      pa_collect(m, &a);
+      bool changed = false;
+      if (a.escape) {
+         xe_remark(r, kn, XE_REMARK_MISSED, "'%s[%u]' unchanged: %s (%s)", pa_var_name(m, &a), a.len,
+                   a.escape, xe_opcode_name(a.escape_at->opcode));
+      } else {
+         bool allowed = cost_allows(ctx, kfn, f, kn, &a);
+         if (allowed && pa_shrink_length(m, f, kn, r, &a)) {
+            changed = true;
+            xe_module_invalidate(m);
+         }
+         if (allowed && pa_narrow(m, f, kn, r, &a)) {
+            changed = true;
+            xe_module_invalidate(m);
+         }
+         bool gone = pa_split(m, kn, r, &a);
+         if (!gone)
+            gone = pa_scalarise(m, kn, r, &a);
+         if (gone)
+            xe_module_invalidate(m);
+         changed |= gone;
+         if (changed) {
+            pa_drop_lifetimes(m, &a);
+            for (unsigned c = 0; c < a.ncasts; c++)
+               pa_delete_if_dead(m, a.casts[c]->result_id);
+            if (gone)
+               pa_delete_if_dead(m, a.var->result_id);
+            xe_module_invalidate(m);
+         }
+         else if (allowed)
+            xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
+                      pa_var_name(m, &a), a.len);
+      }
+      progress |= changed;
+      free(a.chains);
+      free(a.casts);
+   }
+   free(vars);
+   return progress;
+}
+
+bool xeopt_pass_private_arrays(xe_ctx *ctx)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
+   unsigned nk;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
+   bool progress = false;
+   for (unsigned k = 0; k < nk; k++) {
+      if (!xe_kernel_rewritable(ctx->options, ks[k].name))
+         continue;
+      /* Execution bounds count per call: the body must run once per
+       * work-item, i.e. be called from the wrapper only. */
+      if (ks[k].body != ks[k].fn && ks[k].body_callers != 1) {
+         xe_remark(r, ks[k].name, XE_REMARK_MISSED, "body is called %u times; not analysed",
+                   ks[k].body_callers);
+         continue;
+      }
+      progress |= run_function(ctx, ks[k].fn, ks[k].body, ks[k].name);
+   }
+   free(ks);
+   if (progress)
+      xe_module_invalidate(m);
+   return progress;
+}
