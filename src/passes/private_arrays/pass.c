@@ -92,12 +92,10 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
       vars = realloc(vars, (nv + 1) * sizeof(xe_inst *));
       vars[nv++] = i;
    }
-   /* Def-use is rebuilt for the whole module after an invalidation, and
-    * invalidating visits every function: so kernels without arrays do not
-    * invalidate, and afterwards only a rewrite does (each step changes
-    * nothing when it says so). */
-   if (nv)
-      xe_module_invalidate(m);
+   /* No xe_module_invalidate here or after a rewrite: the use lists are
+    * kept current by the edit functions, which the rewrites use for every
+    * change, and those also bump f's generations, so the loops and CFG
+    * that the next proof asks for are recomputed when stale. */
    for (unsigned k = 0; k < nv; k++) {
       xe_inst *at = xe_def(m, xe_op(xe_def(m, vars[k]->type_id), 1));
       uint64_t len;
@@ -110,19 +108,13 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
                    a.escape, xe_opcode_name(a.escape_at->opcode));
       } else {
          bool allowed = cost_allows(ctx, kfn, f, kn, &a);
-         if (allowed && pa_shrink_length(m, f, kn, r, &a)) {
+         if (allowed && pa_shrink_length(m, f, kn, r, &a))
             changed = true;
-            xe_module_invalidate(m);
-         }
-         if (allowed && pa_narrow(m, f, kn, r, &a)) {
+         if (allowed && pa_narrow(m, f, kn, r, &a))
             changed = true;
-            xe_module_invalidate(m);
-         }
          bool gone = pa_split(m, kn, r, &a);
          if (!gone)
             gone = pa_scalarise(m, kn, r, &a);
-         if (gone)
-            xe_module_invalidate(m);
          changed |= gone;
          if (changed) {
             pa_drop_lifetimes(m, &a);
@@ -130,7 +122,6 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
                pa_delete_if_dead(m, a.casts[c]->result_id);
             if (gone)
                pa_delete_if_dead(m, a.var->result_id);
-            xe_module_invalidate(m);
          }
          else if (allowed)
             xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
@@ -164,7 +155,5 @@ bool xeopt_pass_private_arrays(xe_ctx *ctx)
       progress |= run_function(ctx, ks[k].fn, ks[k].body, ks[k].name);
    }
    free(ks);
-   if (progress)
-      xe_module_invalidate(m);
    return progress;
 }
