@@ -52,325 +52,12 @@
 #include <cjson/cJSON.h>
 
 #include "affine.h"
+#include "bounds_guard.h"
 #include "builder.h"
 #include "cfg.h"
 #include "launch_formula.h"
 #include "passes.h"
 #include "region.h"
-
-#define MAX_LEAF 4
-
-/* A bounds-check compare: `expr < bound` in the in-bounds direction. */
-typedef struct leaf {
-   const xe_affine *expr, *bound;
-   const char *op;
-} leaf;
-
-typedef struct guard {
-   xe_block *b;                /* the block ending in the guard */
-   unsigned nleaf;
-   leaf leaves[MAX_LEAF];
-   /* in = the in-bounds successor, out = the other one (the merge J);
-    * why says why the guard must stay */
-   xe_region reg;
-   const char *proof;          /* "disjoint" / "same_index" */
-   bool in_when_true;          /* the guard branches in bounds when cond is true */
-   uint32_t cond;              /* the guard's condition */
-   /* Narrowing: the guard stays on the edge split -> split_to (a part of
-    * the region with effects the excluded items must not have). */
-   xe_block *split, *split_to;
-   char split_why[256];
-} guard;
-
-typedef struct kctx {
-   xe_module *m;
-   xe_kernel *k;
-   xe_function *f;
-   const xe_cfg *cfg;
-   xe_affine_ctx *aff;
-   unsigned nparams;
-   const char **names;         /* argument names */
-   uint32_t *param_ids;
-} kctx;
-
-/* ---- guards ---- */
-
-static bool parse_compare(kctx *c, uint32_t id, leaf *l, bool *in_when_true)
-{
-   const xe_inst *i = xe_def(c->m, id);
-   if (!i || xe_nops(i) != 2)
-      return false;
-   const xe_affine *a = xe_affine_of(c->aff, xe_op(i, 0)), *b = xe_affine_of(c->aff, xe_op(i, 1));
-   if (!a || !b)
-      return false;
-   /* The relation as `expr R bound` with expr the side that varies. */
-   int rel; /* 0 <, 1 <=, 2 >, 3 >= */
-   switch (i->opcode) {
-   case SpvOpSLessThan: case SpvOpULessThan: rel = 0; break;
-   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: rel = 1; break;
-   case SpvOpSGreaterThan: case SpvOpUGreaterThan: rel = 2; break;
-   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual: rel = 3; break;
-   default: return false;
-   }
-   bool av = !xe_affine_is_uniform(a), bv = !xe_affine_is_uniform(b);
-   if (av == bv)
-      return false;
-   if (!av)
-      rel ^= 2; /* n < i is i > n */
-   l->expr = av ? a : b;
-   l->bound = av ? b : a;
-   /* In bounds: expr below bound, taken when the compare says so, or
-    * when the negated compare (i >= n, i > n) is false. */
-   *in_when_true = rel < 2;
-   static const char *const in_rel[] = { "<", "<=", "<=", "<" };
-   l->op = in_rel[rel];
-   /* Only increasing expressions of the ids: then the guard is a threshold
-    * and the excluded items are the ones with the larger ids. */
-   return xe_affine_nonneg(l->expr);
-}
-
-/* A guard condition: one compare, or compares joined by && (in bounds
- * when true) or || (in bounds when false), as OpLogicalAnd/Or or the
- * OpSelect clang emits for them. */
-static bool parse_cond(kctx *c, uint32_t id, guard *g, bool *in_when_true, int depth)
-{
-   const xe_inst *i = xe_def(c->m, id);
-   if (!i || depth > 3)
-      return false;
-   uint32_t x, y;
-   bool is_and;
-   if (i->opcode == SpvOpLogicalAnd || i->opcode == SpvOpLogicalOr) {
-      x = xe_op(i, 0);
-      y = xe_op(i, 1);
-      is_and = i->opcode == SpvOpLogicalAnd;
-   } else if (i->opcode == SpvOpSelect && xe_def(c->m, xe_op(i, 2)) &&
-              xe_def(c->m, xe_op(i, 2))->opcode == SpvOpConstantFalse) {
-      x = xe_op(i, 0), y = xe_op(i, 1), is_and = true;       /* a ? b : false */
-   } else if (i->opcode == SpvOpSelect && xe_def(c->m, xe_op(i, 1)) &&
-              xe_def(c->m, xe_op(i, 1))->opcode == SpvOpConstantTrue) {
-      x = xe_op(i, 0), y = xe_op(i, 2), is_and = false;      /* a ? true : b */
-   } else {
-      if (g->nleaf == MAX_LEAF || !parse_compare(c, id, &g->leaves[g->nleaf], in_when_true))
-         return false;
-      g->nleaf++;
-      return true;
-   }
-   bool s1, s2;
-   if (!parse_cond(c, x, g, &s1, depth + 1) || !parse_cond(c, y, g, &s2, depth + 1))
-      return false;
-   /* in-bounds = all of them (&& of "in when true"), or none of the
-    * out-of-bounds tests (|| of "in when false"). */
-   if (s1 != s2 || s1 != is_and)
-      return false;
-   *in_when_true = s1;
-   return true;
-}
-
-static char *guard_text(kctx *c, const guard *g)
-{
-   char *buf = NULL;
-   size_t len = 0;
-   FILE *f = open_memstream(&buf, &len);
-   for (unsigned k = 0; k < g->nleaf; k++) {
-      char *e = xe_affine_str(g->leaves[k].expr, c->names);
-      char *b = xe_affine_str(g->leaves[k].bound, c->names);
-      fprintf(f, "%s%s %s %s", k ? " && " : "", e, g->leaves[k].op, b);
-      free(e);
-      free(b);
-   }
-   fclose(f);
-   return buf;
-}
-
-/* The source line of the guard: the last OpLine before its terminator. */
-static bool guard_line(kctx *c, const guard *g, const char **file, uint32_t *line)
-{
-   bool found = false;
-   xe_foreach_inst(i, &g->b->insts) {
-      if (i->opcode == SpvOpLine) {
-         const xe_inst *s = xe_def(c->m, xe_op(i, 0));
-         *file = s && s->opcode == SpvOpString ? xe_op_string(s, 0) : NULL;
-         *line = xe_op(i, 1);
-         found = true;
-      } else if (i->opcode == SpvOpNoLine) {
-         found = false;
-      }
-      if (xe_opcode_is_terminator(i->opcode))
-         break;
-   }
-   if (found && *file && strrchr(*file, '/'))
-      *file = strrchr(*file, '/') + 1;
-   return found;
-}
-
-/* ---- the two proofs ---- */
-
-/* The single var term of a, with a constant coefficient; -1 if none. */
-static int single_var(const xe_affine *a, int64_t *coeff)
-{
-   int var = -1;
-   for (unsigned k = 0; k < a->n; k++) {
-      if (a->t[k].var < 0)
-         continue;
-      if (var >= 0 || a->t[k].arg >= 0)
-         return -1;
-      var = a->t[k].var;
-      *coeff = a->t[k].coeff;
-   }
-   return var;
-}
-
-/* disjoint: see the header comment. */
-static bool prove_disjoint(kctx *c, guard *g, char *why, size_t n)
-{
-   int64_t gc;
-   int v = g->nleaf == 1 ? single_var(g->leaves[0].expr, &gc) : -1;
-   if (v < 0) {
-      snprintf(why, n, "the guard is not a threshold on one id");
-      return false;
-   }
-   for (unsigned s = 0; s < g->reg.nacc; s++) {
-      const xe_access *st = &g->reg.acc[s];
-      if (!st->store)
-         continue;
-      int64_t ss = 0;
-      if (single_var(&st->off, &ss) != v || st->off.n > 2 ||
-          (st->off.n == 2 && st->off.t[0].arg >= 0)) {
-         snprintf(why, n, "the store index into %s is not `s*id + c` in the guarded id",
-                  c->names[st->arg]);
-         return false;
-      }
-      for (unsigned a = 0; a < g->reg.nacc; a++) {
-         const xe_access *ac = &g->reg.acc[a];
-         int64_t sa = 0;
-         if (ac->arg != st->arg)
-            continue;
-         if (single_var(&ac->off, &sa) != v || sa != ss || ac->off.n > 2 ||
-             (ac->off.n == 2 && ac->off.t[0].arg >= 0) ||
-             xe_affine_const(&st->off) + ss <= xe_affine_const(&ac->off)) {
-            snprintf(why, n, "stores to %s past the bound may hit elements in bounds",
-                     c->names[st->arg]);
-            return false;
-         }
-      }
-   }
-   return true;
-}
-
-enum { P_UNKNOWN, P_BUSY, P_YES, P_NO };
-
-/* Does value id depend on the ids only through k (same_index)? */
-static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, uint8_t *memo)
-{
-   if (id >= c->m->bound)
-      return false;
-   if (memo[id] == P_YES || memo[id] == P_NO || memo[id] == P_BUSY)
-      return memo[id] == P_YES;
-   xe_inst *d = xe_def(c->m, id);
-   if (!d)
-      return false;
-   memo[id] = P_BUSY;
-   bool ok;
-   const xe_affine *a = xe_affine_of(c->aff, id);
-   int64_t al, be;
-   if (!d->block) {
-      ok = true; /* constants, globals, parameters: uniform */
-      if (d->opcode == SpvOpVariable)
-         ok = false;
-   } else if (a) {
-      ok = xe_affine_is_uniform(a) || xe_affine_ratio(a, k, &al, &be);
-   } else if (d->opcode == SpvOpLoad) {
-      /* Loads in the region are accesses whose index was checked. */
-      uint32_t bi = xe_cfg_block_index(c->cfg, xe_block_id(d->block));
-      ok = bi != XE_NONE && g->reg.blocks[bi];
-      uint32_t sc = 0;
-      const xe_inst *pd = xe_def(c->m, xe_op(d, 0));
-      xe_pointee(c->m, pd ? pd->type_id : 0, &sc);
-      ok = ok && sc == SpvStorageClassCrossWorkgroup;
-   } else if (xe_pure_opcode(c->m, d) && d->opcode != SpvOpLine) {
-      ok = true;
-      for (unsigned q = 0; q < xe_nops(d) && ok; q++) {
-         if (xe_op_kind(d, q) == XE_W_ID)
-            ok = pure_in_k(c, g, k, xe_op(d, q), memo);
-      }
-   } else {
-      ok = false;
-   }
-   memo[id] = ok ? P_YES : P_NO;
-   return ok;
-}
-
-/* same_index: see the header comment. */
-static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why, size_t n)
-{
-   const xe_access *first = NULL;
-   for (unsigned s = 0; s < g->reg.nacc && !first; s++)
-      first = g->reg.acc[s].store ? &g->reg.acc[s] : NULL;
-   if (!first) {
-      snprintf(why, n, "no store to index by");
-      return false;
-   }
-   xe_affine k;
-   xe_affine cst;
-   memset(&cst, 0, sizeof(cst));
-   cst.min_bits = 64;
-   int64_t c0 = xe_affine_const(&first->off);
-   if (c0) {
-      cst.n = 1;
-      cst.t[0] = (xe_aff_term){ c0, XE_AFF_NONE, -1 };
-   }
-   xe_affine_sub(&k, &first->off, &cst);
-   if (xe_affine_is_uniform(&k)) {
-      snprintf(why, n, "the store to %s does not depend on the ids", c->names[first->arg]);
-      return false;
-   }
-   for (unsigned a = 0; a < g->reg.nacc; a++) {
-      const xe_access *ac = &g->reg.acc[a];
-      int64_t al, be;
-      if (!xe_affine_ratio(&ac->off, &k, &al, &be) || al <= 0) {
-         char *s = xe_affine_str(&ac->off, c->names);
-         snprintf(why, n, "index %s into %s is not a multiple of the store index", s,
-                  c->names[ac->arg]);
-         free(s);
-         return false;
-      }
-      if (!ac->store && (stored[ac->arg] || xe_region_buffer_written(&g->reg, ac->arg))) {
-         snprintf(why, n, "%s is both read and written", c->names[ac->arg]);
-         return false;
-      }
-   }
-   for (unsigned a = 0; a < g->reg.nacc; a++) {
-      const xe_access *x = &g->reg.acc[a];
-      for (unsigned b = 0; b < g->reg.nacc; b++) {
-         if (x->store && g->reg.acc[b].store && x->arg == g->reg.acc[b].arg &&
-             !xe_affine_equal(&x->off, &g->reg.acc[b].off)) {
-            snprintf(why, n, "two different store indices into %s", c->names[x->arg]);
-            return false;
-         }
-      }
-   }
-   uint8_t *memo = calloc(c->m->bound, 1);
-   bool ok = true;
-   for (unsigned a = 0; a < g->reg.nacc && ok; a++) {
-      if (g->reg.acc[a].store && !pure_in_k(c, g, &k, g->reg.acc[a].value, memo)) {
-         snprintf(why, n, "a value stored to %s depends on the ids other than through its index",
-                  c->names[g->reg.acc[a].arg]);
-         ok = false;
-      }
-   }
-   for (uint32_t b = 0; b < c->cfg->n && ok; b++) {
-      xe_inst *t = g->reg.blocks[b] ? xe_block_terminator(c->cfg->blocks[b]) : NULL;
-      /* A narrowed guard's branch sends excluded items to the merge. */
-      if (t && t->block != g->split &&
-          (t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) &&
-          !pure_in_k(c, g, &k, xe_op(t, 0), memo)) {
-         snprintf(why, n, "a branch in the region depends on the ids other than through the index");
-         ok = false;
-      }
-   }
-   free(memo);
-   return ok;
-}
 
 /* ---- the padding each buffer needs ---- */
 
@@ -396,7 +83,7 @@ static bool need_add(need *nd, const xe_access *a)
    return xe_formula_max_add(&nd->size, &f);
 }
 
-static cJSON *need_json(kctx *c, int arg, const need *nd)
+static cJSON *need_json(xe_guard_ctx *c, int arg, const need *nd)
 {
    cJSON *e = cJSON_CreateObject();
    cJSON_AddStringToObject(e, "kind", "buffer");
@@ -425,98 +112,6 @@ static cJSON *need_json(kctx *c, int arg, const need *nd)
 }
 
 /* ---- driver ---- */
-
-/* The proofs for the blocks currently in g->reg.blocks. */
-static bool try_region(kctx *c, guard *g)
-{
-   xe_region *rg = &g->reg;
-   rg->nacc = 0;
-   if (!xe_region_scan(rg))
-      return false;
-   uint8_t *stored = calloc(c->nparams + 1, 1);
-   for (unsigned a = 0; a < rg->nacc; a++)
-      stored[rg->acc[a].arg] |= rg->acc[a].store;
-   bool ok = xe_region_buffers_private(rg, stored);
-   char why1[120] = "", why2[120] = "";
-   if (ok) {
-      if (prove_disjoint(c, g, why1, sizeof(why1)))
-         g->proof = "disjoint";
-      else if (prove_same_index(c, g, stored, why2, sizeof(why2)))
-         g->proof = "same_index";
-      else
-         snprintf(rg->why, sizeof(rg->why), "%s; and %s", why1, why2);
-      ok = g->proof != NULL;
-   }
-   free(stored);
-   return ok;
-}
-
-/* Narrowing: clang folds `if (i < n) a[i] = ..; if (i < n && c) atomic..;`
- * into one region whose tail branches on c to the atomic or to the merge
- * J.  If the region without that tail passes, the guard can go from the
- * region and be kept on the tail's edge alone: the branch X -> T becomes
- * `c && in-bounds`.  Excluded items then leave X for J, as items with c
- * false do; T's blocks count as outside the region for the proofs. */
-static bool try_narrow(kctx *c, guard *g)
-{
-   xe_region *rg = &g->reg;
-   const xe_cfg *cfg = c->cfg;
-   uint8_t *full = malloc(cfg->n);
-   memcpy(full, rg->blocks, cfg->n);
-   uint32_t ji = xe_cfg_block_index(cfg, xe_block_id(rg->out));
-   /* Deepest candidates first: they keep the guard on the least code. */
-   for (uint32_t q = cfg->nrpo; q-- > 0;) {
-      uint32_t x = cfg->rpo[q];
-      xe_inst *t = full[x] ? xe_block_terminator(cfg->blocks[x]) : NULL;
-      if (!t || t->opcode != SpvOpBranchConditional)
-         continue;
-      uint32_t s1 = xe_cfg_block_index(cfg, xe_op(t, 1)), s2 = xe_cfg_block_index(cfg, xe_op(t, 2));
-      uint32_t tt = s1 == ji ? s2 : s2 == ji ? s1 : XE_NONE;
-      if (tt == XE_NONE || tt == ji || !full[tt] ||
-          cfg->pred_start[tt + 1] - cfg->pred_start[tt] != 1)
-         continue;
-      /* The tail: blocks of the region dominated by T; it may leave only
-       * to J. */
-      bool ok = true;
-      for (uint32_t b = 0; b < cfg->n; b++) {
-         rg->blocks[b] = full[b] && !xe_dominates(cfg, tt, b);
-         for (uint32_t e = cfg->succ_start[b]; ok && full[b] && !rg->blocks[b] &&
-                                               e < cfg->succ_start[b + 1]; e++)
-            ok = cfg->succ[e] == ji || xe_dominates(cfg, tt, cfg->succ[e]);
-      }
-      g->split = cfg->blocks[x];
-      g->split_to = cfg->blocks[tt];
-      if (ok && try_region(c, g)) {
-         free(full);
-         return true;
-      }
-   }
-   memcpy(rg->blocks, full, cfg->n);
-   g->split = g->split_to = NULL;
-   free(full);
-   return false;
-}
-
-static bool analyze(kctx *c, guard *g)
-{
-   xe_region *rg = &g->reg;
-   rg->m = c->m;
-   rg->f = c->f;
-   rg->cfg = c->cfg;
-   rg->aff = c->aff;
-   rg->nparams = c->nparams;
-   rg->param_ids = c->param_ids;
-   rg->names = c->names;
-   if (!xe_region_collect(rg))
-      return false;
-   if (try_region(c, g))
-      return true;
-   snprintf(g->split_why, sizeof(g->split_why), "%s", rg->why);
-   if (try_narrow(c, g))
-      return true;
-   snprintf(rg->why, sizeof(rg->why), "%s", g->split_why);
-   return false;
-}
 
 /* Deletes the guard's condition once nothing uses it, and the compares,
  * selects and logical operations that only fed it. */
@@ -553,7 +148,7 @@ static void delete_dead_condition(xe_module *m, uint32_t id)
 }
 
 /* Makes the guard branch unconditional and drops J's phi entries from it. */
-static void remove_guard(kctx *c, guard *g)
+static void remove_guard(xe_guard_ctx *c, xe_guard *g)
 {
    if (g->split) {
       /* X -> T now needs the guard too: c && in (T the true target) or
@@ -595,13 +190,14 @@ static void remove_guard(kctx *c, guard *g)
    xe_module_invalidate(c->m);
 }
 
-static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
+static void report(xe_guard_ctx *c, const char *kn, xe_guard *g, bool apply, xe_remarks *r,
+                   need *needs)
 {
-   char *cond = guard_text(c, g);
+   char *cond = xe_guard_text(c, g);
    const char *file = NULL;
    uint32_t line = 0;
    char where[300] = "";
-   if (guard_line(c, g, &file, &line))
+   if (xe_guard_line(c, g, &file, &line))
       snprintf(where, sizeof(where), " at %s:%u", file ? file : "?", line);
    need local[64];
    memset(local, 0, sizeof(local));
@@ -613,7 +209,7 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
    if (!fits)
       snprintf(g->reg.why, sizeof(g->reg.why), "the padding formula is too complex");
    if (!g->proof || !fits) {
-      xe_remark(r, c->k->name, XE_REMARK_MISSED, "guard '%s'%s stays: %s", cond, where, g->reg.why);
+      xe_remark(r, kn, XE_REMARK_MISSED, "guard '%s'%s stays: %s", cond, where, g->reg.why);
       free(cond);
       return;
    }
@@ -637,11 +233,11 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
    }
    fclose(f);
    if (!apply) {
-      xe_remark(r, c->k->name, XE_REMARK_NOTE,
+      xe_remark(r, kn, XE_REMARK_NOTE,
                 "could remove guard '%s'%s (%s%s) with --assume-padded if buffers were padded: %s",
                 cond, where, g->proof, kept, buf);
    } else {
-      xe_remark(r, c->k->name, XE_REMARK_APPLIED, "removed guard '%s'%s (%s%s); buffers padded: %s",
+      xe_remark(r, kn, XE_REMARK_APPLIED, "removed guard '%s'%s (%s%s); buffers padded: %s",
                 cond, where, g->proof, kept, buf);
       cJSON *e = cJSON_CreateObject();
       cJSON_AddStringToObject(e, "kind", "guard");
@@ -653,7 +249,7 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
          cJSON_AddStringToObject(e, "file", file ? file : "");
          cJSON_AddNumberToObject(e, "line", line);
       }
-      xe_manifest_add(c->m, c->k->name, "padding", e);
+      xe_manifest_add(c->m, kn, "padding", e);
       for (unsigned a = 0; a < g->reg.nacc; a++)
          need_add(&needs[g->reg.acc[a].arg], &g->reg.acc[a]);
    }
@@ -663,7 +259,7 @@ static void report(kctx *c, guard *g, bool apply, xe_remarks *r, need *needs)
 
 static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
 {
-   kctx c = { .m = m, .k = k, .f = k->body };
+   xe_guard_ctx c = { .m = m, .f = k->body };
    xe_foreach_inst(p, &c.f->params) {
       if (p->opcode == SpvOpFunctionParameter)
          c.nparams++;
@@ -710,10 +306,10 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
        * with a candidate, so a module of many kernels stays linear. */
       if (!c.aff)
          c.aff = xe_affine_create(m, c.f);
-      guard *g = calloc(1, sizeof(*g));
+      xe_guard *g = calloc(1, sizeof(*g));
       g->b = b;
       bool in_true;
-      if (!parse_cond(&c, xe_op(t, 0), g, &in_true, 0)) {
+      if (!xe_guard_parse_cond(&c, xe_op(t, 0), g, &in_true, 0)) {
          free(g);
          continue;
       }
@@ -727,7 +323,7 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       }
       g->reg.in = c.cfg->blocks[si];
       g->reg.out = c.cfg->blocks[ji];
-      bool ok = analyze(&c, g);
+      bool ok = xe_guard_analyze(&c, g);
       if (ok && apply && k->body_callers > 1) {
          ok = false;
          snprintf(g->reg.why, sizeof(g->reg.why), "the kernel body is shared with other kernels");
@@ -735,7 +331,7 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       }
       if (!ok)
          g->proof = NULL;
-      report(&c, g, apply, r, needs);
+      report(&c, k->name, g, apply, r, needs);
       if (ok && apply && g->proof) {
          remove_guard(&c, g);
          progress = true;
