@@ -126,7 +126,6 @@ static void delete_dead_condition(xe_module *m, uint32_t id)
    if (!cond_op)
       return;
    uint32_t n = 0, real = 0;
-   xe_module_invalidate(m);
    const xe_use *u = xe_uses(m, id, &n);
    for (uint32_t k = 0; k < n; k++)
       real += u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate;
@@ -187,7 +186,9 @@ static void remove_guard(xe_guard_ctx *c, xe_guard *g)
       xe_set_ops(i, ops, n, kinds);
    }
    delete_dead_condition(c->m, g->cond);
-   xe_module_invalidate(c->m);
+   /* No xe_module_invalidate: the terminator was replaced through the edit
+    * functions, which bump the body's cfg_gen, so run_kernel's next
+    * xe_function_cfg rebuilds the CFG; the use lists are kept current. */
 }
 
 static void report(xe_guard_ctx *c, const char *kn, xe_guard *g, bool apply, xe_remarks *r,
