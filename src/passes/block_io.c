@@ -48,6 +48,10 @@
  *
  * Not done: merging stores; vector elements; reconvergence after a
  * divergent region (the join is treated as divergent).
+ *
+ * The per-access proof and the wide form's address decomposition are in
+ * src/analysis/block_access.c; this file gathers the candidates, asks the
+ * cost model, builds the lane-0 bases and rewrites.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,26 +59,17 @@
 
 #include <cjson/cJSON.h>
 
+#include "block_access.h"
 #include "builder.h"
 #include "cfg.h"
 #include "cost.h"
 #include "lanes.h"
-#include "opinfo.h"
 #include "passes.h"
 
 #define SCOPE_SUBGROUP 3
 
-typedef struct access {
-   xe_inst *inst;
-   uint32_t ptr, elem_type;
-   bool store;
-   bool use_offset;   /* needs the assumed-offset facts */
-   bool use_argalign; /* needs --assume-aligned for the argument */
-   uint32_t root;
-   unsigned width;    /* > 1: first load of a merged group of width loads */
-   struct access *next_in_group;
-   bool merged;       /* a later member of a group: rewritten with the first */
-} access;
+/* The candidates, decided by src/analysis/block_access.h. */
+typedef xe_block_access access;
 
 static uint32_t pointer_storage(xe_module *m, uint32_t ptr, uint32_t *pointee)
 {
@@ -86,233 +81,6 @@ static uint32_t pointer_storage(xe_module *m, uint32_t ptr, uint32_t *pointee)
    return xe_op(t, 0);
 }
 
-/* Alignment in bytes of the lane-0 address given its fact. */
-static uint64_t base_alignment(xe_module *m, const xe_lane_fact *f, bool assume_arg)
-{
-   if (!f->root)
-      return 1;
-   uint32_t a = 0;
-   xe_decoration(m, f->root, SpvDecorationAlignment, &a, 1);
-   uint64_t arg = a ? a : 1;
-   if (assume_arg && arg < 16)
-      arg = 16;
-   uint64_t off = f->tz >= 63 ? (1ull << 62) : 1ull << f->tz;
-   return arg < off ? arg : off;
-}
-
-static bool mem_aligned(const xe_inst *i, unsigned first_mem_op, uint64_t *align)
-{
-   if (xe_nops(i) <= first_mem_op)
-      return false;
-   uint32_t mask = xe_op(i, first_mem_op);
-   if (mask & SpvMemoryAccessVolatileMask)
-      return false;
-   if ((mask & SpvMemoryAccessAlignedMask) && xe_nops(i) > first_mem_op + 1) {
-      *align = xe_op(i, first_mem_op + 1);
-      return true;
-   }
-   return false;
-}
-
-static bool has_nsw(const xe_module *m, uint32_t id)
-{
-   uint32_t v;
-   return xe_decoration(m, id, SpvDecorationNoSignedWrap, &v, 0);
-}
-
-static bool is_volatile(const xe_inst *i, unsigned first_mem_op)
-{
-   return xe_nops(i) > first_mem_op && (xe_op(i, first_mem_op) & SpvMemoryAccessVolatileMask);
-}
-
-/* Decides one access; returns NULL when it converts, else the reason. */
-static const char *decide(xe_module *m, const xe_options *opt, const xe_lanes *plain,
-                          const xe_lanes *assumed, access *a, char *why, size_t n)
-{
-   xe_inst *t = xe_def(m, a->elem_type);
-   unsigned first_mem = a->store ? 2 : 1;
-   if (is_volatile(a->inst, first_mem))
-      return "volatile access";
-   if (!t || (t->opcode != SpvOpTypeInt && t->opcode != SpvOpTypeFloat)) {
-      snprintf(why, n, "element type is not a scalar integer or float");
-      return why;
-   }
-   unsigned width = xe_op(t, 0);
-   if (width != 8 && width != 16 && width != 32 && width != 64) {
-      snprintf(why, n, "%u-bit elements have no block read/write", width);
-      return why;
-   }
-   if (!xe_lanes_block_uniform(plain, a->inst->block->label->result_id)) {
-      uint32_t cause = xe_lanes_divergent_cause(plain, a->inst->block->label->result_id);
-      char nb[64];
-      if (cause)
-         snprintf(why, n, "divergent block: lanes may disagree on the guard %s; removing it "
-                  "(padding pass, --assume-padded) would allow a block access",
-                  xe_id_text(m, cause, nb, sizeof(nb)));
-      else
-         snprintf(why, n, "divergent block: not every lane of the sub-group reaches it");
-      return why;
-   }
-   /* cl_intel_subgroups(_char/_short/_long): reads 4-byte, writes
-    * 16-byte aligned, whatever the element size. */
-   const uint64_t size = width / 8, need = a->store ? 16 : 4;
-   const xe_lane_fact *f = xe_lanes_fact(plain, a->ptr);
-   bool stride_ok = f->kind == XE_LANE_AFFINE && f->stride == (int64_t)size;
-   uint64_t memal = 0;
-   bool have_memal = !a->store && mem_aligned(a->inst, first_mem, &memal);
-   if (stride_ok && (base_alignment(m, f, false) >= need || (have_memal && memal >= need))) {
-      a->root = f->root;
-      return NULL;
-   }
-   if (opt->assume_aligned) {
-      if (stride_ok && base_alignment(m, f, true) >= need) {
-         a->root = f->root;
-         a->use_argalign = base_alignment(m, f, false) < need;
-         return NULL;
-      }
-      const xe_lane_fact *g = xe_lanes_fact(assumed, a->ptr);
-      bool g_ok = g->kind == XE_LANE_AFFINE && g->stride == (int64_t)size;
-      if (g_ok && !(base_alignment(m, g, true) >= need || (have_memal && memal >= need))) {
-         snprintf(why, n, "alignment unknown: a block %s needs a %u-byte aligned sub-group base, "
-                  "proven only %u even with --assume-aligned", a->store ? "write" : "read",
-                  (unsigned)need, (unsigned)base_alignment(m, g, true));
-         return why;
-      }
-      if (g_ok) {
-         a->root = g->root;
-         a->use_offset = true;
-         a->use_argalign = base_alignment(m, g, false) < need && !(have_memal && memal >= need);
-         return NULL;
-      }
-   }
-   if (stride_ok) {
-      snprintf(why, n, "alignment unknown: a block %s needs a %u-byte aligned sub-group base, "
-               "proven only %u (--assume-aligned opts in)", a->store ? "write" : "read",
-               (unsigned)need, (unsigned)base_alignment(m, f, false));
-      return why;
-   }
-   const xe_lane_fact *g = xe_lanes_fact(assumed, a->ptr);
-   if (g->kind == XE_LANE_AFFINE && g->stride == (int64_t)size)
-      return "a 32-bit index may wrap between lanes unless the global work offset is a "
-             "multiple of the sub-group size (--assume-aligned opts in)";
-   if (f->kind == XE_LANE_AFFINE) {
-      snprintf(why, n, "stride %lld bytes across lanes (block access needs %u)",
-               (long long)f->stride, (unsigned)size);
-      return why;
-   }
-   if (f->kind == XE_LANE_UNIFORM)
-      return "address is the same in every lane";
-   return "address not provably lane-contiguous";
-}
-
-/* ---- wide form: k = 0..n-1 loads of p[base + k*SG + lane] ----
- * Lane 0's address of each load is written as key + offset, where key is
- * (base pointer, the index's non-constant terms, sign-extended?) and
- * offset a constant number of bytes.  Loads with the same key whose offsets step by SG elements
- * read one vector block (component k of lane i = p[k*SG + i], the
- * cl_intel_subgroups layout). */
-#define LIN_LEAVES 4
-
-typedef struct lin {
-   uint32_t base;
-   uint32_t leaf[LIN_LEAVES];   /* sorted, 0-padded: the sum's non-constant terms */
-   bool sext, ok;
-   int64_t off;                 /* bytes */
-} lin;
-
-static int64_t sext_const(uint64_t v, unsigned w)
-{
-   return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
-}
-
-/* Splits id (width w) into a sum of leaves plus a constant, through
- * OpIAdd trees, modulo 2^w.  *nsw: every add carries NoSignedWrap. */
-static bool lin_sum(xe_module *m, uint32_t id, unsigned w, lin *r, unsigned *nleaf, bool *nsw,
-                    unsigned depth)
-{
-   xe_inst *d = xe_def(m, id);
-   uint64_t c;
-   if (xe_const_uint(m, id, &c)) {
-      r->off += sext_const(c, w);
-      return true;
-   }
-   if (d && d->opcode == SpvOpIAdd && depth < 8) {
-      *nsw &= has_nsw(m, id);
-      return lin_sum(m, xe_op(d, 0), w, r, nleaf, nsw, depth + 1) &&
-             lin_sum(m, xe_op(d, 1), w, r, nleaf, nsw, depth + 1);
-   }
-   if (*nleaf == LIN_LEAVES)
-      return false;
-   unsigned k = (*nleaf)++;
-   while (k > 0 && r->leaf[k - 1] > id) {   /* insertion sort */
-      r->leaf[k] = r->leaf[k - 1];
-      k--;
-   }
-   r->leaf[k] = id;
-   return true;
-}
-
-static lin lin_addr(xe_module *m, const xe_lanes *l, uint32_t ptr)
-{
-   lin r = { 0, { 0 }, false, false, 0 };
-   xe_inst *d = xe_def(m, ptr);
-   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
-       xe_nops(d) != 2)
-      return r;
-   xe_inst *base = xe_def(m, xe_op(d, 0));
-   xe_inst *bt = base ? xe_def(m, base->type_id) : NULL;
-   if (!bt || bt->opcode != SpvOpTypePointer)
-      return r;   /* invalid input the validator did not see */
-   uint64_t esize = xe_type_size(m, xe_op(bt, 1));
-   uint32_t idx = xe_op(d, 1);
-   xe_inst *id = xe_def(m, idx);
-   if (!esize || !id)
-      return r;
-   unsigned w = xe_type_width(m, id->type_id), nleaf = 0;
-   bool nsw = true;
-   r.base = xe_op(d, 0);
-   if (w == 64 && id->opcode == SpvOpSConvert) {
-      xe_inst *x = xe_def(m, xe_op(id, 0));
-      unsigned xw = x ? xe_type_width(m, x->type_id) : 0;
-      if (!xw || xw >= 64 || !lin_sum(m, x->result_id, xw, &r, &nleaf, &nsw, 0) || !nleaf)
-         return r;
-      /* sext(S + off) == sext(S) + off in lane 0 (S the wrapped sum of the
-       * leaves) when lane 0's S is a multiple of 2^t with 0 <= off < 2^t,
-       * t <= xw-1: the sum stays in one aligned window and cannot cross
-       * the wrap point.  With a single leaf, NoSignedWrap on every add of
-       * the chain also proves it (no partial sum overflows in lane 0). */
-      unsigned t = xw - 1;
-      for (unsigned k = 0; k < nleaf; k++) {
-         unsigned tz = xe_lanes_fact(l, r.leaf[k])->tz;
-         t = tz < t ? tz : t;
-      }
-      if (!(r.off >= 0 && r.off < ((int64_t)1 << t)) && !(nleaf == 1 && nsw))
-         return r;
-      r.sext = true;
-   } else if (w == 64) {
-      if (!lin_sum(m, idx, 64, &r, &nleaf, &nsw, 0) || !nleaf)
-         return r;
-   } else {
-      return r;
-   }
-   r.off *= (int64_t)esize;
-   r.ok = true;
-   return r;
-}
-
-static bool lin_same_key(const lin *a, const lin *b)
-{
-   return a->base == b->base && a->sext == b->sext && !memcmp(a->leaf, b->leaf, sizeof(a->leaf));
-}
-
-/* Instructions a load may be moved across: they do not write memory. */
-/* Loads may merge across i: it writes no memory and orders none
- * (src/ir/opinfo.h). */
-static bool no_write(const xe_module *m, const xe_inst *i)
-{
-   return !(xe_inst_info(m, i) & (XE_OPI_WRITES | XE_OPI_BARRIER | XE_OPI_EFFECT));
-}
-
 static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, access *acc,
                             unsigned nacc, const xe_lanes *plain, const xe_lanes *assumed, uint32_t sg)
 {
@@ -321,7 +89,7 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
       access *first = &acc[a];
       if (!first->inst || first->store || first->merged)
          continue;
-      lin la = lin_addr(m, first->use_offset ? assumed : plain, first->ptr);
+      xe_lane0_addr la = xe_lane0_addr_of(m, first->use_offset ? assumed : plain, first->ptr);
       if (!la.ok)
          continue;
       uint64_t step = (uint64_t)sg * (xe_type_width(m, first->elem_type) / 8);
@@ -339,13 +107,13 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
             if (c->store)
                break;
             if (!c->merged && c->elem_type == first->elem_type) {
-               lin lc = lin_addr(m, c->use_offset ? assumed : plain, c->ptr);
-               if (lc.ok && lin_same_key(&la, &lc) && lc.off == la.off + (int64_t)(n * step))
+               xe_lane0_addr lc = xe_lane0_addr_of(m, c->use_offset ? assumed : plain, c->ptr);
+               if (lc.ok && xe_lane0_addr_same_key(&la, &lc) && lc.off == la.off + (int64_t)(n * step))
                   members[n++] = c;
             }
             continue;
          }
-         if (!no_write(m, i))
+         if (!xe_inst_no_memory_write(m, i))
             break;
       }
       unsigned width = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
@@ -631,7 +399,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    char **no = calloc(nacc, sizeof(char *));
    xe_inst **conv = calloc(nacc, sizeof(xe_inst *));
    for (unsigned n = 0; n < nacc; n++) {
-      const char *w = decide(m, opt, plain, assumed, &acc[n], why, sizeof(why));
+      const char *w = xe_block_access_decide(m, opt->assume_aligned, plain, assumed, &acc[n], why, sizeof(why));
       if (w)
          no[n] = strdup(w);
       else
