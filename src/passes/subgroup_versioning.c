@@ -51,7 +51,7 @@
  * Preconditions: the body is called only from its kernel's entry; R has no
  * barrier, no work-group collective and no call (sub-groups of one
  * work-group may take different copies, so a barrier would be two
- * barriers); R has at most MAX_REGION_INSTS instructions (the size rule:
+ * barriers); R has at most XE_SGV_MAX_REGION_INSTS instructions (the size rule:
  * the region is duplicated once; a remark names larger regions).  A loop in R is
  * duplicated even when no access inside it converts: the fast copy of the
  * loop runs without the guard's divergence (dg2: darktable's blur_line
@@ -89,118 +89,35 @@
 #include "cost.h"
 #include "lanes.h"
 #include "passes.h"
+#include "subgroup_region.h"
 
 #define SCOPE_SUBGROUP 3
 #define SCOPE_WORKGROUP 2
-/* The size rule: a region of more instructions is not duplicated. */
-#define MAX_REGION_INSTS 2000
-#define MAX_HOIST_DEPTH 32
 
-enum { H_UNKNOWN = 0, H_AVAILABLE, H_REEMIT, H_NO };
+/* The region, its candidates and the hoisting state
+ * (src/analysis/subgroup_region.h). */
+typedef xe_sgv vctx;
+typedef xe_sgv_cand cand;
 
-typedef struct cand {
-   xe_inst *inst;
-   uint32_t ptr, elem_type;
-   bool store;
-   unsigned width;      /* bits */
-   uint32_t base;       /* the tested sub-group base pointer, built at B */
-   xe_inst *clone;
-   /* Address not computable at B (in a loop: base[uniform + i]): the
-    * index i tested at B (key, mode as in idx_test); base is then 0 and
-    * the fast copy broadcasts lane 0's address at the access. */
-   uint32_t loop_key;
-   int loop_mode;
-   uint32_t loop_u, loop_base;   /* the uniform term and the base parameter */
-   uint32_t loop_x0;             /* lane 0's value of loop_key, built at B */
-} cand;
-
-typedef struct vctx {
-   xe_module *m;
-   xe_kernel *k;
-   xe_function *f;
-   const xe_cfg *cfg;
+/* Remarks the accesses xe_sgv_collect leaves per-lane. */
+typedef struct missed_ctx {
    xe_remarks *r;
-   uint8_t *in_r;       /* by CFG index */
-   uint32_t b;          /* CFG index of B */
-   bool no_guard;       /* B is the entry, split after its variables */
-   uint8_t *hmemo;      /* by id */
-   uint32_t *emitted;   /* by id: the id hoisted to B */
-   xe_inst *at;         /* hoisted code goes before this */
-   cand *c;
-   unsigned nc;
-   /* The lanes as in a typical launch (sub-group 16, local size 16x1x1,
-    * offset a multiple of 16), where lane k's global id x is lane 0's plus
-    * k: an access whose address is not one element per lane there fails the
-    * run-time test in nearly every launch (in[i * 64 + k]), so a fast copy
-    * for it would be dead code.  Used only to drop candidates; computed
-    * when a candidate's own fact is not enough (lanes_typical). */
-   xe_lanes *typical;
-} vctx;
+   xe_module *m;
+   const char *kernel;
+} missed_ctx;
 
-/* Pure operations a lane may compute although the original program would
- * not (a lane that fails the guard): no trap, no memory access. */
-static bool reemit_opcode(const xe_module *m, const xe_inst *d)
+static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
 {
-   switch (d->opcode) {
-   case SpvOpIAdd: case SpvOpISub: case SpvOpIMul:
-   case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
-   case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpNot:
-   case SpvOpSConvert: case SpvOpUConvert: case SpvOpBitcast: case SpvOpCopyObject:
-   case SpvOpConvertPtrToU: case SpvOpConvertUToPtr:
-   case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
-   case SpvOpCompositeExtract: case SpvOpSelect:
-   case SpvOpIEqual: case SpvOpINotEqual:
-   case SpvOpSLessThan: case SpvOpULessThan: case SpvOpSGreaterThan: case SpvOpUGreaterThan:
-   case SpvOpSLessThanEqual: case SpvOpULessThanEqual:
-   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual:
-   case SpvOpLogicalAnd: case SpvOpLogicalOr: case SpvOpLogicalNot:
-      return true;
-   case SpvOpLoad: {
-      /* Built-in inputs only. */
-      xe_inst *v = xe_def(m, xe_op(d, 0));
-      return v && v->opcode == SpvOpVariable && !v->block && xe_op(v, 0) == SpvStorageClassInput;
-   }
-   default:
-      return false;
-   }
+   missed_ctx *mc = arg;
+   char nb[64];
+   xe_remark(mc->r, mc->kernel, XE_REMARK_MISSED, "%s via %s stays per-lane: %s",
+             st ? "store" : "load", xe_id_text(mc->m, ptr, nb, sizeof(nb)), why);
 }
 
-/* Can id be computed at the end of B? */
-static int hoistable(vctx *c, uint32_t id, unsigned depth)
-{
-   if (id >= c->m->bound)
-      return H_NO;
-   if (c->hmemo[id])
-      return c->hmemo[id];
-   xe_inst *d = xe_def(c->m, id);
-   int res = H_NO;
-   if (!d) {
-      res = H_NO;
-   } else if (!d->block) {
-      res = H_AVAILABLE;   /* constants, globals, parameters */
-   } else {
-      uint32_t bx = xe_cfg_block_index(c->cfg, xe_block_id(d->block));
-      bool in_r = bx != XE_NONE && c->in_r[bx] && !(c->no_guard && d->opcode == SpvOpVariable);
-      if (bx == XE_NONE || c->cfg->rpo_index[bx] == XE_NONE) {
-         res = H_NO;
-      } else if (!in_r && xe_dominates(c->cfg, bx, c->b)) {
-         res = H_AVAILABLE;
-      } else if (in_r && depth < MAX_HOIST_DEPTH && xe_nops(d) <= 32 && reemit_opcode(c->m, d)) {
-         res = H_REEMIT;
-         for (unsigned k = 0; k < xe_nops(d) && res == H_REEMIT; k++) {
-            if (xe_op_kind(d, k) == XE_W_ID && hoistable(c, xe_op(d, k), depth + 1) == H_NO)
-               res = H_NO;
-         }
-      }
-   }
-   c->hmemo[id] = (uint8_t)res;
-   return res;
-}
-
-/* The value of id at the end of B (hoistable(id) must hold). */
+/* The value of id at the end of B (xe_sgv_hoistable(id) must hold). */
 static uint32_t hoist(vctx *c, uint32_t id)
 {
-   if (c->hmemo[id] == H_AVAILABLE)
+   if (c->hmemo[id] == XE_SGV_H_AVAILABLE)
       return id;
    if (c->emitted[id])
       return c->emitted[id];
@@ -208,7 +125,7 @@ static uint32_t hoist(vctx *c, uint32_t id)
    uint32_t ops[32];
    unsigned n = xe_nops(d);
    if (n > 32)
-      abort();   /* hoistable() saw it; access chains of 30+ indices are not emitted */
+      abort();   /* xe_sgv_hoistable() saw it; access chains of 30+ indices are not emitted */
    for (unsigned k = 0; k < n; k++)
       ops[k] = xe_op_kind(d, k) == XE_W_ID ? hoist(c, xe_op(d, k)) : xe_op(d, k);
    uint32_t r = xe_fresh_id(c->m);
@@ -220,174 +137,6 @@ static uint32_t hoist(vctx *c, uint32_t id)
    xe_list_insert_before(c->m, c->at, cl);
    c->emitted[id] = r;
    return r;
-}
-
-static bool is_volatile(const xe_inst *i, unsigned first_mem_op)
-{
-   return xe_nops(i) > first_mem_op && (xe_op(i, first_mem_op) & SpvMemoryAccessVolatileMask);
-}
-
-/* Why the region cannot be duplicated, or NULL. */
-static const char *region_why(vctx *c, char *why, size_t n)
-{
-   unsigned count = 0;
-   for (uint32_t x = 0; x < c->cfg->n; x++) {
-      if (!c->in_r[x])
-         continue;
-      xe_foreach_inst(i, &c->cfg->blocks[x]->insts) {
-         count++;
-         switch (i->opcode) {
-         case SpvOpControlBarrier:
-            return "the region has a barrier (sub-groups of one work-group could take different copies)";
-         case SpvOpFunctionCall:
-            return "the region calls a function";
-         case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents:
-            return "the region has a work-group copy";
-         default:
-            break;
-         }
-         if ((i->opcode >= SpvOpGroupAll && i->opcode <= SpvOpGroupSMax) ||
-             (i->opcode >= SpvOpGroupNonUniformElect && i->opcode <= SpvOpGroupNonUniformQuadSwap)) {
-            uint64_t scope;
-            if (!xe_const_uint(c->m, xe_op(i, 0), &scope) || scope != SCOPE_SUBGROUP)
-               return "the region has a work-group collective";
-         }
-      }
-   }
-   if (count > MAX_REGION_INSTS) {
-      snprintf(why, n, "the region has %u instructions; the size rule duplicates at most %u",
-               count, MAX_REGION_INSTS);
-      return why;
-   }
-   return NULL;
-}
-
-static bool has_dec(const xe_module *m, uint32_t id, SpvDecoration d)
-{
-   uint32_t v;
-   return xe_decoration(m, id, d, &v, 0);
-}
-
-/* A load whose address cannot be computed at B but is base[ext(u + i)] or
- * base[u + i] (64-bit) with base a parameter, u the same in every lane of
- * the fast copy and i computable at B: if B tests that lane k's i is lane
- * 0's plus k without wrapping in i's type, the program's own promise that
- * u + i does not wrap (NoSignedWrap for a sign extension, NoUnsignedWrap
- * for a zero extension) makes lane k's element index lane 0's plus k.  The
- * base alignment a block read needs (4 bytes) comes from the load's own
- * Aligned operand: lane 0's address is one the load reads.  Writes need
- * 16 bytes, which only a test shows: they stay per-lane. */
-static bool loop_form(vctx *c, const xe_lanes *l, const xe_inst *ld, uint32_t *key, int *mode,
-                      uint32_t *uterm, uint32_t *base)
-{
-   xe_module *m = c->m;
-   if (ld->opcode != SpvOpLoad || xe_nops(ld) < 3 || !(xe_op(ld, 1) & SpvMemoryAccessAlignedMask) ||
-       xe_op(ld, 2) < 4)
-      return false;
-   xe_inst *d = xe_def(m, xe_op(ld, 0));
-   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
-       xe_nops(d) != 2)
-      return false;
-   xe_inst *bd = xe_def(m, xe_op(d, 0));
-   xe_inst *bt = bd ? xe_def(m, bd->type_id) : NULL;
-   xe_inst *lt = xe_def(m, ld->type_id);
-   if (!bd || bd->block || !bt || bt->opcode != SpvOpTypePointer || !lt ||
-       xe_type_size(m, xe_op(bt, 1)) != xe_op(lt, 0) / 8)
-      return false;
-   xe_inst *id = xe_def(m, xe_op(d, 1));
-   if (!id || xe_type_width(m, id->type_id) != 64)
-      return false;
-   xe_inst *sum = id;
-   *mode = 0;
-   if (id->opcode == SpvOpSConvert || id->opcode == SpvOpUConvert) {
-      sum = xe_def(m, xe_op(id, 0));
-      *mode = id->opcode == SpvOpSConvert ? 1 : 2;
-      if (!sum || xe_type_width(m, sum->type_id) != 32 ||
-          !has_dec(m, sum->result_id, *mode == 1 ? SpvDecorationNoSignedWrap : SpvDecorationNoUnsignedWrap))
-         return false;
-   }
-   if (sum->opcode != SpvOpIAdd)
-      return false;
-   for (int side = 0; side < 2; side++) {
-      uint32_t u = xe_op(sum, side), i = xe_op(sum, 1 - side);
-      if (xe_lanes_fact(l, u)->kind == XE_LANE_UNIFORM && hoistable(c, i, 0) != H_NO) {
-         *key = i;
-         *uterm = u;
-         *base = bd->result_id;
-         return true;
-      }
-   }
-   return false;
-}
-
-/* Collects the accesses of R that the fast copy can make block accesses;
- * remarks the others when report is set. */
-static const xe_lanes *lanes_typical(vctx *c)
-{
-   static const uint32_t ls[3] = { 16, 1, 1 };
-   if (!c->typical)
-      c->typical = xe_lanes_analyze(c->m, c->f, 16, ls, XE_LANES_ASSUME_OFFSET);
-   return c->typical;
-}
-
-static void collect(vctx *c, const xe_lanes *l, bool report)
-{
-   char nb[64];
-   for (uint32_t x = 0; x < c->cfg->n; x++) {
-      if (!c->in_r[x])
-         continue;
-      xe_block *blk = c->cfg->blocks[x];
-      xe_foreach_inst(i, &blk->insts) {
-         bool st = i->opcode == SpvOpStore;
-         if (i->opcode != SpvOpLoad && !st)
-            continue;
-         uint32_t ptr = xe_op(i, 0), sc = 0;
-         xe_inst *pd = xe_def(c->m, ptr);
-         xe_inst *pt = pd ? xe_def(c->m, pd->type_id) : NULL;
-         if (!pt || pt->opcode != SpvOpTypePointer)
-            continue;
-         sc = xe_op(pt, 0);
-         if (sc != SpvStorageClassCrossWorkgroup)
-            continue;
-         uint32_t elem = xe_op(pt, 1);
-         xe_inst *et = xe_def(c->m, elem);
-         const char *why = NULL;
-         unsigned width = et && (et->opcode == SpvOpTypeInt || et->opcode == SpvOpTypeFloat) ?
-                          xe_op(et, 0) : 0;
-         if (is_volatile(i, st ? 2 : 1))
-            why = "volatile access";
-         else if (width != 8 && width != 16 && width != 32 && width != 64)
-            why = "element type is not an 8-, 16-, 32- or 64-bit integer or float";
-         else if (!xe_lanes_block_uniform(l, xe_block_id(blk)))
-            why = "divergent block even in the fast copy";
-         /* Addresses the lane analysis knows are not one element per lane
-          * would fail the contiguity test in every sub-group: a fast copy
-          * for them never runs (darktable's 3x3 matrix loads). */
-         const xe_lane_fact *pf = xe_lanes_fact(l, ptr);
-         if (pf->kind != XE_LANE_UNIFORM && pf->kind != XE_LANE_AFFINE)
-            pf = xe_lanes_fact(lanes_typical(c), ptr);
-         if (!why && pf->kind == XE_LANE_UNIFORM)
-            why = "its address is the same in every lane (the run-time test could never pass)";
-         else if (!why && pf->kind == XE_LANE_AFFINE && pf->stride != (int64_t)(width / 8))
-            why = "its address does not move by one element per lane (the run-time test could "
-                  "never pass)";
-         uint32_t lkey = 0, lu = 0, lbase = 0;
-         int lmode = 0;
-         if (!why && hoistable(c, ptr, 0) == H_NO && !loop_form(c, l, i, &lkey, &lmode, &lu, &lbase))
-            why = st ? "its address cannot be computed where the test runs (a block write needs "
-                       "its 16-byte alignment tested there)"
-                     : "its address cannot be computed where the test runs, nor is it "
-                       "base[uniform + i] with i computable there";
-         if (why) {
-            if (report)
-               xe_remark(c->r, c->k->name, XE_REMARK_MISSED, "%s via %s stays per-lane: %s",
-                         st ? "store" : "load", xe_id_text(c->m, ptr, nb, sizeof(nb)), why);
-            continue;
-         }
-         c->c = realloc(c->c, (c->nc + 1) * sizeof(*c->c));
-         c->c[c->nc++] = (cand){ i, ptr, elem, st, width, 0, NULL, lkey, lmode, lu, lbase, 0 };
-      }
-   }
 }
 
 static uint32_t builtin_var(xe_module *m, xe_kernel *k, SpvBuiltIn bi)
@@ -467,51 +216,6 @@ typedef struct idx_test {
    uint32_t idx0;    /* lane 0's 64-bit index, built at B */
 } idx_test;
 
-/* Is a's address base[idx] (OpPtrAccessChain with one index) with base
- * the same in every lane and elements of the access's size?  Then *key is
- * the index to test: idx itself (64-bit) or the 32-bit value it extends. */
-static bool index_form(vctx *c, const cand *a, uint32_t *base, uint32_t *key, int *mode)
-{
-   xe_module *m = c->m;
-   xe_inst *d = xe_def(m, a->ptr);
-   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
-       xe_nops(d) != 2)
-      return false;
-   *base = xe_op(d, 0);
-   xe_inst *bd = xe_def(m, *base);
-   xe_inst *bt = bd ? xe_def(m, bd->type_id) : NULL;
-   /* Parameters and values computed from them and constants only. */
-   if (!bd || bd->block || !bt || bt->opcode != SpvOpTypePointer ||
-       xe_type_size(m, xe_op(bt, 1)) != a->width / 8)
-      return false;
-   uint32_t idx = xe_op(d, 1);
-   xe_inst *id = xe_def(m, idx);
-   if (!id || xe_type_width(m, id->type_id) != 64)
-      return false;
-   *key = idx;
-   *mode = 0;
-   if (id->opcode == SpvOpSConvert || id->opcode == SpvOpUConvert) {
-      xe_inst *x = xe_def(m, xe_op(id, 0));
-      if (x && xe_type_width(m, x->type_id) == 32 && hoistable(c, x->result_id, 0) != H_NO) {
-         *key = x->result_id;
-         *mode = id->opcode == SpvOpSConvert ? 1 : 2;
-      }
-   }
-   return true;
-}
-
-/* Candidate q shares the lane-0 base of an earlier candidate with the same
- * address and direction, when there is one. */
-static bool reuse_base(vctx *c, unsigned q)
-{
-   cand *a = &c->c[q];
-   for (unsigned p = 0; p < q && !a->base; p++) {
-      if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
-         a->base = c->c[p].base;
-   }
-   return a->base != 0;
-}
-
 /* Builds the test, the copy and the block accesses.  cond: the guard's
  * condition (0 without a guard), h_true: H is its true target. */
 static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true)
@@ -564,7 +268,7 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
       int mode;
       if (a->loop_key) {
          key = a->loop_key, mode = a->loop_mode;
-      } else if (!index_form(c, a, &base, &key, &mode)) {
+      } else if (!xe_sgv_index_form(c, a, &base, &key, &mode)) {
          continue;
       }
       idx_test *t = NULL;
@@ -596,7 +300,7 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
          a->loop_x0 = t->x0;
          continue;
       }
-      if (reuse_base(c, q))
+      if (xe_sgv_reuse_base(c, q))
          continue;
       xe_inst *pd = xe_def(m, a->ptr);
       uint32_t pops[2] = { hoist(c, base), t->idx0 };
@@ -612,7 +316,7 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
       cand *a = &c->c[q];
       if (a->loop_key)
          continue;
-      if (reuse_base(c, q))
+      if (xe_sgv_reuse_base(c, q))
          continue;
       xe_inst *pd = xe_def(m, a->ptr);
       uint32_t ph = hoist(c, a->ptr);
@@ -834,12 +538,12 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    if (ok)
       return true;
    if (c->no_guard)
-      xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
+      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
                 "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
                 "cycles; %u block access(es) do not pay for the sub-group test)",
                 xe_device_name(worst), est, c->nc);
    else
-      xe_remark(c->r, c->k->name, XE_REMARK_MISSED,
+      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
                 "no fast copy of the region guarded by %s: the cost model says slower on %s "
                 "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
                 "sub-group test)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
@@ -871,7 +575,8 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    if (!any)
       return false;
    const xe_cfg *cfg = xe_function_cfg(f);
-   vctx c = { .m = m, .k = k, .f = f, .cfg = cfg, .r = r };
+   vctx c = { .m = m, .k = k, .f = f, .cfg = cfg };
+   missed_ctx mc = { r, m, k->name };
    c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
    c.hmemo = calloc(m->bound, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
@@ -907,11 +612,11 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
                                               xe_block_id(cfg->blocks[bi]), xe_block_id(cfg->blocks[hi]));
          c.nc = 0;
-         collect(&c, le, false);
+         xe_sgv_collect(&c, le, NULL, NULL);
          xe_lanes_free(le);
          if (!c.nc)
             continue;
-         const char *rw = region_why(&c, why, sizeof(why));
+         const char *rw = xe_sgv_region_why(&c, why, sizeof(why));
          if (rw) {
             xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the region guarded by %s: %s",
                       xe_id_text(m, xe_op(t, 0), nb, sizeof(nb)), rw);
@@ -930,8 +635,8 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
       c.no_guard = true;
       memset(c.hmemo, 0, m->bound);
       c.nc = 0;
-      collect(&c, l0, false);
-      const char *rw = c.nc ? region_why(&c, why, sizeof(why)) : NULL;
+      xe_sgv_collect(&c, l0, NULL, NULL);
+      const char *rw = c.nc ? xe_sgv_region_why(&c, why, sizeof(why)) : NULL;
       if (rw) {
          xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the kernel body: %s", rw);
          c.nc = 0;
@@ -953,10 +658,10 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
       if (!c.no_guard) {
          xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
                                               xe_block_id(cfg->blocks[gb]), xe_block_id(cfg->blocks[gh]));
-         collect(&c, le, true);
+         xe_sgv_collect(&c, le, missed_remark, &mc);
          xe_lanes_free(le);
       } else {
-         collect(&c, l0, true);
+         xe_sgv_collect(&c, l0, missed_remark, &mc);
       }
       free(c.c);
       c.c = saved;

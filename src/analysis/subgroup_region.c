@@ -1,0 +1,294 @@
+/*
+ * Sub-group versioning's recognition: what the fast copy of a region R
+ * entered from B may contain (src/analysis/subgroup_region.h).
+ *
+ * Hoisting: the run-time test at the end of B needs each converted
+ * access's address there.  A value is available when its definition
+ * dominates B from outside R; inside R it is re-emitted at B when it is a
+ * pure operation that cannot trap and touches no memory (reemit_opcode),
+ * since lanes that fail the guard compute it too, on available operands.
+ *
+ * Candidates: CrossWorkgroup loads and stores of 8- to 64-bit scalars,
+ * not volatile, in a block every lane reaches in the fast copy, whose
+ * address can move by one element per lane (in the analysed launch or a
+ * typical one) and can be computed at B, or, for loads in loops, is
+ * base[ext(u + i)] with u uniform and i computable at B (loop_form).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "subgroup_region.h"
+
+#define SCOPE_SUBGROUP 3
+
+/* Pure operations a lane may compute although the original program would
+ * not (a lane that fails the guard): no trap, no memory access. */
+static bool reemit_opcode(const xe_module *m, const xe_inst *d)
+{
+   switch (d->opcode) {
+   case SpvOpIAdd: case SpvOpISub: case SpvOpIMul:
+   case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
+   case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpNot:
+   case SpvOpSConvert: case SpvOpUConvert: case SpvOpBitcast: case SpvOpCopyObject:
+   case SpvOpConvertPtrToU: case SpvOpConvertUToPtr:
+   case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+   case SpvOpCompositeExtract: case SpvOpSelect:
+   case SpvOpIEqual: case SpvOpINotEqual:
+   case SpvOpSLessThan: case SpvOpULessThan: case SpvOpSGreaterThan: case SpvOpUGreaterThan:
+   case SpvOpSLessThanEqual: case SpvOpULessThanEqual:
+   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual:
+   case SpvOpLogicalAnd: case SpvOpLogicalOr: case SpvOpLogicalNot:
+      return true;
+   case SpvOpLoad: {
+      /* Built-in inputs only. */
+      xe_inst *v = xe_def(m, xe_op(d, 0));
+      return v && v->opcode == SpvOpVariable && !v->block && xe_op(v, 0) == SpvStorageClassInput;
+   }
+   default:
+      return false;
+   }
+}
+
+/* Can id be computed at the end of B? */
+int xe_sgv_hoistable(xe_sgv *c, uint32_t id, unsigned depth)
+{
+   if (id >= c->m->bound)
+      return XE_SGV_H_NO;
+   if (c->hmemo[id])
+      return c->hmemo[id];
+   xe_inst *d = xe_def(c->m, id);
+   int res = XE_SGV_H_NO;
+   if (!d) {
+      res = XE_SGV_H_NO;
+   } else if (!d->block) {
+      res = XE_SGV_H_AVAILABLE;   /* constants, globals, parameters */
+   } else {
+      uint32_t bx = xe_cfg_block_index(c->cfg, xe_block_id(d->block));
+      bool in_r = bx != XE_NONE && c->in_r[bx] && !(c->no_guard && d->opcode == SpvOpVariable);
+      if (bx == XE_NONE || c->cfg->rpo_index[bx] == XE_NONE) {
+         res = XE_SGV_H_NO;
+      } else if (!in_r && xe_dominates(c->cfg, bx, c->b)) {
+         res = XE_SGV_H_AVAILABLE;
+      } else if (in_r && depth < XE_SGV_MAX_HOIST_DEPTH && xe_nops(d) <= 32 && reemit_opcode(c->m, d)) {
+         res = XE_SGV_H_REEMIT;
+         for (unsigned k = 0; k < xe_nops(d) && res == XE_SGV_H_REEMIT; k++) {
+            if (xe_op_kind(d, k) == XE_W_ID && xe_sgv_hoistable(c, xe_op(d, k), depth + 1) == XE_SGV_H_NO)
+               res = XE_SGV_H_NO;
+         }
+      }
+   }
+   c->hmemo[id] = (uint8_t)res;
+   return res;
+}
+
+static bool is_volatile(const xe_inst *i, unsigned first_mem_op)
+{
+   return xe_nops(i) > first_mem_op && (xe_op(i, first_mem_op) & SpvMemoryAccessVolatileMask);
+}
+
+/* Why the region cannot be duplicated, or NULL. */
+const char *xe_sgv_region_why(xe_sgv *c, char *why, size_t n)
+{
+   unsigned count = 0;
+   for (uint32_t x = 0; x < c->cfg->n; x++) {
+      if (!c->in_r[x])
+         continue;
+      xe_foreach_inst(i, &c->cfg->blocks[x]->insts) {
+         count++;
+         switch (i->opcode) {
+         case SpvOpControlBarrier:
+            return "the region has a barrier (sub-groups of one work-group could take different copies)";
+         case SpvOpFunctionCall:
+            return "the region calls a function";
+         case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents:
+            return "the region has a work-group copy";
+         default:
+            break;
+         }
+         if ((i->opcode >= SpvOpGroupAll && i->opcode <= SpvOpGroupSMax) ||
+             (i->opcode >= SpvOpGroupNonUniformElect && i->opcode <= SpvOpGroupNonUniformQuadSwap)) {
+            uint64_t scope;
+            if (!xe_const_uint(c->m, xe_op(i, 0), &scope) || scope != SCOPE_SUBGROUP)
+               return "the region has a work-group collective";
+         }
+      }
+   }
+   if (count > XE_SGV_MAX_REGION_INSTS) {
+      snprintf(why, n, "the region has %u instructions; the size rule duplicates at most %u",
+               count, XE_SGV_MAX_REGION_INSTS);
+      return why;
+   }
+   return NULL;
+}
+
+static bool has_dec(const xe_module *m, uint32_t id, SpvDecoration d)
+{
+   uint32_t v;
+   return xe_decoration(m, id, d, &v, 0);
+}
+
+/* A load whose address cannot be computed at B but is base[ext(u + i)] or
+ * base[u + i] (64-bit) with base a parameter, u the same in every lane of
+ * the fast copy and i computable at B: if B tests that lane k's i is lane
+ * 0's plus k without wrapping in i's type, the program's own promise that
+ * u + i does not wrap (NoSignedWrap for a sign extension, NoUnsignedWrap
+ * for a zero extension) makes lane k's element index lane 0's plus k.  The
+ * base alignment a block read needs (4 bytes) comes from the load's own
+ * Aligned operand: lane 0's address is one the load reads.  Writes need
+ * 16 bytes, which only a test shows: they stay per-lane. */
+static bool loop_form(xe_sgv *c, const xe_lanes *l, const xe_inst *ld, uint32_t *key, int *mode,
+                      uint32_t *uterm, uint32_t *base)
+{
+   xe_module *m = c->m;
+   if (ld->opcode != SpvOpLoad || xe_nops(ld) < 3 || !(xe_op(ld, 1) & SpvMemoryAccessAlignedMask) ||
+       xe_op(ld, 2) < 4)
+      return false;
+   xe_inst *d = xe_def(m, xe_op(ld, 0));
+   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
+       xe_nops(d) != 2)
+      return false;
+   xe_inst *bd = xe_def(m, xe_op(d, 0));
+   xe_inst *bt = bd ? xe_def(m, bd->type_id) : NULL;
+   xe_inst *lt = xe_def(m, ld->type_id);
+   if (!bd || bd->block || !bt || bt->opcode != SpvOpTypePointer || !lt ||
+       xe_type_size(m, xe_op(bt, 1)) != xe_op(lt, 0) / 8)
+      return false;
+   xe_inst *id = xe_def(m, xe_op(d, 1));
+   if (!id || xe_type_width(m, id->type_id) != 64)
+      return false;
+   xe_inst *sum = id;
+   *mode = 0;
+   if (id->opcode == SpvOpSConvert || id->opcode == SpvOpUConvert) {
+      sum = xe_def(m, xe_op(id, 0));
+      *mode = id->opcode == SpvOpSConvert ? 1 : 2;
+      if (!sum || xe_type_width(m, sum->type_id) != 32 ||
+          !has_dec(m, sum->result_id, *mode == 1 ? SpvDecorationNoSignedWrap : SpvDecorationNoUnsignedWrap))
+         return false;
+   }
+   if (sum->opcode != SpvOpIAdd)
+      return false;
+   for (int side = 0; side < 2; side++) {
+      uint32_t u = xe_op(sum, side), i = xe_op(sum, 1 - side);
+      if (xe_lanes_fact(l, u)->kind == XE_LANE_UNIFORM && xe_sgv_hoistable(c, i, 0) != XE_SGV_H_NO) {
+         *key = i;
+         *uterm = u;
+         *base = bd->result_id;
+         return true;
+      }
+   }
+   return false;
+}
+
+static const xe_lanes *lanes_typical(xe_sgv *c)
+{
+   static const uint32_t ls[3] = { 16, 1, 1 };
+   if (!c->typical)
+      c->typical = xe_lanes_analyze(c->m, c->f, 16, ls, XE_LANES_ASSUME_OFFSET);
+   return c->typical;
+}
+
+/* Collects the accesses of R that the fast copy can make block accesses;
+ * tells missed about the others when it is set. */
+void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void *arg)
+{
+   for (uint32_t x = 0; x < c->cfg->n; x++) {
+      if (!c->in_r[x])
+         continue;
+      xe_block *blk = c->cfg->blocks[x];
+      xe_foreach_inst(i, &blk->insts) {
+         bool st = i->opcode == SpvOpStore;
+         if (i->opcode != SpvOpLoad && !st)
+            continue;
+         uint32_t ptr = xe_op(i, 0), sc = 0;
+         xe_inst *pd = xe_def(c->m, ptr);
+         xe_inst *pt = pd ? xe_def(c->m, pd->type_id) : NULL;
+         if (!pt || pt->opcode != SpvOpTypePointer)
+            continue;
+         sc = xe_op(pt, 0);
+         if (sc != SpvStorageClassCrossWorkgroup)
+            continue;
+         uint32_t elem = xe_op(pt, 1);
+         xe_inst *et = xe_def(c->m, elem);
+         const char *why = NULL;
+         unsigned width = et && (et->opcode == SpvOpTypeInt || et->opcode == SpvOpTypeFloat) ?
+                          xe_op(et, 0) : 0;
+         if (is_volatile(i, st ? 2 : 1))
+            why = "volatile access";
+         else if (width != 8 && width != 16 && width != 32 && width != 64)
+            why = "element type is not an 8-, 16-, 32- or 64-bit integer or float";
+         else if (!xe_lanes_block_uniform(l, xe_block_id(blk)))
+            why = "divergent block even in the fast copy";
+         /* Addresses the lane analysis knows are not one element per lane
+          * would fail the contiguity test in every sub-group: a fast copy
+          * for them never runs (darktable's 3x3 matrix loads). */
+         const xe_lane_fact *pf = xe_lanes_fact(l, ptr);
+         if (pf->kind != XE_LANE_UNIFORM && pf->kind != XE_LANE_AFFINE)
+            pf = xe_lanes_fact(lanes_typical(c), ptr);
+         if (!why && pf->kind == XE_LANE_UNIFORM)
+            why = "its address is the same in every lane (the run-time test could never pass)";
+         else if (!why && pf->kind == XE_LANE_AFFINE && pf->stride != (int64_t)(width / 8))
+            why = "its address does not move by one element per lane (the run-time test could "
+                  "never pass)";
+         uint32_t lkey = 0, lu = 0, lbase = 0;
+         int lmode = 0;
+         if (!why && xe_sgv_hoistable(c, ptr, 0) == XE_SGV_H_NO && !loop_form(c, l, i, &lkey, &lmode, &lu, &lbase))
+            why = st ? "its address cannot be computed where the test runs (a block write needs "
+                       "its 16-byte alignment tested there)"
+                     : "its address cannot be computed where the test runs, nor is it "
+                       "base[uniform + i] with i computable there";
+         if (why) {
+            if (missed)
+               missed(arg, st, ptr, why);
+            continue;
+         }
+         c->c = realloc(c->c, (c->nc + 1) * sizeof(*c->c));
+         c->c[c->nc++] = (xe_sgv_cand){ i, ptr, elem, st, width, 0, NULL, lkey, lmode, lu, lbase, 0 };
+      }
+   }
+}
+
+/* Is a's address base[idx] (OpPtrAccessChain with one index) with base
+ * the same in every lane and elements of the access's size?  Then *key is
+ * the index to test: idx itself (64-bit) or the 32-bit value it extends. */
+bool xe_sgv_index_form(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key,
+                       int *mode)
+{
+   xe_module *m = c->m;
+   xe_inst *d = xe_def(m, a->ptr);
+   if (!d || (d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpInBoundsPtrAccessChain) ||
+       xe_nops(d) != 2)
+      return false;
+   *base = xe_op(d, 0);
+   xe_inst *bd = xe_def(m, *base);
+   xe_inst *bt = bd ? xe_def(m, bd->type_id) : NULL;
+   /* Parameters and values computed from them and constants only. */
+   if (!bd || bd->block || !bt || bt->opcode != SpvOpTypePointer ||
+       xe_type_size(m, xe_op(bt, 1)) != a->width / 8)
+      return false;
+   uint32_t idx = xe_op(d, 1);
+   xe_inst *id = xe_def(m, idx);
+   if (!id || xe_type_width(m, id->type_id) != 64)
+      return false;
+   *key = idx;
+   *mode = 0;
+   if (id->opcode == SpvOpSConvert || id->opcode == SpvOpUConvert) {
+      xe_inst *x = xe_def(m, xe_op(id, 0));
+      if (x && xe_type_width(m, x->type_id) == 32 && xe_sgv_hoistable(c, x->result_id, 0) != XE_SGV_H_NO) {
+         *key = x->result_id;
+         *mode = id->opcode == SpvOpSConvert ? 1 : 2;
+      }
+   }
+   return true;
+}
+
+/* Candidate q shares the lane-0 base of an earlier candidate with the same
+ * address and direction, when there is one. */
+bool xe_sgv_reuse_base(xe_sgv *c, unsigned q)
+{
+   xe_sgv_cand *a = &c->c[q];
+   for (unsigned p = 0; p < q && !a->base; p++) {
+      if (c->c[p].ptr == a->ptr && c->c[p].store == a->store)
+         a->base = c->c[p].base;
+   }
+   return a->base != 0;
+}

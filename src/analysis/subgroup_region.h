@@ -1,0 +1,90 @@
+/*
+ * Sub-group versioning's recognition (src/analysis/subgroup_region.c): for a
+ * region R of a kernel body entered from a sub-group uniform block B, which
+ * values can be computed at the end of B, whether R may be duplicated, and
+ * which of R's global loads and stores a fast copy can make sub-group block
+ * accesses whose contiguity and alignment B tests at run time.  The
+ * subgroup-versioning pass (src/passes/subgroup_versioning.c) builds the
+ * test and the copy; its header comment describes the transformation.
+ *
+ * Memory: the caller allocates in_r (cfg->n bytes) and hmemo (m->bound
+ * bytes, zeroed for each new B), and frees them, c (malloc'd by
+ * xe_sgv_collect) and typical (xe_lanes_free, when set).
+ */
+#ifndef XEOPT_SUBGROUP_REGION_H
+#define XEOPT_SUBGROUP_REGION_H
+
+#include "cfg.h"
+#include "lanes.h"
+
+/* The size rule: a region of more instructions is not duplicated. */
+#define XE_SGV_MAX_REGION_INSTS 2000
+#define XE_SGV_MAX_HOIST_DEPTH 32
+
+/* xe_sgv_hoistable's answers, memoised in hmemo. */
+enum { XE_SGV_H_UNKNOWN = 0, XE_SGV_H_AVAILABLE, XE_SGV_H_REEMIT, XE_SGV_H_NO };
+
+/* An access the fast copy makes a block access. */
+typedef struct xe_sgv_cand {
+   xe_inst *inst;
+   uint32_t ptr, elem_type;
+   bool store;
+   unsigned width;      /* bits */
+   uint32_t base;       /* the tested sub-group base pointer, built at B */
+   xe_inst *clone;
+   /* Address not computable at B (in a loop: base[uniform + i]): the
+    * index i tested at B (key, mode as in xe_sgv_index_form); base is then
+    * 0 and the fast copy broadcasts lane 0's address at the access. */
+   uint32_t loop_key;
+   int loop_mode;
+   uint32_t loop_u, loop_base;   /* the uniform term and the base parameter */
+   uint32_t loop_x0;             /* lane 0's value of loop_key, built at B */
+} xe_sgv_cand;
+
+typedef struct xe_sgv {
+   xe_module *m;
+   xe_kernel *k;
+   xe_function *f;      /* k's body */
+   const xe_cfg *cfg;
+   uint8_t *in_r;       /* by CFG index */
+   uint32_t b;          /* CFG index of B */
+   bool no_guard;       /* B is the entry, split after its variables */
+   uint8_t *hmemo;      /* by id */
+   uint32_t *emitted;   /* by id: the id hoisted to B (the pass's) */
+   xe_inst *at;         /* hoisted code goes before this (the pass's) */
+   xe_sgv_cand *c;
+   unsigned nc;
+   /* The lanes as in a typical launch (sub-group 16, local size 16x1x1,
+    * offset a multiple of 16), where lane k's global id x is lane 0's plus
+    * k: an access whose address is not one element per lane there fails the
+    * run-time test in nearly every launch (in[i * 64 + k]), so a fast copy
+    * for it would be dead code.  Used only to drop candidates; computed
+    * when a candidate's own fact is not enough (lanes_typical). */
+   xe_lanes *typical;
+} xe_sgv;
+
+/* Told about an access of R that stays per-lane, and why (static text). */
+typedef void (*xe_sgv_missed_fn)(void *arg, bool store, uint32_t ptr, const char *why);
+
+/* Can id be computed at the end of B?  XE_SGV_H_AVAILABLE (defined there),
+ * XE_SGV_H_REEMIT (pure operations on such values, re-emitted at B) or
+ * XE_SGV_H_NO; depth: 0 for callers. */
+int xe_sgv_hoistable(xe_sgv *c, uint32_t id, unsigned depth);
+/* Why R (in_r) cannot be duplicated (barrier, call, work-group copy or
+ * collective, the size rule), or NULL; the text is static or why. */
+const char *xe_sgv_region_why(xe_sgv *c, char *why, size_t n);
+/* Appends R's candidate accesses to c->c under the lane facts l (those of
+ * the edge B -> H, or the body's without a guard); missed (may be NULL)
+ * hears about the others. */
+void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void *arg);
+/* Is a's address base[idx] (OpPtrAccessChain with one index) with base
+ * the same in every lane and elements of the access's size?  Then *key is
+ * the index to test: idx itself (64-bit, *mode 0) or the 32-bit value it
+ * sign- (*mode 1) or zero-extends (*mode 2). */
+bool xe_sgv_index_form(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key,
+                       int *mode);
+/* Candidate q shares the lane-0 base of an earlier candidate with the same
+ * address and direction, when there is one. */
+bool xe_sgv_reuse_base(xe_sgv *c, unsigned q);
+
+#endif
