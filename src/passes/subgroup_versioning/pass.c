@@ -1,0 +1,361 @@
+/*
+ * subgroup-versioning: a fast copy of a guarded region (or of the kernel
+ * body) with the guard gone and sub-group block reads/writes, chosen per
+ * sub-group at run time; the original code stays for every other sub-group.
+ *
+ * Guide: "sub-group block load/store" and "pad the buffer to remove
+ * condition checks" (shared/docs/REWRITES.md sections 1, 2 and 6).  Real
+ * kernels declare no sub-group or local size and hosts promise no padding
+ * or alignment, so padding and block-io rarely get to prove their
+ * preconditions.  What they need holds for most sub-groups of most
+ * launches, though, and a sub-group can check it for itself: this is loop
+ * versioning at sub-group granularity.
+ *
+ * Shape.  B is a block every lane of the sub-group reaches together
+ * (src/analysis/lanes.h) and H a successor of B whose only predecessor is
+ * B (the guarded side of `if (cond)`); R is every block H dominates.
+ * Without a guard B is the kernel body's entry block, split after its
+ * variables, and R the rest of the body.  At the end of B every lane
+ * computes
+ *
+ *    pred = cond-for-H
+ *         && for each converted access with address a (hoisted to B):
+ *              a - broadcast(a, lane 0) == lane * element size   (64-bit)
+ *              && broadcast(a, lane 0) % (4 for reads, 16 for writes) == 0
+ *
+ * and the sub-group takes the fast copy R' when
+ *
+ *    OpGroupIAdd Subgroup Reduce (pred ? 1 : 0) == SubgroupMaxSize
+ *
+ * i.e. every lane of a full sub-group is active and passes (a partial
+ * sub-group, at the end of a work-group, has fewer lanes than the maximum
+ * and takes the original code).  The reduction is sub-group uniform, so
+ * IGC branches once for the sub-group (a scalar jmpi, no goto/join).  In
+ * R' the guard branch is gone (B branches to H' directly) and each tested
+ * access is OpSubgroupBlockReadINTEL / WriteINTEL at the broadcast base:
+ * the addresses are exactly the ones the lanes would use (the difference is
+ * tested on the 64-bit addresses, so no index arithmetic can wrap between
+ * lanes unnoticed), the base meets the cl_intel_subgroups alignment rule,
+ * and every lane of the sub-group executes the access (the block is
+ * uniform once the edge B -> H is: xe_lanes_analyze_edge).  Nothing assumes
+ * a sub-group size: block reads move as many elements as the sub-group has
+ * lanes, and the test compares with the size the device chose (8, 16 or
+ * 32).
+ *
+ * An access converts only when its address can be computed at the end of
+ * B: from values available there, through pure integer and pointer
+ * operations (re-emitted at B; InBounds access chains lose InBounds since
+ * lanes that fail the guard compute them too) and loads of built-ins.
+ * Other accesses stay per-lane in both copies.
+ *
+ * Preconditions: the body is called only from its kernel's entry; R has no
+ * barrier, no work-group collective and no call (sub-groups of one
+ * work-group may take different copies, so a barrier would be two
+ * barriers); R has at most XE_SGV_MAX_REGION_INSTS instructions (the size rule:
+ * the region is duplicated once; a remark names larger regions).  A loop in R is
+ * duplicated even when no access inside it converts: the fast copy of the
+ * loop runs without the guard's divergence (dg2: darktable's blur_line
+ * loop body 51 -> 28 instructions), at the price of code size.
+ *
+ * Cost: the region is versioned only where the cost model
+ * (src/analysis/cost.h) says the versioned kernel is not slower on any
+ * device of --target (cost_allows; docs/cost-model.md): one or two block
+ * accesses rarely pay for the sub-group test (the guide's copy kernel
+ * would go 22 -> 50 ISA instructions on pvc).  --target=none versions
+ * without asking.  Kernels on the --isa-check exclusion list are left
+ * alone.
+ *
+ * Host contract: none; no manifest entry.  Output computes the input's
+ * results for every launch.  Host promises (--assume-padded,
+ * --assume-aligned, --subgroup-size/--local-size) mean the test always
+ * passes: padding and block-io, which run first, then drop the guard and
+ * convert the accesses themselves, and this pass finds nothing left to do.
+ *
+ * Loads in loops: an address not computable at B converts when it is
+ * base[ext(u + i)] with u uniform in the fast copy (a loop counter times a
+ * stride) and i computable at B; B tests i's contiguity and the program's
+ * no-wrap promise on u + i carries it over (loop_form); lane 0's address
+ * is broadcast at the access.
+ *
+ * Not done: stores in loops (their 16-byte alignment cannot be tested at
+ * B); one versioned region per kernel.
+ *
+ * Layout: this file finds the region and asks the cost model;
+ * fast_copy.c builds the test and the copy; the recognition (hoisting,
+ * the region's preconditions, the candidates) is
+ * src/analysis/subgroup_region.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "cost.h"
+#include "lanes.h"
+#include "passes.h"
+#include "subgroup_versioning.h"
+
+/* Remarks the accesses xe_sgv_collect leaves per-lane. */
+typedef struct missed_ctx {
+   xe_remarks *r;
+   xe_module *m;
+   const char *kernel;
+} missed_ctx;
+
+static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
+{
+   missed_ctx *mc = arg;
+   char nb[64];
+   xe_remark(mc->r, mc->kernel, XE_REMARK_MISSED, "%s via %s stays per-lane: %s",
+             st ? "store" : "load", xe_id_text(mc->m, ptr, nb, sizeof(nb)), why);
+}
+
+/* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
+ * kernel as is against the versioned kernel, on every device of --target.
+ * The versioned estimate is the kernel outside R, then the test and one of
+ * the copies: xe_cost_versioned(fast, slow, XE_COST_FULL_SUBGROUPS), with
+ * fast = R with the candidates as block accesses and no guard (the
+ * addresses only they used are dead: B computes them for the test, whose
+ * cost the `reduce` weight measures), slow = R and the guard's divergent
+ * branch as they are.  Estimated before anything is built, so a refusal
+ * leaves the kernel untouched.  Returns true when not slower anywhere;
+ * otherwise remarks both estimates. */
+static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
+{
+   xe_module *m = c->m;
+   unsigned devs = xe_options_target(ctx->options);
+   est[0] = 0;
+   if (!devs)
+      return true;   /* --target=none: the model is not asked */
+   xe_inst **conv = malloc(c->nc * sizeof(*conv));
+   for (unsigned q = 0; q < c->nc; q++)
+      conv[q] = c->c[q].inst;
+   xe_cost_change ch = { .block = conv, .nblock = c->nc };
+   uint32_t b = c->no_guard ? 0 : gb;
+   double fb = xe_cost_block_frequency(m, c->f, b);
+   double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
+   enum xe_device worst = XE_DEV_DG2;
+   bool ok = true;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if (!(devs & (1u << d)))
+         continue;
+      double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, NULL).cycles;
+      double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, NULL, c->in_r);
+      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, &ch, c->in_r);
+      double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
+      double outside = total - slow - guard;
+      before[d] = total;
+      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, fast / fb, (slow + guard) / fb,
+                                                  XE_COST_FULL_SUBGROUPS);
+      if (after[d] > before[d] * (1 + 1e-9) && ok) {
+         ok = false;
+         worst = (enum xe_device)d;
+      }
+   }
+   free(conv);
+   char nb[64];
+   xe_cost_format(est, nest, devs, before, after);
+   if (ok)
+      return true;
+   if (c->no_guard)
+      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
+                "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
+                "cycles; %u block access(es) do not pay for the sub-group test)",
+                xe_device_name(worst), est, c->nc);
+   else
+      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
+                "no fast copy of the region guarded by %s: the cost model says slower on %s "
+                "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
+                "sub-group test)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
+                c->nc);
+   return false;
+}
+
+static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
+   xe_function *f = k->body;
+   if (!f || !f->first || (k->body != k->fn && k->body_callers != 1))
+      return false;
+   /* Only kernels with a global load or store left per-lane. */
+   bool any = false;
+   xe_foreach_block(blk, f) {
+      xe_foreach_inst(i, &blk->insts) {
+         if (i->opcode != SpvOpLoad && i->opcode != SpvOpStore)
+            continue;
+         uint32_t sc = 0;
+         xe_inst *pd = xe_def(m, xe_op(i, 0));
+         xe_inst *pt = pd ? xe_def(m, pd->type_id) : NULL;
+         if (pt && pt->opcode == SpvOpTypePointer)
+            sc = xe_op(pt, 0);
+         any |= sc == SpvStorageClassCrossWorkgroup;
+      }
+   }
+   if (!any)
+      return false;
+   const xe_cfg *cfg = xe_function_cfg(f);
+   vctx c = { .m = m, .k = k, .f = f, .cfg = cfg };
+   missed_ctx mc = { r, m, k->name };
+   c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
+   c.hmemo = calloc(m->bound, 1);
+   const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
+   xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
+   char why[200], nb[64], nb2[64];
+   bool done = false, progress = false;
+   uint32_t gb = XE_NONE, gh = XE_NONE, gcond = 0;
+   bool gtrue = false;
+   /* Guards first: a uniform block whose branch the lanes may disagree on. */
+   for (uint32_t q = 0; q < cfg->nrpo && !done; q++) {
+      uint32_t bi = cfg->rpo[q];
+      xe_inst *t = xe_block_terminator(cfg->blocks[bi]);
+      if (!t || t->opcode != SpvOpBranchConditional || !l0->uniform_block[bi] ||
+          xe_lanes_fact(l0, xe_op(t, 0))->kind == XE_LANE_UNIFORM || xe_op(t, 1) == xe_op(t, 2))
+         continue;
+      for (int side = 0; side < 2 && !done; side++) {
+         uint32_t hi = xe_cfg_block_index(cfg, xe_op(t, 1 + side));
+         if (hi == XE_NONE || hi == 0 || cfg->pred_start[hi + 1] - cfg->pred_start[hi] != 1)
+            continue;
+         memset(c.in_r, 0, cfg->n);
+         bool ok = true;
+         for (uint32_t x = 0; x < cfg->n; x++)
+            c.in_r[x] = cfg->rpo_index[x] != XE_NONE && xe_dominates(cfg, hi, x);
+         for (uint32_t x = 0; x < cfg->n && ok; x++) {
+            for (uint32_t e = cfg->pred_start[x]; c.in_r[x] && x != hi && e < cfg->pred_start[x + 1]; e++)
+               ok &= c.in_r[cfg->pred[e]] || cfg->rpo_index[cfg->pred[e]] == XE_NONE;
+         }
+         if (!ok)
+            continue;
+         c.b = bi;
+         c.no_guard = false;
+         memset(c.hmemo, 0, m->bound);
+         xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
+                                              xe_block_id(cfg->blocks[bi]), xe_block_id(cfg->blocks[hi]));
+         c.nc = 0;
+         xe_sgv_collect(&c, le, NULL, NULL);
+         xe_lanes_free(le);
+         if (!c.nc)
+            continue;
+         const char *rw = xe_sgv_region_why(&c, why, sizeof(why));
+         if (rw) {
+            xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the region guarded by %s: %s",
+                      xe_id_text(m, xe_op(t, 0), nb, sizeof(nb)), rw);
+            c.nc = 0;
+            continue;
+         }
+         gb = bi, gh = hi, gcond = xe_op(t, 0), gtrue = side == 0;
+         done = true;
+      }
+   }
+   if (!done) {
+      /* No guard: the whole body after the entry's variables. */
+      for (uint32_t x = 0; x < cfg->n; x++)
+         c.in_r[x] = cfg->rpo_index[x] != XE_NONE;
+      c.b = 0;
+      c.no_guard = true;
+      memset(c.hmemo, 0, m->bound);
+      c.nc = 0;
+      xe_sgv_collect(&c, l0, NULL, NULL);
+      const char *rw = c.nc ? xe_sgv_region_why(&c, why, sizeof(why)) : NULL;
+      if (rw) {
+         xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the kernel body: %s", rw);
+         c.nc = 0;
+      }
+      done = c.nc > 0;
+      gh = 0;
+   }
+   char est[160];
+   if (done && !cost_allows(ctx, &c, gb, gcond, est, sizeof(est))) {
+      done = false;
+      c.nc = 0;
+   }
+   if (done) {
+      /* Remarks for the accesses that stay per-lane, then the change. */
+      unsigned keep = c.nc;
+      cand *saved = c.c;
+      c.c = NULL;
+      c.nc = 0;
+      if (!c.no_guard) {
+         xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
+                                              xe_block_id(cfg->blocks[gb]), xe_block_id(cfg->blocks[gh]));
+         xe_sgv_collect(&c, le, missed_remark, &mc);
+         xe_lanes_free(le);
+      } else {
+         xe_sgv_collect(&c, l0, missed_remark, &mc);
+      }
+      free(c.c);
+      c.c = saved;
+      c.nc = keep;
+      if (!c.no_guard)
+         c.b = gb;
+      xe_block **rb = malloc(cfg->n * sizeof(*rb));
+      unsigned nrb = 0;
+      /* H first, then R in function order. */
+      rb[nrb++] = cfg->blocks[gh];
+      xe_foreach_block(blk, f) {
+         uint32_t x = xe_cfg_block_index(cfg, xe_block_id(blk));
+         if (x != gh && c.in_r[x])
+            rb[nrb++] = blk;
+      }
+      unsigned reads = 0, writes = 0;
+      for (unsigned q = 0; q < c.nc; q++) {
+         reads += !c.c[q].store;
+         writes += c.c[q].store;
+         if (c.c[q].loop_key)
+            xe_remark(r, k->name, XE_REMARK_APPLIED,
+                      "load via %s: sub-group block read in the fast copy (tested: %s contiguous "
+                      "without wrap; the index adds a uniform value without wrap; base aligned as "
+                      "the load says)", xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)),
+                      xe_id_text(m, c.c[q].loop_key, nb2, sizeof(nb2)));
+         else
+            xe_remark(r, k->name, XE_REMARK_APPLIED,
+                      "%s via %s: sub-group block %s in the fast copy (tested: contiguous, %u-byte "
+                      "aligned base)", c.c[q].store ? "store" : "load",
+                      xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
+                      c.c[q].store ? 16 : 4);
+      }
+      c.emitted = calloc(m->bound, sizeof(uint32_t));
+      if (c.no_guard) {
+         xe_remark(r, k->name, XE_REMARK_APPLIED,
+                   "versioned the kernel body: a fast copy with %u block read(s) and %u block "
+                   "write(s) runs when the sub-group is full and every address is contiguous and "
+                   "aligned (test: sub-group add-reduction of the per-lane predicate == "
+                   "SubgroupMaxSize); otherwise the original code%s%s%s", reads, writes,
+                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
+         sgv_apply(&c, rb, nrb, 0, true);
+      } else {
+         xe_remark(r, k->name, XE_REMARK_APPLIED,
+                   "versioned the region guarded by %s: a fast copy without the guard, with %u "
+                   "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
+                   "holds in every lane and every address is contiguous and aligned (test: "
+                   "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
+                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes,
+                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
+         sgv_apply(&c, rb, nrb, gcond, gtrue);
+      }
+      free(rb);
+      free(c.emitted);
+      progress = true;
+   }
+   xe_lanes_free(l0);
+   if (c.typical)
+      xe_lanes_free(c.typical);
+   free(c.c);
+   free(c.in_r);
+   free(c.hmemo);
+   return progress;
+}
+
+bool xeopt_pass_subgroup_versioning(xe_ctx *ctx)
+{
+   xe_module *m = ctx->module;
+   unsigned n;
+   xe_kernel *ks = xe_kernels_all(m, &n);
+   bool progress = false;
+   for (unsigned k = 0; k < n; k++) {
+      if (ks[k].body && xe_kernel_rewritable(ctx->options, ks[k].name) && run_kernel(ctx, &ks[k]))
+         progress = true;
+   }
+   free(ks);
+   return progress;
+}
