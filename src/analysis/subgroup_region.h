@@ -4,7 +4,7 @@
  * values can be computed at the end of B, whether R may be duplicated, and
  * which of R's global loads and stores a fast copy can make sub-group block
  * accesses whose contiguity and alignment B tests at run time.  The
- * subgroup-versioning pass (src/passes/subgroup_versioning.c) builds the
+ * subgroup-versioning pass (src/passes/subgroup_versioning/) builds the
  * test and the copy; its header comment describes the transformation.
  *
  * Memory: the caller allocates in_r (cfg->n bytes) and hmemo (m->bound

@@ -12,9 +12,9 @@
  *    other successor J (or returns); no value of J's phis is used;
  *  - every access in it is a load or store through a kernel argument
  *    (CrossWorkgroup pointer) at an element offset affine in the ids with
- *    non-negative coefficients (src/affine.h); no atomics, barriers,
+ *    non-negative coefficients (src/analysis/affine.h); no atomics, barriers,
  *    group operations, calls, memory built-ins, or integer division by a
- *    non-constant (src/region.c);
+ *    non-constant (src/analysis/region.c);
  *  - buffers the region stores to are used nowhere else in the kernel;
  *  - and one of two proofs holds:
  *    disjoint:    the guard is a threshold on one id v and every access to
@@ -34,6 +34,9 @@
  *
  * When the region fails as a whole, the guard may be narrowed: kept only
  * on a branch inside the region whose other side goes to J (try_narrow).
+ * Recognising guards, the proofs and narrowing are in
+ * src/analysis/bounds_guard.c; this file reports, records the padding
+ * each buffer needs and rewrites.
  *
  * Rewrite: the guard branch becomes OpBranch to the region, J's phis lose
  * their entry from the guard block, the condition is deleted when unused.
