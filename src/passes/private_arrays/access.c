@@ -168,8 +168,9 @@ const char *pa_var_name(xe_module *m, parr *a)
 
 /* The instructions of f that use id, one entry per use (as xe_uses), in a
  * malloc'd array.  For ids defined in f: only f, names and decorations
- * can use them, and scanning f is cheaper than rebuilding the module's
- * def-use after every edit (many kernels would make that quadratic). */
+ * can use them.  (Written when def-use was a snapshot rebuilt after every
+ * edit; the live use lists, xe_uses, would now answer in time proportional
+ * to the uses instead of f's size.) */
 xe_inst **pa_local_users(xe_function *f, uint32_t id, uint32_t *n)
 {
    xe_inst **us = NULL;
