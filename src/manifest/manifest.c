@@ -508,6 +508,23 @@ static void formula_free(xe_mf_formula *f)
    free(f->text);
 }
 
+void xe_mf_formula_free(xe_mf_formula *f)
+{
+   formula_free(f);
+   memset(f, 0, sizeof *f);
+}
+
+enum xe_mf_status xe_mf_formula_read(const cJSON *json, xe_mf_formula *f, char *err,
+                                     size_t err_size)
+{
+   rd r = { .err = err, .en = err_size, .index = -1 };
+   if (err_size)
+      err[0] = 0;
+   if (!read_formula(&r, json, NULL, f))
+      xe_mf_formula_free(f);
+   return r.st;
+}
+
 static void requirements_free(xe_mf_requirement *q, unsigned n)
 {
    for (unsigned k = 0; k < n; k++) {

@@ -70,6 +70,13 @@ typedef struct xe_mf_launch {
    uint64_t global_size[3], global_offset[3], local_size[3];
 } xe_mf_launch;
 
+/* Reads one formula object ({"terms"} or {"max_of"}) into *f, checked as
+ * in a manifest; on failure *f is empty and err says why.  Release with
+ * xe_mf_formula_free. */
+enum xe_mf_status xe_mf_formula_read(const struct cJSON *json, xe_mf_formula *f, char *err,
+                                     size_t err_size);
+void xe_mf_formula_free(xe_mf_formula *f);
+
 /* The formula's value for launch l and argument values args[0..nargs).
  * False when a term names an argument at or past nargs, or a max_of is
  * empty.  Arithmetic wraps as int64_t. */
