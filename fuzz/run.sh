@@ -18,7 +18,11 @@ if [ ! -f "$b/CMakeCache.txt" ]; then
 fi
 cmake --build "$b" --target "$target" -j 2 >/dev/null
 mkdir -p "$b/corpus/$target" "$b/crashes/$target"
-cp -n "$root"/testdata/spv/*.spv "$b/corpus/$target/" 2>/dev/null || true
+if [ "$target" = fuzz_manifest ]; then
+  cp -n "$root"/testdata/golden/*.json "$b/corpus/$target/" 2>/dev/null || true
+else
+  cp -n "$root"/testdata/spv/*.spv "$b/corpus/$target/" 2>/dev/null || true
+fi
 extra=()
 [ "$target" = fuzz_exec ] && extra=(-timeout=10)
 cd "$b/crashes/$target"

@@ -341,7 +341,7 @@ START_TEST(level_zero_errors)
    ck_assert_int_eq(xeopt_ze_constants_from_json("{", NULL, 0, &c, err, sizeof(err)),
                     XEOPT_ZE_BAD_MANIFEST);
    const char *no_size =
-      "{\"kernels\":{\"k\":{\"spec_constants\":[{\"argument\":\"n\",\"index\":0,"
+      "{\"xeopt_manifest\":1,\"kernels\":{\"k\":{\"spec_constants\":[{\"argument\":\"n\",\"index\":0,"
       "\"flag_spec_id\":0,\"value_spec_id\":1}]}}}";
    ck_assert_int_eq(xeopt_ze_constants_from_json(no_size, NULL, 0, &c, err, sizeof(err)),
                     XEOPT_ZE_BAD_MANIFEST);

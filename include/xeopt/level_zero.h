@@ -74,7 +74,9 @@ typedef struct xeopt_ze_constants {
 
 typedef enum xeopt_ze_status {
    XEOPT_ZE_OK = 0,
-   XEOPT_ZE_BAD_MANIFEST,      /* not JSON, or a spec_constants entry lacks a field */
+   XEOPT_ZE_BAD_MANIFEST,      /* not JSON, not a manifest of version 1 ("xeopt_manifest"),
+                                  or an entry of a section xeopt defines breaks
+                                  docs/manifest.md; err says which kernel, entry and field */
    XEOPT_ZE_UNKNOWN_KERNEL,    /* the manifest has no spec constants for that kernel */
    XEOPT_ZE_UNKNOWN_ARGUMENT,  /* the kernel has no spec constants for that argument */
    XEOPT_ZE_OUT_OF_RANGE,      /* the value does not fit the argument's type */

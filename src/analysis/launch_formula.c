@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "launch_formula.h"
+#include "manifest.h"
 
 static const char *q_name[] = { NULL, "global_size", "global_offset", "local_size" };
 
@@ -212,55 +213,19 @@ cJSON *xe_formula_max_json(const xe_formula_max *m, const char *const *names)
    return o;
 }
 
-static bool eval_terms(const cJSON *terms, const xe_launch *l, const int64_t *args,
-                       unsigned nargs, int64_t *value)
-{
-   int64_t sum = 0;
-   const cJSON *t;
-   cJSON_ArrayForEach(t, terms) {
-      const cJSON *c = cJSON_GetObjectItem(t, "coeff"), *a = cJSON_GetObjectItem(t, "arg"),
-                  *q = cJSON_GetObjectItem(t, "launch"), *d = cJSON_GetObjectItem(t, "dim");
-      if (!cJSON_IsNumber(c))
-         return false;
-      int64_t v = (int64_t)c->valuedouble;
-      if (a) {
-         if (!cJSON_IsNumber(a) || a->valueint < 0 || (unsigned)a->valueint >= nargs)
-            return false;
-         v *= args[a->valueint];
-      }
-      if (q) {
-         int dim = cJSON_IsNumber(d) ? d->valueint : -1;
-         if (!cJSON_IsString(q) || dim < 0 || dim > 2)
-            return false;
-         const uint64_t *src = !strcmp(q->valuestring, "global_size")   ? l->global_size
-                               : !strcmp(q->valuestring, "global_offset") ? l->global_offset
-                               : !strcmp(q->valuestring, "local_size")    ? l->local_size
-                                                                          : NULL;
-         if (!src)
-            return false;
-         v *= (int64_t)src[dim];
-      }
-      sum += v;
-   }
-   *value = sum;
-   return true;
-}
-
+/* The manifest layer's reader and evaluator, so that this reference and
+ * --verify cannot disagree about a formula. */
 bool xe_formula_eval(const cJSON *f, const xe_launch *l, const int64_t *args, unsigned nargs,
                      int64_t *value)
 {
-   const cJSON *max_of = cJSON_GetObjectItem(f, "max_of");
-   if (!max_of)
-      return eval_terms(cJSON_GetObjectItem(f, "terms"), l, args, nargs, value);
-   bool any = false;
-   const cJSON *alt;
-   cJSON_ArrayForEach(alt, max_of) {
-      int64_t v;
-      if (!xe_formula_eval(alt, l, args, nargs, &v))
-         return false;
-      if (!any || v > *value)
-         *value = v;
-      any = true;
-   }
-   return any;
+   xe_mf_formula mf;
+   if (xe_mf_formula_read(f, &mf, NULL, 0) != XE_MF_OK)
+      return false;
+   xe_mf_launch ml;
+   memcpy(ml.global_size, l->global_size, sizeof ml.global_size);
+   memcpy(ml.global_offset, l->global_offset, sizeof ml.global_offset);
+   memcpy(ml.local_size, l->local_size, sizeof ml.local_size);
+   bool ok = xe_mf_formula_eval(&mf, &ml, args, nargs, value);
+   xe_mf_formula_free(&mf);
+   return ok;
 }

@@ -10,7 +10,8 @@
  * local_size[d] - 1, so offset `y*w + x` needs
  *    w*global_size[1] + w*global_offset[1] + global_size[0] + global_offset[0] - w
  * elements.  The JSON form (docs/manifest.md) is what the interpreter's
- * --verify evaluates; xe_formula_eval is the reference evaluator.
+ * --verify evaluates; both it and xe_formula_eval read and evaluate it
+ * with the manifest layer (src/manifest/manifest.h).
  */
 #ifndef XEOPT_LAUNCH_FORMULA_H
 #define XEOPT_LAUNCH_FORMULA_H

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "manifest.h"
 #include "pass.h"
 
 void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind, const char *fmt, ...)
@@ -44,25 +45,14 @@ void xe_remarks_free(xe_remarks *r)
    memset(r, 0, sizeof(*r));
 }
 
+/* The pass-facing writer: the document lives on the module, and the
+ * manifest layer builds it (src/manifest/manifest.h). */
 cJSON *xe_manifest_kernel(xe_module *m, const char *kernel)
 {
-   if (!m->manifest) {
-      m->manifest = cJSON_CreateObject();
-      cJSON_AddNumberToObject(m->manifest, "xeopt_manifest", 1);
-      cJSON_AddObjectToObject(m->manifest, "kernels");
-   }
-   cJSON *kernels = cJSON_GetObjectItem(m->manifest, "kernels");
-   cJSON *k = cJSON_GetObjectItem(kernels, kernel);
-   if (!k)
-      k = cJSON_AddObjectToObject(kernels, kernel);
-   return k;
+   return xe_mf_kernel_json(&m->manifest, kernel);
 }
 
 void xe_manifest_add(xe_module *m, const char *kernel, const char *section, cJSON *entry)
 {
-   cJSON *k = xe_manifest_kernel(m, kernel);
-   cJSON *arr = cJSON_GetObjectItem(k, section);
-   if (!arr)
-      arr = cJSON_AddArrayToObject(k, section);
-   cJSON_AddItemToArray(arr, entry);
+   xe_mf_add(&m->manifest, kernel, section, entry);
 }

@@ -40,6 +40,7 @@
 #include <cjson/cJSON.h>
 #include "internal.h"
 #include "launch.h"
+#include "manifest.h"
 #include "pass.h"
 
 #define MAX_ATTEMPTS 16
@@ -64,6 +65,7 @@ typedef struct vkernel {
    bool aligned[XE_EXEC_MAX_ARGS];   /* manifest: argument_alignment (start 0) */
    int64_t fixed[XE_EXEC_MAX_ARGS];  /* manifest: specialized argument, else INT64_MIN */
    bool padded[XE_EXEC_MAX_ARGS];    /* manifest: padded buffer */
+   const xe_mf_kernel *contract;     /* the manifest's entries for it, NULL when none */
    bool heavy;                       /* an input run took more than HEAVY_STEPS */
    /* Elements (local: bytes) per work-item the input reached on an earlier
     * launch, so that later launches start large enough. */
@@ -84,7 +86,8 @@ typedef struct vplan {
 
 /* ---- the host contract ---- */
 
-/* The host contract of the optimized module (docs/manifest.md):
+/* The host contract of the optimized module (docs/manifest.md), read
+ * once per verification with the manifest reader (src/manifest/):
  * manifest.kernels[K] sections that constrain a launch.
  *  - spec_constants: an entry with flag_default true fixes argument
  *    `index` to `value_default`.
@@ -98,89 +101,44 @@ typedef struct vplan {
  * (LocalSize/SubgroupSize requirements are execution modes of the module,
  * which the launches follow.)  Passes that add other sections extend this
  * function. */
-static void verify_launch_from_contract(const xe_module *m, vkernel *vk)
+static void verify_launch_from_contract(const xe_mf_kernel *c, vkernel *vk)
 {
-   if (!m->manifest) return;
-   cJSON *k = cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), vk->name);
-   if (!k) return;
+   if (!c) return;
    unsigned np = (unsigned)vk->np;
-   cJSON *it;
-   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "spec_constants")) {
-      cJSON *flag = cJSON_GetObjectItem(it, "flag_default"), *idx = cJSON_GetObjectItem(it, "index");
-      cJSON *val = cJSON_GetObjectItem(it, "value_default");
-      if (cJSON_IsTrue(flag) && cJSON_IsNumber(idx) && cJSON_IsString(val) &&
-          (unsigned)idx->valuedouble < np)
-         vk->fixed[(unsigned)idx->valuedouble] = strtoll(val->valuestring, NULL, 10);
+   for (unsigned e = 0; e < c->nspec_constants; e++) {
+      const xe_mf_spec_constant *s = &c->spec_constants[e];
+      if (s->flag_default && s->index < np)
+         vk->fixed[s->index] = s->value_default;
    }
-   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "padding")) {
-      cJSON *kind = cJSON_GetObjectItem(it, "kind"), *arg = cJSON_GetObjectItem(it, "arg");
-      if (cJSON_IsString(kind) && !strcmp(kind->valuestring, "buffer") && cJSON_IsNumber(arg) &&
-          (unsigned)arg->valuedouble < np)
-         vk->padded[(unsigned)arg->valuedouble] = true;
+   for (unsigned e = 0; e < c->npadding; e++) {
+      const xe_mf_padding *p = &c->padding[e];
+      if (p->kind == XE_MF_BUFFER && p->arg < np)
+         vk->padded[p->arg] = true;
    }
-   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "launch")) {
-      cJSON *req = cJSON_GetObjectItem(it, "requirement");
-      if (cJSON_IsString(req) && !strcmp(req->valuestring, "uniform_work_groups"))
-         vk->uniform = true;
+   for (unsigned e = 0; e < c->nlaunch; e++)
+      vk->uniform |= c->launch[e].kind == XE_MF_UNIFORM_WORK_GROUPS;
+   for (unsigned e = 0; e < c->nalignment; e++) {
+      const xe_mf_requirement *q = &c->alignment[e];
+      if (q->kind == XE_MF_GLOBAL_OFFSET)
+         vk->offset_multiple[q->dimension] = q->multiple_of;
+      else if (q->kind == XE_MF_ARGUMENT_ALIGNMENT && q->argument < np)
+         vk->aligned[q->argument] = true;
    }
-   cJSON_ArrayForEach(it, cJSON_GetObjectItem(k, "alignment")) {
-      cJSON *req = cJSON_GetObjectItem(it, "requirement");
-      if (!cJSON_IsString(req)) continue;
-      if (!strcmp(req->valuestring, "global_offset")) {
-         cJSON *d = cJSON_GetObjectItem(it, "dimension"), *mul = cJSON_GetObjectItem(it, "multiple_of");
-         if (cJSON_IsNumber(d) && cJSON_IsNumber(mul) && (unsigned)d->valuedouble < 3)
-            vk->offset_multiple[(unsigned)d->valuedouble] = (uint64_t)mul->valuedouble;
-      } else if (!strcmp(req->valuestring, "argument_alignment")) {
-         cJSON *a = cJSON_GetObjectItem(it, "argument");
-         if (cJSON_IsNumber(a) && (unsigned)a->valuedouble < np)
-            vk->aligned[(unsigned)a->valuedouble] = true;
-      }
-   }
-}
-
-/* A manifest size formula (docs/manifest.md, "Formulas") for a launch. */
-static int64_t eval_formula(const cJSON *f, const xe_launch *l, const double *sval)
-{
-   const cJSON *t, *mx = cJSON_GetObjectItem(f, "max_of");
-   int64_t r = 0;
-   if (mx) {
-      bool first = true;
-      cJSON_ArrayForEach(t, mx) {
-         int64_t v = eval_formula(t, l, sval);
-         if (first || v > r) r = v;
-         first = false;
-      }
-      return r;
-   }
-   cJSON_ArrayForEach(t, cJSON_GetObjectItem(f, "terms")) {
-      const cJSON *c = cJSON_GetObjectItem(t, "coeff"), *a = cJSON_GetObjectItem(t, "arg");
-      const cJSON *q = cJSON_GetObjectItem(t, "launch"), *d = cJSON_GetObjectItem(t, "dim");
-      int64_t v = c ? (int64_t)c->valuedouble : 1;
-      if (a && (unsigned)a->valuedouble < l->nargs) v *= (int64_t)sval[(unsigned)a->valuedouble];
-      if (cJSON_IsString(q)) {
-         unsigned dim = d ? (unsigned)d->valuedouble % 3 : 0;
-         if (!strcmp(q->valuestring, "global_size")) v *= (int64_t)l->global[dim];
-         else if (!strcmp(q->valuestring, "global_offset")) v *= (int64_t)l->offset[dim];
-         else if (!strcmp(q->valuestring, "local_size")) v *= (int64_t)l->local[dim];
-      }
-      r += v;
-   }
-   return r;
 }
 
 /* The largest min_elements of argument k in the padding section, or 0. */
-static uint64_t padded_min_elements(const xe_module *m, const char *kernel, unsigned k,
-                                    const xe_launch *l, const double *sval)
+static uint64_t padded_min_elements(const vkernel *vk, unsigned k, const xe_mf_launch *l,
+                                    const double *sval)
 {
-   if (!m->manifest) return 0;
-   cJSON *it, *sec = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(m->manifest, "kernels"), kernel), "padding");
-   int64_t best = 0;
-   cJSON_ArrayForEach(it, sec) {
-      cJSON *arg = cJSON_GetObjectItem(it, "arg"), *f = cJSON_GetObjectItem(it, "min_elements");
-      if (cJSON_IsNumber(arg) && (unsigned)arg->valuedouble == k && f) {
-         int64_t v = eval_formula(f, l, sval);
-         if (v > best) best = v;
-      }
+   if (!vk->contract) return 0;
+   int64_t args[XE_EXEC_MAX_ARGS], best = 0;
+   for (int a = 0; a < vk->np; a++) args[a] = (int64_t)sval[a];
+   for (unsigned e = 0; e < vk->contract->npadding; e++) {
+      const xe_mf_padding *p = &vk->contract->padding[e];
+      int64_t v;
+      if (p->kind == XE_MF_BUFFER && p->arg == k &&
+          xe_mf_formula_eval(&p->min_elements, l, args, (unsigned)vk->np, &v) && v > best)
+         best = v;
    }
    return (uint64_t)best;
 }
@@ -318,7 +276,7 @@ static void plan_scalars(const vkernel *vk, vplan *p, uint64_t *seed, bool natur
 
 /* Buffers start at twice what an index linear in the ids and the largest
  * scalar reaches; they grow when the input runs past them. */
-static void plan_buffers(const vkernel *vk, const xe_module *b, vplan *p)
+static void plan_buffers(const vkernel *vk, vplan *p)
 {
    uint64_t t = p->global[0] * p->global[1] * p->global[2];
    uint64_t reach = p->offset[0] + p->offset[1] * p->global[0] +
@@ -327,11 +285,10 @@ static void plan_buffers(const vkernel *vk, const xe_module *b, vplan *p)
    for (int k = 0; k < vk->np; k++)
       if (vk->kind[k] == XE_ARG_SCALAR && !vk->isf[k] && p->sval[k] > smax) smax = p->sval[k];
    uint64_t lt = p->local[0] * p->local[1] * p->local[2];
-   xe_launch l = {0};
-   memcpy(l.global, p->global, sizeof l.global);
-   memcpy(l.local, p->local, sizeof l.local);
-   memcpy(l.offset, p->offset, sizeof l.offset);
-   l.nargs = (unsigned)vk->np;
+   xe_mf_launch l;
+   memcpy(l.global_size, p->global, sizeof l.global_size);
+   memcpy(l.local_size, p->local, sizeof l.local_size);
+   memcpy(l.global_offset, p->offset, sizeof l.global_offset);
    for (int k = 0; k < vk->np; k++) {
       unsigned e = vk->elem[k] ? vk->elem[k] : 1;
       if (vk->kind[k] == XE_ARG_BUFFER) {
@@ -339,7 +296,7 @@ static void plan_buffers(const vkernel *vk, const xe_module *b, vplan *p)
          uint64_t learned = (uint64_t)(vk->per_item[k] * (double)(t + reach) * 1.25);
          if (learned > c) c = learned;
          if (c * e > BUFFER_CAP) c = BUFFER_CAP / e;
-         uint64_t need = padded_min_elements(b, vk->name, (unsigned)k, &l, p->sval);
+         uint64_t need = padded_min_elements(vk, (unsigned)k, &l, p->sval);
          p->count[k] = need > c ? need : c;
       } else if (vk->kind[k] == XE_ARG_LOCAL) {
          uint64_t learned = (uint64_t)(vk->per_item[k] * (double)lt * 1.25);
@@ -562,7 +519,7 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
    plan_scalars(vk, &p, seed, slot == 0, small);
    p.range = 256;
    p.seed = xe_rand(seed);
-   plan_buffers(vk, b, &p);
+   plan_buffers(vk, &p);
    for (unsigned attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       xe_launch l, la;
       materialize(vk, &p, &l);
@@ -634,7 +591,7 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
             for (int d = 0; d < 3; d++) p.global[d] = p.local[d];
       }
       plan_scalars(vk, &p, seed, slot == 0 && !rescales, small);
-      plan_buffers(vk, b, &p);
+      plan_buffers(vk, &p);
    }
    if (!quiet)
       fprintf(log, "note: kernel %s: launch %u skipped, the input fails on every variant tried: %s\n",
@@ -712,6 +669,15 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
          return 2;
       }
    }
+   /* The manifest comes from the passes, or from the user (xeopt run
+    * --compare --manifest); either way a broken one stops verification
+    * rather than letting launches outside the contract fail it. */
+   xe_mf contract = {0};
+   char mf_err[256];
+   if (b->manifest && xe_mf_read(b->manifest, &contract, mf_err, sizeof mf_err) != XE_MF_OK) {
+      fprintf(log, "cannot verify against the optimized module's manifest: %s\n", mf_err);
+      return 2;
+   }
    unsigned nk;
    xe_kernel *ka = xe_kernels_all(a, &nk);
    unsigned dims = module_dims(a);
@@ -751,7 +717,8 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
          memcpy(vk.local, lsz->v, sizeof vk.local);
       vk.dims = dims;
       for (int i = 0; i < vk.np; i++) vk.fixed[i] = INT64_MIN;
-      verify_launch_from_contract(b, &vk);
+      vk.contract = xe_mf_find(&contract, vk.name);
+      verify_launch_from_contract(vk.contract, &vk);
       unsigned ok = 0, users = 0;
       if (user) {
          rc = user_launches(a, b, &vk, user, log, &users);
@@ -776,6 +743,7 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
          fprintf(log, "note: kernel %s: %u of %u launches verified\n", vk.name, ok, n);
    }
    free(ka);
+   xe_mf_free(&contract);
    return rc;
 }
 

@@ -1,5 +1,7 @@
 /*
  * ze_module_constants_t from an xeopt manifest (include/xeopt/level_zero.h).
+ * The manifest is read with the one reader the optimizer and --verify use
+ * (src/manifest/manifest.h); this file only matches requests to entries.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -9,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "manifest.h"
 #include "xeopt/level_zero.h"
 
 typedef struct entry {
@@ -30,66 +33,35 @@ static xeopt_ze_status fail(char *err, size_t n, xeopt_ze_status s, const char *
    return s;
 }
 
-static bool get_uint(const cJSON *o, const char *key, uint32_t max, uint32_t *v)
-{
-   const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
-   if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > max ||
-       x->valuedouble != (double)(uint32_t)x->valuedouble)
-      return false;
-   *v = (uint32_t)x->valuedouble;
-   return true;
-}
-
-/* Every spec_constants entry of the manifest; *n of them in a malloc'd
- * array (NULL when none). */
-static xeopt_ze_status read_entries(const cJSON *manifest, entry **out, unsigned *n, char *err, size_t en)
+/* Every spec_constants entry of the manifest, read with the one manifest
+ * reader (src/manifest/), which also checks the schema version and every
+ * other section: a manifest that is broken anywhere describes no module a
+ * host should build.  *n entries in a malloc'd array (NULL when none),
+ * pointing into *mf. */
+static xeopt_ze_status read_entries(const cJSON *manifest, xe_mf *mf, entry **out, unsigned *n,
+                                    char *err, size_t en)
 {
    *out = NULL;
    *n = 0;
-   const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(manifest, "kernels");
-   if (!cJSON_IsObject(kernels)) {
-      return fail(err, en, XEOPT_ZE_BAD_MANIFEST, "the manifest has no \"kernels\" object");
+   switch (xe_mf_read(manifest, mf, err, en)) {
+   case XE_MF_OK: break;
+   case XE_MF_NO_MEMORY: return XEOPT_ZE_NO_MEMORY;
+   default: return XEOPT_ZE_BAD_MANIFEST;
    }
-   unsigned cap = 0;
-   const cJSON *k;
-   cJSON_ArrayForEach(k, kernels) {
-      const cJSON *arr = cJSON_GetObjectItemCaseSensitive(k, "spec_constants");
-      if (!arr)
-         continue;
-      if (!cJSON_IsArray(arr)) {
-         free(*out);
-         *out = NULL;
-         return fail(err, en, XEOPT_ZE_BAD_MANIFEST,
-                     "kernel %s: \"spec_constants\" is not an array", k->string);
-      }
-      const cJSON *e;
-      cJSON_ArrayForEach(e, arr) {
-         entry x = { .kernel = k->string };
-         const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "argument");
-         uint32_t size = 0;
-         if (!cJSON_IsString(a) || !get_uint(e, "index", UINT32_MAX, &x.index) ||
-             !get_uint(e, "size", 8, &size) || (size & (size - 1)) || !size ||
-             !get_uint(e, "flag_spec_id", UINT32_MAX, &x.flag_id) ||
-             !get_uint(e, "value_spec_id", UINT32_MAX, &x.value_id)) {
-            free(*out);
-            *out = NULL;
-            return fail(err, en, XEOPT_ZE_BAD_MANIFEST,
-                        "kernel %s: a spec_constants entry lacks argument, index, size (1, "
-                        "2, 4 or 8), flag_spec_id or value_spec_id", k->string);
-         }
-         x.argument = a->valuestring;
-         x.size = size;
-         if (*n == cap) {
-            cap = cap ? 2 * cap : 8;
-            entry *grown = realloc(*out, cap * sizeof(entry));
-            if (!grown) {
-               free(*out);
-               *out = NULL;
-               return fail(err, en, XEOPT_ZE_NO_MEMORY, "out of memory");
-            }
-            *out = grown;
-         }
-         (*out)[(*n)++] = x;
+   unsigned total = 0;
+   for (unsigned k = 0; k < mf->nkernels; k++)
+      total += mf->kernels[k].nspec_constants;
+   if (!total)
+      return XEOPT_ZE_OK;
+   if (!(*out = calloc(total, sizeof(entry))))
+      return fail(err, en, XEOPT_ZE_NO_MEMORY, "out of memory");
+   for (unsigned k = 0; k < mf->nkernels; k++) {
+      const xe_mf_kernel *mk = &mf->kernels[k];
+      for (unsigned e = 0; e < mk->nspec_constants; e++) {
+         const xe_mf_spec_constant *s = &mk->spec_constants[e];
+         (*out)[(*n)++] = (entry){ .kernel = mk->name, .argument = s->argument,
+                                   .index = s->index, .size = s->size,
+                                   .flag_id = s->flag_spec_id, .value_id = s->value_spec_id };
       }
    }
    return XEOPT_ZE_OK;
@@ -159,15 +131,14 @@ xeopt_ze_status xeopt_ze_constants_from_cjson(const cJSON *manifest, const xeopt
       err[0] = 0;
    entry *es;
    unsigned n;
-   xeopt_ze_status rs = read_entries(manifest, &es, &n, err, err_size);
-   if (rs != XEOPT_ZE_OK)
+   xe_mf mf;
+   xeopt_ze_status rs = read_entries(manifest, &mf, &es, &n, err, err_size);
+   for (unsigned k = 0; rs == XEOPT_ZE_OK && k < nwant; k++)
+      rs = match(es, n, &want[k], err, err_size);
+   if (rs != XEOPT_ZE_OK) {
+      free(es);
+      xe_mf_free(&mf);
       return rs;
-   for (unsigned k = 0; k < nwant; k++) {
-      xeopt_ze_status s = match(es, n, &want[k], err, err_size);
-      if (s != XEOPT_ZE_OK) {
-         free(es);
-         return s;
-      }
    }
    unsigned total = 0;
    for (unsigned k = 0; k < n; k++)
@@ -179,6 +150,7 @@ xeopt_ze_status xeopt_ze_constants_from_cjson(const cJSON *manifest, const xeopt
       if (!out->ids || !out->values || !out->slots) {
          xeopt_ze_constants_free(out);
          free(es);
+         xe_mf_free(&mf);
          return fail(err, err_size, XEOPT_ZE_NO_MEMORY, "out of memory");
       }
    }
@@ -205,6 +177,7 @@ xeopt_ze_status xeopt_ze_constants_from_cjson(const cJSON *manifest, const xeopt
    out->desc.pConstantIds = out->ids;
    out->desc.pConstantValues = out->values;
    free(es);
+   xe_mf_free(&mf);
    return XEOPT_ZE_OK;
 }
 
