@@ -171,9 +171,10 @@ def run_one(path, xeopt, tag, options, line, t, spv_in, work, text):
     name = tag.lower() if tag else "run"
     out = os.path.join(work, name + ".spv")
     man = os.path.join(work, name + ".json")
-    for f in (out, man):
-        if os.path.exists(f):
-            os.unlink(f)
+    # Nothing from an earlier run may stand in for this one's files.
+    for ext in (".spv", ".json", ".json.none", ".spvasm", ".remarks", ".stderr"):
+        if os.path.exists(os.path.join(work, name + ext)):
+            os.unlink(os.path.join(work, name + ext))
     subst = {"%s": os.path.abspath(path), "%S": os.path.dirname(os.path.abspath(path)), "%t": work}
     opts = [re.sub(r"%[sSt]", lambda m: subst[m.group(0)], a) for a in shlex.split(options)]
     prefixes = {"output": tag or "CHECK",
