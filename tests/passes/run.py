@@ -47,6 +47,8 @@ STAGES = ("format", "build", "xeopt", "spirv-val", "output", "remarks", "manifes
 # `PAD-REMARK:` one of its checks.
 RUN_RE = re.compile(r"\bRUN(?:-([A-Z][A-Z0-9_]*))?:(.*)$")
 KEY_RE = re.compile(r"\b(CLANG|LLVM-SPIRV|OCLOC|EXPECT-FAIL):(.*)$")
+# A comment line that starts like a directive: `// WORD:` or `; WORD:`.
+DIRECTIVE_RE = re.compile(r"^\s*(?://|;)\s*([A-Z][A-Z0-9_]*(?:-[A-Z0-9_]+)*):")
 
 
 class TestFailure(Exception):
@@ -106,7 +108,33 @@ def parse(path):
     tags = [r[0] for r in t["runs"]]
     if len(set(tags)) != len(tags):
         raise TestFailure("format", f"{path}: two RUN lines with the same tag (give each RUN-TAG: its own)")
+    # FileCheck ignores a line whose prefix it was not given, so a misspelled
+    # directive (CHEK:, REMARKS:, a tag with no RUN line) would check nothing
+    # and the test would pass.  Every comment that starts with an upper-case
+    # word and a colon must be a directive this file uses.
+    known = {"RUN", "CLANG", "LLVM-SPIRV", "OCLOC", "EXPECT-FAIL"}
+    for tag in tags:
+        known |= {f"RUN-{tag}" if tag else "RUN"}
+        for p in ((tag, f"{tag}-REMARK", f"{tag}-MANIFEST") if tag else ("CHECK", "REMARK", "MANIFEST")):
+            known |= {p, *(f"{p}-{s}" for s in ("NEXT", "SAME", "NOT", "DAG", "LABEL", "EMPTY"))}
+    for n, line in enumerate(lines, 1):
+        m = DIRECTIVE_RE.match(line)
+        if m and m.group(1) not in known and not re.fullmatch(r".*-COUNT-[0-9]+", m.group(1)):
+            raise TestFailure("format", f"{path}:{n}: unknown directive {m.group(1)}: (no RUN line uses this "
+                              "prefix, so it would check nothing)")
     return t
+
+
+def expected_failure(path):
+    """The (stage, regex) of a planted test's EXPECT-FAIL line, or None; read
+    apart from parse() so that a test planted to fail there is recognised."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = KEY_RE.search(line)
+            if m and m.group(1) == "EXPECT-FAIL":
+                stage, _, want = m.group(2).strip().partition(" ")
+                return (stage, want.strip())
+    return None
 
 
 def has_prefix(text, prefix):
@@ -240,11 +268,8 @@ def main():
     a = ap.parse_args()
     name = os.path.splitext(os.path.basename(a.test))[0]
     work = os.path.abspath(a.work or name)
-    expect = None
     try:
-        expect = parse(a.test)["expect_fail"]
-    except TestFailure:
-        pass  # run_test reports it
+        expect = expected_failure(a.test)
     except OSError as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 2
