@@ -4,7 +4,7 @@
 // says what it could do (RUN-NOTE).
 //
 // RUN: --passes=padding --assume-padded
-// CHECK-LABEL: OpFunction
+// CHECK-LABEL: %padding_guard = OpFunction
 // CHECK-NOT: OpBranchConditional
 // CHECK: OpLoad %float
 // CHECK: OpStore

@@ -76,9 +76,9 @@ def quote(cmd):
 def parse(path):
     """Reads the directives of a test file.
 
-    Returns a dict: runs (list of (tag or None, option string)), clang and
-    llvm_spirv (extra arguments), ocloc (device list), expect_fail (stage or
-    None).  A malformed file raises TestFailure('format').
+    Returns a dict: runs (list of (tag or None, option string, line)),
+    clang and llvm_spirv (extra arguments), ocloc (device list), expect_fail
+    ((stage, regex) or None).  A malformed file raises TestFailure('format').
     """
     t = {"runs": [], "clang": [], "llvm_spirv": [], "ocloc": ["dg2"], "expect_fail": None}
     with open(path, encoding="utf-8") as f:
