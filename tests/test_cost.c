@@ -231,7 +231,8 @@ START_TEST(model_api)
    xe_isa_counts ic = { .instructions = 22, .scattered = 2, .loop = 1 };
    ck_assert_double_eq(xe_cost_isa(XE_DEV_PVC, &ic),
                        22 + (XE_COST_ASSUMED_TRIPS - 1) + 2 * w->msg_scattered);
-   ck_assert_double_eq(xe_cost_versioned(XE_DEV_PVC, 10, 30, 0.75), w->reduce + 7.5 + 7.5);
+   /* Versioning costs the test, the original and the fast copy's code. */
+   ck_assert_double_eq(xe_cost_versioned(XE_DEV_PVC, 10, 30), w->reduce + 30 + 10);
    unsigned set;
    ck_assert(xe_device_parse_set("pvc,dg2", &set) && set == XE_DEV_ALL);
    ck_assert(!xe_device_parse_set("", &set));
