@@ -55,6 +55,9 @@ typedef struct xe_cost_weights {
    double reg_limit;      /* bytes per work-item up to which IGC keeps a private array in registers */
    double lane0_base;     /* a block access's sub-group base (broadcast of lane 0, scalar arithmetic) */
    double lane0_shared;   /* extra when the per-lane address stays live for another access */
+   double lane0_lane;     /* a block access whose address depends on a y/z invocation id: IGC
+                           * computes it per lane anyway (kept live) and moves lane 0's out;
+                           * replaces lane0_base */
    double broadcast;      /* OpGroupBroadcast / shuffle */
    double reduce;         /* sub-group reduction or vote (the versioning test) */
    double barrier;        /* work-group barrier */
