@@ -792,9 +792,8 @@ static void apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_tr
  * xe_cost_versioned(fast, slow): the test, slow = R and the guard's
  * divergent branch as they are, and fast = the code of R with the
  * candidates as block accesses and no guard, each block once per run of
- * the test (the binary
- * holds both copies; cost.h says why the fast copy's loops are not
- * credited).  Estimated before anything is built, so a refusal
+ * the test (the binary holds both copies; cost.h says why the fast copy's
+ * loops are not credited).  Estimated before anything is built, so a refusal
  * leaves the kernel untouched.  Returns true when not slower anywhere;
  * otherwise remarks both estimates. */
 static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
