@@ -28,7 +28,11 @@ static const isa_case cases[] = {
    { "copy", "sg_copy", "sg_copy", "--target=dg2", 1, { 1, 1 } },
    { "copy-aligned", "sg_copy", "sg_copy", "--assume-aligned", 0, { 2, 2 } },
    { "float", "sg_copy_float", "sg_copy_float", "--assume-aligned", 0, { 2, 2 } },
-   { "2d", "sg_copy_2d", "sg_copy_2d", "--assume-aligned --target=dg2", 1, { 1, 1 } },
+   /* The 2-D load's address depends on get_global_id(1): IGC computes it
+    * per lane anyway and the conversion makes both devices worse (dg2 ISA
+    * estimate 46 -> 49), so the model refuses it; --target=none checks the
+    * conversion itself. */
+   { "2d", "sg_copy_2d", "sg_copy_2d", "--assume-aligned --target=none", 1, { 1, 1 } },
    { "strided", "sg_strided", "sg_strided", "", -1, { -1, -1 } },
    /* SPIR-V 1.0 input: SubgroupSize raises it to 1.1; the load converts
     * (load-only: dg2 only, as above) */

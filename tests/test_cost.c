@@ -5,7 +5,9 @@
  *    block read; priv_volatile loses Volatile);
  *  - one it refuses is not, and the remark gives both estimates per device
  *    (priv_len64's registerized array; sg_copy's load-only block read on
- *    pvc), while --target=dg2 lets the dg2-only win through;
+ *    pvc; sgemm_tiled's block read through a get_local_id(1) address;
+ *    version_loop's sub-group versioning), while --target=dg2 lets the
+ *    dg2-only win through and --target=none asks nothing;
  *  - --isa-check keeps a kernel's original where IGC's output scores worse
  *    (sg_copy under --target=dg2 checked on pvc; needs ocloc and iga64,
  *    skipped without them unless XEOPT_REQUIRE_OCLOC=1);
@@ -114,6 +116,52 @@ START_TEST(refused_block_read_per_target)
    ck_assert_int_eq(run("sg_copy", "-O2 --target=dg2", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "load via %arrayidx: sub-group block read"), "%s", rem);
    ck_assert(strstr(dis, "OpSubgroupBlockReadINTEL"));
+   free(rem);
+   free(dis);
+}
+END_TEST
+
+/* A block read whose address depends on get_local_id(1): IGC computes it
+ * per lane anyway, so the model refuses the read (sgemm_tiled's B tile);
+ * --target=none makes it. */
+START_TEST(refused_lane_address)
+{
+   char *rem = NULL, *dis = NULL;
+   ck_assert_int_eq(run("sgemm_tiled", "-O2", &rem, &dis), 0);
+   const char *p = strstr(rem, "load via %arrayidx25: not converted: the cost model says slower on ");
+   ck_assert_msg(p, "%s", rem);
+   double b = 0, a = 0;
+   p = strstr(p, "estimate dg2 ");
+   ck_assert_msg(p && sscanf(p, "estimate dg2 %lf -> %lf", &b, &a) == 2 && a > b, "%s", rem);
+   ck_assert(!strstr(dis, "OpSubgroupBlockReadINTEL"));
+   free(rem);
+   free(dis);
+   ck_assert_int_eq(run("sgemm_tiled", "-O2 --target=none", &rem, &dis), 0);
+   ck_assert_msg(strstr(rem, "load via %arrayidx25: sub-group block read"), "%s", rem);
+   ck_assert(strstr(dis, "OpSubgroupBlockReadINTEL"));
+   free(rem);
+   free(dis);
+}
+END_TEST
+
+/* Versioning: the model scores both copies and the original loop, as the
+ * ISA estimate does, so version_loop stays as it is (IGC on pvc: 284 ->
+ * 330); --target=none versions it. */
+START_TEST(refused_versioning)
+{
+   char *rem = NULL, *dis = NULL;
+   ck_assert_int_eq(run("version_loop", "-O2", &rem, &dis), 0);
+   const char *p = strstr(rem, "[subgroup-versioning] missed: no fast copy of the region guarded by "
+                               "%cmp: the cost model says slower on ");
+   ck_assert_msg(p, "%s", rem);
+   double b = 0, a = 0;
+   p = strstr(p, ", pvc ");
+   ck_assert_msg(p && sscanf(p, ", pvc %lf -> %lf", &b, &a) == 2 && a > b, "%s", rem);
+   ck_assert(!strstr(dis, "OpGroupIAdd") && !strstr(dis, "OpGroupNonUniformIAdd"));
+   free(rem);
+   free(dis);
+   ck_assert_int_eq(run("version_loop", "-O2 --target=none", &rem, &dis), 0);
+   ck_assert_msg(strstr(rem, "[subgroup-versioning] applied: versioned the region"), "%s", rem);
    free(rem);
    free(dis);
 }
@@ -231,7 +279,8 @@ START_TEST(model_api)
    xe_isa_counts ic = { .instructions = 22, .scattered = 2, .loop = 1 };
    ck_assert_double_eq(xe_cost_isa(XE_DEV_PVC, &ic),
                        22 + (XE_COST_ASSUMED_TRIPS - 1) + 2 * w->msg_scattered);
-   ck_assert_double_eq(xe_cost_versioned(XE_DEV_PVC, 10, 30, 0.75), w->reduce + 7.5 + 7.5);
+   /* Versioning costs the test, the original and the fast copy's code. */
+   ck_assert_double_eq(xe_cost_versioned(XE_DEV_PVC, 10, 30), w->reduce + 30 + 10);
    unsigned set;
    ck_assert(xe_device_parse_set("pvc,dg2", &set) && set == XE_DEV_ALL);
    ck_assert(!xe_device_parse_set("", &set));
@@ -247,6 +296,8 @@ int main(void)
    tcase_add_test(tc, accepted);
    tcase_add_test(tc, refused_private_array);
    tcase_add_test(tc, refused_block_read_per_target);
+   tcase_add_test(tc, refused_lane_address);
+   tcase_add_test(tc, refused_versioning);
    tcase_add_test(tc, isa_check_refuses);
    tcase_add_test(tc, isa_check_needs_ocloc);
    tcase_add_test(tc, cost_prints_estimates);

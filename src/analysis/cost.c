@@ -80,6 +80,9 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * histogram narrowed to ushort[32]), 128 B not (hist_uint uint[32]) */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned dg2 */
       .lane0_shared = 2,   /* M: sg_copy dg2 29 -> 31 instructions (load-only conversion) */
+      .lane0_lane = 3,     /* M: sgemm_tiled dg2: the address depends on get_local_id(1), so IGC
+                            * computes it per lane anyway and moves lane 0's out (loop body
+                            * 75 -> 76); ISA estimate 1383 -> 1397, worse */
       .broadcast = 2,      /* M: scalar region move from lane 0 */
       .reduce = 14,        /* M: the versioning test on pvc (REWRITES.md section 6); A: same on dg2 */
       .barrier = 8,        /* A: fence + gateway message */
@@ -107,6 +110,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .reg_limit = 64,     /* M: as dg2 */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
       .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
+      .lane0_lane = 3,     /* M: sgemm_tiled pvc: as dg2 (loop body 76 -> 77, 1383 -> 1397) */
       .broadcast = 2,      /* M */
       .reduce = 14,        /* M: REWRITES.md section 6 (issue 17): ~14 scalar instructions */
       .barrier = 8,        /* A */
@@ -146,6 +150,7 @@ typedef struct walk {
    const xe_cost_change *ch;
    xe_cost c;
    unsigned depth;
+   bool code;   /* count each block once (xe_cost_blocks_code), not by frequency */
 } walk;
 
 static uint32_t storage_of(xe_module *m, uint32_t ptr)
@@ -334,6 +339,31 @@ static uint32_t scalar_type(xe_module *m, uint32_t type)
    return t && t->opcode == SpvOpTypeVector ? xe_op(t, 0) : type;
 }
 
+/* Does the value depend on a y or z component of the local or global
+ * invocation id?  Within a sub-group those are uniform only by the
+ * work-group's shape, which IGC does not use: it computes such an address
+ * per lane even when only lane 0's is needed (sgemm_tiled's B tile). */
+static bool lane_varying_yz(xe_module *m, uint32_t id, unsigned depth)
+{
+   xe_inst *d = xe_def(m, id);
+   if (!d || !d->block || depth > 24)
+      return false;
+   if (d->opcode == SpvOpCompositeExtract && xe_nops(d) >= 2 && xe_op(d, 1) != 0) {
+      xe_inst *ld = xe_def(m, xe_op(d, 0));
+      if (ld && ld->opcode == SpvOpLoad) {
+         int b = xe_builtin_of(m, xe_op(ld, 0));
+         if (b == SpvBuiltInLocalInvocationId || b == SpvBuiltInGlobalInvocationId)
+            return true;
+      }
+   }
+   if (d->opcode == SpvOpPhi || d->opcode == SpvOpLoad || d->opcode == SpvOpFunctionCall)
+      return false; /* loop-carried values and memory: not followed */
+   for (unsigned k = 0; k < xe_nops(d); k++)
+      if (xe_op_kind(d, k) == XE_W_ID && lane_varying_yz(m, xe_op(d, k), depth + 1))
+         return true;
+   return false;
+}
+
 static bool has_side_effect(xe_inst *i)
 {
    if (!i->result_id)
@@ -363,7 +393,7 @@ static uint8_t *liveness(walk *wk, xe_function *f)
       xe_foreach_inst(i, &b->insts) {
          if (!has_side_effect(i))
             continue;
-         bool conv = in_block_set(wk->ch, i);
+         bool conv = in_block_set(wk->ch, i) && !lane_varying_yz(m, xe_op(i, 0), 0);
          for (unsigned k = 0; k < xe_nops(i); k++) {
             if (xe_op_kind(i, k) != XE_W_ID)
                continue;
@@ -379,7 +409,7 @@ static uint8_t *liveness(walk *wk, xe_function *f)
       xe_inst *d = xe_def(m, stack[--sp]);
       if (!d || !d->block || d->block->fn != f)
          continue;
-      bool conv = in_block_set(wk->ch, d);
+      bool conv = in_block_set(wk->ch, d) && !lane_varying_yz(m, xe_op(d, 0), 0);
       for (unsigned k = 0; k < xe_nops(d); k++) {
          if (xe_op_kind(d, k) != XE_W_ID || (conv && k == 0))
             continue;
@@ -427,6 +457,8 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
    if (sc == SpvStorageClassCrossWorkgroup || sc == SpvStorageClassGeneric) {
       if (in_block_set(wk->ch, i)) {
          wk->c.block += freq;
+         if (lane_varying_yz(m, ptr, 0))
+            return w->send + w->msg_block + w->lane0_lane; /* per-lane address kept (liveness) */
          return w->send + w->msg_block + w->lane0_base +
                 (index_shared(m, f, wk->ch, i) ? w->lane0_shared : 0);
       }
@@ -567,7 +599,7 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       if (cfg->rpo_index[bi] == XE_NONE || (in_set && !in_set[bi]))
          continue;
       xe_block *b = cfg->blocks[bi];
-      double freq = block_freq(m, f, ls, bi);
+      double freq = wk->code ? 1 : block_freq(m, f, ls, bi);
       xe_foreach_inst(i, &b->insts) {
          if (i->result_id && !has_side_effect(i) && !live[i->result_id])
             continue;
@@ -645,11 +677,14 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
           c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
 }
 
-double xe_cost_versioned(enum xe_device d, double fast, double slow, double full)
+double xe_cost_blocks_code(xe_module *m, xe_function *f, enum xe_device d,
+                           const xe_cost_change *change, const uint8_t *in_set)
 {
-   if (full < 0)
-      full = 0;
-   if (full > 1)
-      full = 1;
-   return WEIGHTS[d].reduce + full * fast + (1 - full) * slow;
+   walk wk = { .m = m, .w = &WEIGHTS[d], .ch = change, .code = true };
+   return fn_cost_set(&wk, f, in_set);
+}
+
+double xe_cost_versioned(enum xe_device d, double fast_code, double slow)
+{
+   return WEIGHTS[d].reduce + slow + fast_code;
 }

@@ -55,6 +55,9 @@ typedef struct xe_cost_weights {
    double reg_limit;      /* bytes per work-item up to which IGC keeps a private array in registers */
    double lane0_base;     /* a block access's sub-group base (broadcast of lane 0, scalar arithmetic) */
    double lane0_shared;   /* extra when the per-lane address stays live for another access */
+   double lane0_lane;     /* a block access whose address depends on a y/z invocation id: IGC
+                           * computes it per lane anyway (kept live) and moves lane 0's out;
+                           * replaces lane0_base */
    double broadcast;      /* OpGroupBroadcast / shuffle */
    double reduce;         /* sub-group reduction or vote (the versioning test) */
    double barrier;        /* work-group barrier */
@@ -122,18 +125,20 @@ double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
  * count that is not a constant). */
 double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
 
-/* The fraction of sub-groups assumed to pass a versioning test (full
- * sub-group, guard true in every lane, contiguous and aligned addresses)
- * in a typical launch: partial sub-groups occur only at the end of a
- * work-group whose size is not a multiple of the sub-group size, and a
- * bounds guard fails only in the last sub-group(s) of the NDRange, so
- * nearly all sub-groups of a launch of thousands pass.  0.95 leaves room
- * for launches with small or odd work-groups (docs/cost-model.md). */
-#define XE_COST_FULL_SUBGROUPS 0.95
+/* xe_cost_blocks counted once per block instead of by loop frequency:
+ * the code those blocks add to the binary, in the same units (what a copy
+ * of them adds to the ISA estimate's instruction count). */
+double xe_cost_blocks_code(xe_module *m, xe_function *f, enum xe_device d,
+                           const xe_cost_change *change, const uint8_t *in_set);
 
-/* The cost of a sub-group versioned region: the test, then the fast copy
- * for the fraction full of sub-groups that pass it and the original
- * for the others (REWRITES.md section 6). */
-double xe_cost_versioned(enum xe_device d, double fast, double slow, double full);
+/* The cost of a sub-group versioned region (REWRITES.md section 6) as the
+ * ISA estimate (xe_cost_isa, bench/isa, --isa-check) scores IGC's output:
+ * the test (reduce), the original region as it runs (slow: partial or
+ * misaligned sub-groups run it, and its loops stay the binary's longest
+ * loop bodies) and the fast copy's code once (fast_code, from
+ * xe_cost_blocks_code).  The fast copy's shorter loops are not credited:
+ * the estimate weights only the longest loop body, the original's
+ * (docs/cost-model.md, "Versioning"). */
+double xe_cost_versioned(enum xe_device d, double fast_code, double slow);
 
 #endif

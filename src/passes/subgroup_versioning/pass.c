@@ -112,12 +112,12 @@ static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
 
 /* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
  * kernel as is against the versioned kernel, on every device of --target.
- * The versioned estimate is the kernel outside R, then the test and one of
- * the copies: xe_cost_versioned(fast, slow, XE_COST_FULL_SUBGROUPS), with
- * fast = R with the candidates as block accesses and no guard (the
- * addresses only they used are dead: B computes them for the test, whose
- * cost the `reduce` weight measures), slow = R and the guard's divergent
- * branch as they are.  Estimated before anything is built, so a refusal
+ * The versioned estimate is the kernel outside R, then
+ * xe_cost_versioned(fast, slow): the test, slow = R and the guard's
+ * divergent branch as they are, and fast = the code of R with the
+ * candidates as block accesses and no guard, each block once per run of
+ * the test (the binary holds both copies; cost.h says why the fast copy's
+ * loops are not credited).  Estimated before anything is built, so a refusal
  * leaves the kernel untouched.  Returns true when not slower anywhere;
  * otherwise remarks both estimates. */
 static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
@@ -141,12 +141,11 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
          continue;
       double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, NULL).cycles;
       double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, NULL, c->in_r);
-      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, &ch, c->in_r);
+      double fast = xe_cost_blocks_code(m, c->f, (enum xe_device)d, &ch, c->in_r);
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       before[d] = total;
-      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, fast / fb, (slow + guard) / fb,
-                                                  XE_COST_FULL_SUBGROUPS);
+      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, fast, (slow + guard) / fb);
       if (after[d] > before[d] * (1 + 1e-9) && ok) {
          ok = false;
          worst = (enum xe_device)d;
