@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cjson/cJSON.h>
 
@@ -52,7 +53,14 @@ cJSON *xe_manifest_kernel(xe_module *m, const char *kernel)
       cJSON_AddObjectToObject(m->manifest, "kernels");
    }
    cJSON *kernels = cJSON_GetObjectItem(m->manifest, "kernels");
-   cJSON *k = cJSON_GetObjectItem(kernels, kernel);
+   /* Passes go kernel by kernel, so the kernel asked for is nearly always
+    * the last one added: try it before cJSON's linear search, which made
+    * a manifest of n kernels cost O(n^2).  Kernels are only added here,
+    * after a failed search, so no two keys are equal ignoring case and the
+    * last one, if it matches, is the one the search would return. */
+   cJSON *tail = kernels && kernels->child ? kernels->child->prev : NULL;
+   cJSON *k = tail && !tail->next && tail->string && !strcasecmp(tail->string, kernel)
+                 ? tail : cJSON_GetObjectItem(kernels, kernel);
    if (!k)
       k = cJSON_AddObjectToObject(kernels, kernel);
    return k;
