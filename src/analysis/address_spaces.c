@@ -185,8 +185,9 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
       xe_foreach_fn(f, m) {
          if (!f->first)
             continue;
-         xe_as_info a;
-         xe_as_analyze(m, f, ps, n, &a);
+         /* Analysed at its first call: most kernels call nothing, and an
+          * analysis of each function in each round is most of the cost. */
+         xe_as_info a = { 0 };
          xe_foreach_block(b, f) {
             xe_foreach_inst(i, &b->insts) {
                if (i->opcode != SpvOpFunctionCall)
@@ -194,6 +195,8 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
                xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
                if (!callee)
                   continue;
+               if (!a.space)
+                  xe_as_analyze(m, f, ps, n, &a);
                unsigned k = 1;
                xe_foreach_inst(p, &callee->params) {
                   if (p->opcode != SpvOpFunctionParameter)
@@ -215,7 +218,8 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
                }
             }
          }
-         xe_as_free(&a);
+         if (a.space)
+            xe_as_free(&a);
       }
       if (!changed)
          break;
