@@ -1,5 +1,6 @@
 /* Sparse id -> dense index map (see idmap.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "idmap.h"
 
@@ -67,4 +68,28 @@ void xe_idmap_add_function(xe_idmap *map, const xe_function *f)
       xe_foreach_inst(i, &b->insts)
          if (i->result_id)
             xe_idmap_add(map, i->result_id);
+}
+
+void xe_idtab_set(xe_idtab *t, uint32_t id, uint32_t value)
+{
+   uint32_t k = xe_idmap_add(&t->map, id);
+   if (k >= t->cap) {
+      uint32_t cap = t->cap ? 2 * t->cap : 64;
+      while (cap <= k)
+         cap *= 2;
+      t->v = realloc(t->v, cap * sizeof(uint32_t));
+      if (!t->v)
+         abort();
+      memset(t->v + t->cap, 0, (cap - t->cap) * sizeof(uint32_t));
+      t->cap = cap;
+   }
+   t->v[k] = value;
+}
+
+void xe_idtab_free(xe_idtab *t)
+{
+   xe_idmap_free(&t->map);
+   free(t->v);
+   t->v = NULL;
+   t->cap = 0;
 }

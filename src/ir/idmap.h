@@ -57,4 +57,21 @@ static inline uint32_t xe_idmap_find(const xe_idmap *map, uint32_t id)
  * the result of every instruction in its blocks (not the block labels). */
 void xe_idmap_add_function(xe_idmap *map, const xe_function *f);
 
+/* A value per id, 0 until set: a memo table over whatever ids a walk
+ * meets (a function's values and the globals they use), in space for those
+ * ids only.  A zeroed struct is an empty table; xe_idtab_free empties it. */
+typedef struct xe_idtab {
+   xe_idmap map;
+   uint32_t *v;      /* by index in map */
+   uint32_t cap;
+} xe_idtab;
+
+static inline uint32_t xe_idtab_get(const xe_idtab *t, uint32_t id)
+{
+   uint32_t k = xe_idmap_find(&t->map, id);
+   return k == XE_IDMAP_NONE ? 0 : t->v[k];
+}
+void xe_idtab_set(xe_idtab *t, uint32_t id, uint32_t value);
+void xe_idtab_free(xe_idtab *t);
+
 #endif

@@ -54,6 +54,7 @@
 #include "affine.h"
 #include "builder.h"
 #include "cfg.h"
+#include "idmap.h"
 #include "launch_formula.h"
 #include "passes.h"
 #include "region.h"
@@ -260,16 +261,17 @@ static bool prove_disjoint(kctx *c, guard *g, char *why, size_t n)
 enum { P_UNKNOWN, P_BUSY, P_YES, P_NO };
 
 /* Does value id depend on the ids only through k (same_index)? */
-static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, uint8_t *memo)
+static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, xe_idtab *memo)
 {
    if (id >= c->m->bound)
       return false;
-   if (memo[id] == P_YES || memo[id] == P_NO || memo[id] == P_BUSY)
-      return memo[id] == P_YES;
+   uint32_t mv = xe_idtab_get(memo, id);
+   if (mv == P_YES || mv == P_NO || mv == P_BUSY)
+      return mv == P_YES;
    xe_inst *d = xe_def(c->m, id);
    if (!d)
       return false;
-   memo[id] = P_BUSY;
+   xe_idtab_set(memo, id, P_BUSY);
    bool ok;
    const xe_affine *a = xe_affine_of(c->aff, id);
    int64_t al, be;
@@ -296,7 +298,7 @@ static bool pure_in_k(kctx *c, guard *g, const xe_affine *k, uint32_t id, uint8_
    } else {
       ok = false;
    }
-   memo[id] = ok ? P_YES : P_NO;
+   xe_idtab_set(memo, id, ok ? P_YES : P_NO);
    return ok;
 }
 
@@ -349,7 +351,7 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
          }
       }
    }
-   uint8_t *memo = calloc(c->m->bound, 1);
+   xe_idtab memo_ids = { 0 }, *memo = &memo_ids;   /* sparse: not m->bound bytes per guard */
    bool ok = true;
    for (unsigned a = 0; a < g->reg.nacc && ok; a++) {
       if (g->reg.acc[a].store && !pure_in_k(c, g, &k, g->reg.acc[a].value, memo)) {
@@ -368,7 +370,7 @@ static bool prove_same_index(kctx *c, guard *g, const uint8_t *stored, char *why
          ok = false;
       }
    }
-   free(memo);
+   xe_idtab_free(memo);
    return ok;
 }
 
