@@ -123,8 +123,9 @@ typedef struct vctx {
    uint8_t *in_r;       /* by CFG index */
    uint32_t b;          /* CFG index of B */
    bool no_guard;       /* B is the entry, split after its variables */
-   uint8_t *hmemo;      /* by id */
-   uint32_t *emitted;   /* by id: the id hoisted to B */
+   xe_idtab hmemo;      /* by id (sparse: tables of the module's bound per kernel
+                           and candidate made the pass quadratic) */
+   xe_idtab emitted;    /* by id: the id hoisted to B */
    xe_inst *at;         /* hoisted code goes before this */
    cand *c;
    unsigned nc;
@@ -170,8 +171,8 @@ static int hoistable(vctx *c, uint32_t id, unsigned depth)
 {
    if (id >= c->m->bound)
       return H_NO;
-   if (c->hmemo[id])
-      return c->hmemo[id];
+   if (xe_idtab_get(&c->hmemo, id))
+      return (int)xe_idtab_get(&c->hmemo, id);
    xe_inst *d = xe_def(c->m, id);
    int res = H_NO;
    if (!d) {
@@ -193,17 +194,17 @@ static int hoistable(vctx *c, uint32_t id, unsigned depth)
          }
       }
    }
-   c->hmemo[id] = (uint8_t)res;
+   xe_idtab_set(&c->hmemo, id, (uint32_t)res);
    return res;
 }
 
 /* The value of id at the end of B (hoistable(id) must hold). */
 static uint32_t hoist(vctx *c, uint32_t id)
 {
-   if (c->hmemo[id] == H_AVAILABLE)
+   if (xe_idtab_get(&c->hmemo, id) == H_AVAILABLE)
       return id;
-   if (c->emitted[id])
-      return c->emitted[id];
+   if (xe_idtab_get(&c->emitted, id))
+      return xe_idtab_get(&c->emitted, id);
    xe_inst *d = xe_def(c->m, id);
    uint32_t ops[32];
    unsigned n = xe_nops(d);
@@ -218,7 +219,7 @@ static uint32_t hoist(vctx *c, uint32_t id)
    if (cl->opcode == SpvOpInBoundsPtrAccessChain)
       xe_set_opcode(cl, SpvOpPtrAccessChain);
    xe_list_insert_before(c->m, c->at, cl);
-   c->emitted[id] = r;
+   xe_idtab_set(&c->emitted, id, r);
    return r;
 }
 
@@ -873,7 +874,6 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    const xe_cfg *cfg = xe_function_cfg(f);
    vctx c = { .m = m, .k = k, .f = f, .cfg = cfg, .r = r };
    c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
-   c.hmemo = calloc(m->bound, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
    char why[200], nb[64], nb2[64];
@@ -903,7 +903,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
             continue;
          c.b = bi;
          c.no_guard = false;
-         memset(c.hmemo, 0, m->bound);
+         xe_idtab_free(&c.hmemo);
          xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
                                               xe_block_id(cfg->blocks[bi]), xe_block_id(cfg->blocks[hi]));
          c.nc = 0;
@@ -928,7 +928,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          c.in_r[x] = cfg->rpo_index[x] != XE_NONE;
       c.b = 0;
       c.no_guard = true;
-      memset(c.hmemo, 0, m->bound);
+      xe_idtab_free(&c.hmemo);
       c.nc = 0;
       collect(&c, l0, false);
       const char *rw = c.nc ? region_why(&c, why, sizeof(why)) : NULL;
@@ -989,7 +989,6 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                       xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
                       c.c[q].store ? 16 : 4);
       }
-      c.emitted = calloc(m->bound, sizeof(uint32_t));
       if (c.no_guard) {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
@@ -1009,7 +1008,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          apply(&c, rb, nrb, gcond, gtrue);
       }
       free(rb);
-      free(c.emitted);
+      xe_idtab_free(&c.emitted);
       progress = true;
    }
    xe_lanes_free(l0);
@@ -1017,7 +1016,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
       xe_lanes_free(c.typical);
    free(c.c);
    free(c.in_r);
-   free(c.hmemo);
+   xe_idtab_free(&c.hmemo);
    return progress;
 }
 
