@@ -481,7 +481,10 @@ static xe_use *arena_take(struct xe_defuse *d, size_t n)
 {
    chunk *c = d->arena;
    if (!c || c->cap - c->n < n) {
-      size_t cap = n > 4096 ? n : 4096;
+      /* 1,024 uses (16 KiB): a chunk under glibc's 64 KiB threshold, so
+       * freeing it (between passes, and per function in some passes) does
+       * not make malloc consolidate its free lists each time. */
+      size_t cap = n > 1024 ? n : 1024;
       c = xrealloc(NULL, sizeof(chunk) + cap * sizeof(xe_use));
       c->cap = cap;
       c->n = 0;
