@@ -602,14 +602,37 @@ bool xe__spec_id_used(const xe_module *m, uint32_t v)
    return c && *c;
 }
 
+/* The first SpecId >= from not in use.  The cursor [spec_from, spec_next)
+ * is a run known to be in use (spec_del cuts it back); the walk jumps over
+ * it and the new cursor keeps it when the two runs touch.  Callers that
+ * alternate starting points (loop-spec-constants asks from 0, then from
+ * the id it just took + 1) then cost O(1) per id, not a walk of every
+ * SpecId taken so far. */
 uint32_t xe__spec_id_fresh(const xe_module *m, uint32_t from)
 {
    struct xe_defuse *d = built(m);
-   uint32_t v = d->spec_cursor && d->spec_from == from ? d->spec_next : from;
-   while (xe__spec_id_used(m, v))
+   uint32_t lo = from, v = from;
+   if (d->spec_cursor && from >= d->spec_from && from <= d->spec_next) {
+      lo = d->spec_from;
+   } else if (d->spec_cursor && from > d->spec_next && from - d->spec_next <= 64) {
+      /* A short gap above the run: when it is in use too, the runs join. */
+      uint32_t w = d->spec_next;
+      while (w < from && xe__spec_id_used(m, w))
+         w++;
+      if (w == from)
+         lo = d->spec_from;
+   }
+   for (;;) {
+      if (d->spec_cursor && v >= d->spec_from && v < d->spec_next) {
+         v = d->spec_next;   /* in use, all of it */
+         continue;
+      }
+      if (!xe__spec_id_used(m, v))
+         break;
       v++;
+   }
    d->spec_cursor = true;
-   d->spec_from = from;
+   d->spec_from = lo;
    d->spec_next = v;
    return v;
 }
