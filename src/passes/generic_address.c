@@ -300,16 +300,18 @@ static int cmp_u32(const void *pa, const void *pb)
    return a < b ? -1 : a > b;
 }
 
-/* The ids of a map, ascending (malloc'd, map->n entries). */
-static uint32_t *sorted_ids(const xe_idmap *map)
+/* The ids of a map marked in sel (by index), ascending; *n of them
+ * (malloc'd). */
+static uint32_t *sorted_ids(const xe_idmap *map, const uint8_t *sel, uint32_t *n)
 {
-   uint32_t *v = malloc((map->n ? map->n : 1) * sizeof(uint32_t)), n = 0;
+   uint32_t *v = malloc((map->n ? map->n : 1) * sizeof(uint32_t));
    if (!v)
       abort();
+   *n = 0;
    for (uint32_t k = 0; k <= map->mask; k++)
-      if (map->keys[k])
-         v[n++] = map->keys[k];
-   qsort(v, n, sizeof(uint32_t), cmp_u32);
+      if (map->keys[k] && sel[map->vals[k]])
+         v[(*n)++] = map->keys[k];
+   qsort(v, *n, sizeof(uint32_t), cmp_u32);
    return v;
 }
 
@@ -344,9 +346,6 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    uint8_t *retype = calloc(nl ? nl : 1, 1);
    uint32_t *orig_type = calloc(nl ? nl : 1, sizeof(uint32_t));
    uint32_t *alias = calloc(nl ? nl : 1, sizeof(uint32_t));
-   /* f's ids in increasing order: the loops over values below visit them
-    * so (remarks and the ids of new casts follow that order). */
-   uint32_t *ids = sorted_ids(&a.ids);
    const char *fname = xe_name(m, xe_function_id(f)) ? xe_name(m, xe_function_id(f)) : "?";
 
    xe_foreach_inst(p, &f->params) {
@@ -393,12 +392,17 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    xe_foreach_inst(p, &f->params)
       if (p->result_id && xe_is_generic_ptr_type(m, p->type_id) && specific(xe_as_space(&a, p->result_id)))
          retype[LOC(p->result_id)] = 1;
+   /* The candidates in increasing id order: the loops over values below
+    * visit them so (remarks and the ids of new casts follow that order);
+    * marks are only taken away from here on. */
+   uint32_t nids;
+   uint32_t *ids = sorted_ids(&a.ids, retype, &nids);
 
    /* Keep only values that end in an access or a foldable cast: retyping a
     * value whose every use wants it Generic again only adds casts. */
    for (bool changed = true; changed;) {
       changed = false;
-      for (uint32_t j = 0; j < nl; j++) {
+      for (uint32_t j = 0; j < nids; j++) {
          uint32_t id = ids[j];
          if (!retype[LOC(id)])
             continue;
@@ -481,7 +485,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    }
 
    /* Fix the uses that are not retyped themselves. */
-   for (uint32_t j = 0; j < nl; j++) {
+   for (uint32_t j = 0; j < nids; j++) {
       uint32_t id = ids[j];
       if (!retype[LOC(id)])
          continue;
