@@ -36,8 +36,8 @@ static int first_generic_access(xe_module *m, xe_function *f, const int *ps, boo
             continue;
          xe_inst *d = xe_def(m, xe_op(i, 0));
          if (d && xe_is_generic_ptr_type(m, d->type_id)) {
-            s = a.space[xe_op(i, 0)];
-            *conflict = a.conflict[xe_op(i, 0)];
+            s = xe_as_space(&a, xe_op(i, 0));
+            *conflict = xe_as_conflict(&a, xe_op(i, 0));
          }
       }
    }

@@ -11,6 +11,7 @@
 
 #include "builder.h"
 #include "cfg.h"
+#include "idmap.h"
 #include "io.h"
 #include "opinfo.h"
 #include <spirv/unified1/OpenCL.std.h>
@@ -165,6 +166,71 @@ END_TEST
 /* The use lists follow every edit function without a rebuild, stay in
  * layout order, agree with a fresh walk (xe_check_uses), and notice a
  * word written behind their back. */
+/* The sparse id map keeps dense indexes in insertion order through its
+ * growth; the per-id table reads 0 until set, and both empty on free. */
+START_TEST(idmap_sparse)
+{
+   xe_idmap map = { 0 };
+   ck_assert_uint_eq(xe_idmap_find(&map, 7), XE_IDMAP_NONE);
+   for (uint32_t k = 0; k < 1000; k++)
+      ck_assert_uint_eq(xe_idmap_add(&map, 7 + 13 * k), k);
+   ck_assert_uint_eq(xe_idmap_add(&map, 7 + 13 * 500), 500);   /* present: its index */
+   ck_assert_uint_eq(map.n, 1000);
+   for (uint32_t k = 0; k < 1000; k++) {
+      ck_assert_uint_eq(xe_idmap_find(&map, 7 + 13 * k), k);
+      ck_assert_uint_eq(xe_idmap_find(&map, 8 + 13 * k), XE_IDMAP_NONE);
+   }
+   ck_assert_uint_eq(xe_idmap_find(&map, 0), XE_IDMAP_NONE);
+   xe_idmap_free(&map);
+   ck_assert_uint_eq(xe_idmap_find(&map, 7), XE_IDMAP_NONE);
+
+   xe_idtab t = { 0 };
+   ck_assert_uint_eq(xe_idtab_get(&t, 2), 0);
+   for (uint32_t k = 1; k <= 300; k++)
+      xe_idtab_set(&t, 2 * k * 1009, k);
+   xe_idtab_set(&t, 2 * 1009, 77);   /* overwrite */
+   ck_assert_uint_eq(xe_idtab_get(&t, 2 * 1009), 77);
+   for (uint32_t k = 2; k <= 300; k++) {
+      ck_assert_uint_eq(xe_idtab_get(&t, 2 * k * 1009), k);
+      ck_assert_uint_eq(xe_idtab_get(&t, 2 * k * 1009 + 1), 0);
+   }
+   xe_idtab_free(&t);
+   ck_assert_uint_eq(xe_idtab_get(&t, 4 * 1009), 0);
+}
+END_TEST
+
+/* Fresh SpecIds when the caller alternates starting points, as
+ * loop-spec-constants does (from 0, then from the id just taken + 1), and
+ * after a SpecId below the cursor is freed. */
+START_TEST(spec_id_cursor)
+{
+   xe_module *m = assemble(nest_text(false));
+   uint32_t target = 0;
+   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL])
+      if (i->opcode == SpvOpConstant && !target)
+         target = i->result_id;
+   ck_assert(target);
+   for (uint32_t k = 0; k < 20; k++) {
+      uint32_t a = xe_spec_id_fresh(m, 0);
+      ck_assert_uint_eq(a, 2 * k);
+      xe_decorate(m, target, SpvDecorationSpecId, &a, 1);
+      uint32_t b = xe_spec_id_fresh(m, a + 1);
+      ck_assert_uint_eq(b, 2 * k + 1);
+      xe_decorate(m, target, SpvDecorationSpecId, &b, 1);
+   }
+   xe_foreach_inst_safe(i, nx, &m->sec[XE_SEC_ANNOTATION])
+      if (i->opcode == SpvOpDecorate && xe_op(i, 1) == SpvDecorationSpecId && xe_op(i, 2) == 7)
+         xe_inst_delete(m, i);
+   ck_assert(!xe_spec_id_used(m, 7));
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 0), 7);
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 8), 40);
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 100), 100);
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 3), 7);
+   ck_assert_uint_eq(xe_spec_id_fresh(m, 0), 7);
+   xe_module_free(m);
+}
+END_TEST
+
 START_TEST(use_lists_follow_edits)
 {
    xe_module *m = assemble(nest_text(false));
@@ -387,6 +453,8 @@ int main(void)
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);
+   tcase_add_test(tc, idmap_sparse);
+   tcase_add_test(tc, spec_id_cursor);
    tcase_add_test(tc, analysis_generations);
    tcase_add_test(tc, version_raised_for_new_features);
    suite_add_tcase(s, tc);

@@ -4,6 +4,7 @@
  * may see its operands later than itself.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "address_spaces.h"
 
@@ -46,7 +47,7 @@ static int operand_space(const xe_module *m, const xe_as_info *a, uint32_t id)
       return XE_AS_NONE;
    if (!xe_is_generic_ptr_type(m, d->type_id))
       return storage_of_value(m, id);
-   return id < a->n ? a->space[id] : XE_AS_UNKNOWN;
+   return xe_as_space(a, id);
 }
 
 /* A Function variable holding a pointer: the join of what is stored into
@@ -73,7 +74,7 @@ static int load_space(const xe_module *m, const xe_as_info *a, xe_inst *ld, bool
       if (u->opcode != SpvOpStore || w != 0)
          return XE_AS_UNKNOWN;
       s = join(s, operand_space(m, a, xe_op(u, 1)), &c);
-      if (xe_op(u, 1) < a->n && a->conflict[xe_op(u, 1)])
+      if (xe_as_conflict(a, xe_op(u, 1)))
          c = true;
    }
    *conflict |= c;
@@ -94,7 +95,7 @@ static int transfer(const xe_module *m, const xe_as_info *a, xe_inst *i, bool *c
       if (!xe_is_generic_ptr_type(m, xe_def(m, xe_op(i, 0)) ? xe_def(m, xe_op(i, 0))->type_id : 0))
          return XE_AS_UNKNOWN;   /* e.g. integer to pointer bitcast */
       /* Carry the conflict down the chain so the access is blamed right. */
-      if (xe_op(i, 0) < a->n && a->conflict[xe_op(i, 0)])
+      if (xe_as_conflict(a, xe_op(i, 0)))
          *conflict = true;
       return operand_space(m, a, xe_op(i, 0));
    case SpvOpSelect:
@@ -116,14 +117,19 @@ void xe_as_analyze(xe_module *m, xe_function *f, const int *params, uint32_t npa
                    xe_as_info *a)
 {
    a->n = m->bound;
-   a->space = malloc(sizeof(int) * a->n);
-   a->conflict = calloc(a->n, 1);
-   for (uint32_t k = 0; k < a->n; k++)
+   memset(&a->ids, 0, sizeof(a->ids));
+   xe_idmap_add_function(&a->ids, f);
+   uint32_t nl = a->ids.n;
+   a->space = malloc(sizeof(int) * (nl ? nl : 1));
+   a->conflict = calloc(nl ? nl : 1, 1);
+   if (!a->space || !a->conflict)
+      abort();
+   for (uint32_t k = 0; k < nl; k++)
       a->space[k] = XE_AS_NONE;
    xe_foreach_inst(p, &f->params)
       if (p->result_id && p->result_id < a->n)
-         a->space[p->result_id] = params && p->result_id < nparams ? params[p->result_id]
-                                                                      : XE_AS_UNKNOWN;
+         a->space[xe_idmap_find(&a->ids, p->result_id)] =
+            params && p->result_id < nparams ? params[p->result_id] : XE_AS_UNKNOWN;
    /* Values only go down the lattice NONE -> space -> UNKNOWN, so this
     * terminates after at most two changes per value. */
    for (bool changed = true; changed;) {
@@ -134,14 +140,15 @@ void xe_as_analyze(xe_module *m, xe_function *f, const int *params, uint32_t npa
                continue;
             bool c = false;
             int s = transfer(m, a, i, &c);
-            int old = a->space[i->result_id];
+            uint32_t k = xe_idmap_find(&a->ids, i->result_id);
+            int old = a->space[k];
             int nw = join(old, s, &c);
             if (nw != old) {
-               a->space[i->result_id] = nw;
+               a->space[k] = nw;
                changed = true;
             }
-            if (c && !a->conflict[i->result_id]) {
-               a->conflict[i->result_id] = 1;
+            if (c && !a->conflict[k]) {
+               a->conflict[k] = 1;
                changed = true;
             }
          }
@@ -153,6 +160,7 @@ void xe_as_free(xe_as_info *a)
 {
    free(a->space);
    free(a->conflict);
+   xe_idmap_free(&a->ids);
    a->space = NULL;
    a->conflict = NULL;
 }
@@ -177,8 +185,9 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
       xe_foreach_fn(f, m) {
          if (!f->first)
             continue;
-         xe_as_info a;
-         xe_as_analyze(m, f, ps, n, &a);
+         /* Analysed at its first call: most kernels call nothing, and an
+          * analysis of each function in each round is most of the cost. */
+         xe_as_info a = { 0 };
          xe_foreach_block(b, f) {
             xe_foreach_inst(i, &b->insts) {
                if (i->opcode != SpvOpFunctionCall)
@@ -186,6 +195,8 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
                xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
                if (!callee)
                   continue;
+               if (!a.space)
+                  xe_as_analyze(m, f, ps, n, &a);
                unsigned k = 1;
                xe_foreach_inst(p, &callee->params) {
                   if (p->opcode != SpvOpFunctionParameter)
@@ -197,7 +208,7 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
                      continue;
                   bool c = false;
                   int s = join(ps[p->result_id], operand_space(m, &a, arg), &c);
-                  if (arg < a.n && a.conflict[arg])
+                  if (xe_as_conflict(&a, arg))
                      c = true;
                   if (s != ps[p->result_id] || (c && !conf[p->result_id])) {
                      ps[p->result_id] = s;
@@ -207,7 +218,8 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
                }
             }
          }
-         xe_as_free(&a);
+         if (a.space)
+            xe_as_free(&a);
       }
       if (!changed)
          break;

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bounds_guard.h"
+#include "idmap.h"
 
 /* ---- recognition ---- */
 
@@ -196,16 +197,17 @@ enum { P_UNKNOWN, P_BUSY, P_YES, P_NO };
 
 /* Does value id depend on the ids only through k (same_index)? */
 static bool pure_in_k(xe_guard_ctx *c, xe_guard *g, const xe_affine *k, uint32_t id,
-                      uint8_t *memo)
+                      xe_idtab *memo)
 {
    if (id >= c->m->bound)
       return false;
-   if (memo[id] == P_YES || memo[id] == P_NO || memo[id] == P_BUSY)
-      return memo[id] == P_YES;
+   uint32_t mv = xe_idtab_get(memo, id);
+   if (mv == P_YES || mv == P_NO || mv == P_BUSY)
+      return mv == P_YES;
    xe_inst *d = xe_def(c->m, id);
    if (!d)
       return false;
-   memo[id] = P_BUSY;
+   xe_idtab_set(memo, id, P_BUSY);
    bool ok;
    const xe_affine *a = xe_affine_of(c->aff, id);
    int64_t al, be;
@@ -232,7 +234,7 @@ static bool pure_in_k(xe_guard_ctx *c, xe_guard *g, const xe_affine *k, uint32_t
    } else {
       ok = false;
    }
-   memo[id] = ok ? P_YES : P_NO;
+   xe_idtab_set(memo, id, ok ? P_YES : P_NO);
    return ok;
 }
 
@@ -286,7 +288,7 @@ static bool prove_same_index(xe_guard_ctx *c, xe_guard *g, const uint8_t *stored
          }
       }
    }
-   uint8_t *memo = calloc(c->m->bound, 1);
+   xe_idtab memo_ids = { 0 }, *memo = &memo_ids;   /* sparse: not m->bound bytes per guard */
    bool ok = true;
    for (unsigned a = 0; a < g->reg.nacc && ok; a++) {
       if (g->reg.acc[a].store && !pure_in_k(c, g, &k, g->reg.acc[a].value, memo)) {
@@ -305,7 +307,7 @@ static bool prove_same_index(xe_guard_ctx *c, xe_guard *g, const uint8_t *stored
          ok = false;
       }
    }
-   free(memo);
+   xe_idtab_free(memo);
    return ok;
 }
 

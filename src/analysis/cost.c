@@ -42,6 +42,7 @@
 
 #include "cfg.h"
 #include "cost.h"
+#include "idmap.h"
 #include "ranges.h"
 
 /* ---- the weights: one table, every number's source ----
@@ -379,16 +380,23 @@ static bool has_side_effect(xe_inst *i)
    }
 }
 
-/* live[id] for the instructions of f, from the observable ones back. */
-static uint8_t *liveness(walk *wk, xe_function *f)
+/* Which of f's values are live, from the observable instructions back:
+ * live[k] for the id with index k in *ids (f's own ids, xe_idmap), so one
+ * call costs what f holds, not the module's bound (the model runs on every
+ * kernel).  Ids of other functions and globals are never asked about. */
+static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
 {
    xe_module *m = wk->m;
-   uint8_t *live = calloc(m->bound + 1, 1);
-   uint32_t *stack = malloc((m->bound + 1) * sizeof(uint32_t));
+   xe_idmap_init(ids, 0);
+   xe_idmap_add_function(ids, f);
+   uint32_t n = ids->n ? ids->n : 1;
+   uint8_t *live = calloc(n, 1);
+   uint32_t *stack = malloc(n * sizeof(uint32_t));
    unsigned sp = 0;
    if (!live || !stack)
       abort();
-#define MARK(id) do { uint32_t _id = (id); if (_id <= m->bound && !live[_id]) { live[_id] = 1; stack[sp++] = _id; } } while (0)
+#define MARK(id) do { uint32_t _id = (id), _k = xe_idmap_find(ids, _id); \
+      if (_k != XE_IDMAP_NONE && !live[_k]) { live[_k] = 1; stack[sp++] = _id; } } while (0)
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
          if (!has_side_effect(i))
@@ -593,7 +601,8 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       return 0;
    const xe_cfg *cfg = xe_function_cfg(f);
    const xe_loops *ls = xe_function_loops(f);
-   uint8_t *live = liveness(wk, f);
+   xe_idmap ids;
+   uint8_t *live = liveness(wk, f, &ids);
    double total = 0;
    for (uint32_t bi = 0; bi < cfg->n; bi++) {
       if (cfg->rpo_index[bi] == XE_NONE || (in_set && !in_set[bi]))
@@ -601,12 +610,13 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       xe_block *b = cfg->blocks[bi];
       double freq = wk->code ? 1 : block_freq(m, f, ls, bi);
       xe_foreach_inst(i, &b->insts) {
-         if (i->result_id && !has_side_effect(i) && !live[i->result_id])
+         if (i->result_id && !has_side_effect(i) && !live[xe_idmap_find(&ids, i->result_id)])
             continue;
          total += freq * inst_cost(wk, f, i, freq);
       }
    }
    free(live);
+   xe_idmap_free(&ids);
    return total;
 }
 

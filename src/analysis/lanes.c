@@ -84,11 +84,18 @@ static xe_lane_fact meet(xe_lane_fact a, xe_lane_fact b)
    return r;
 }
 
+static xe_lane_fact global_fact(const xe_module *m, uint32_t id);
+
+/* Every id the code refers to is in the map (analyze_edge puts it there);
+ * any other id below the bound is asked of the module. */
 static xe_lane_fact get(const ctx *c, uint32_t id)
 {
+   uint32_t k = xe_idmap_find(&c->l->ids, id);
+   if (k != XE_IDMAP_NONE)
+      return c->l->fact[k];
    if (id >= c->l->bound)
       return F_UNKNOWN;
-   return c->l->fact[id];
+   return global_fact(c->m, id);
 }
 
 static bool is_uniform(xe_lane_fact f) { return f.kind == XE_LANE_UNIFORM || f.kind == XE_LANE_TOP; }
@@ -273,15 +280,17 @@ static xe_lane_fact eval(ctx *c, const xe_inst *i, bool block_uniform)
          return F_UNKNOWN;
       xe_inst *t = xe_def(m, i->type_id);
       if (t && t->opcode == SpvOpTypeVector) {
-         c->bvec[i->result_id] = (int16_t)b;
+         c->bvec[xe_idmap_find(&c->l->ids, i->result_id)] = (int16_t)b;
          return F_UNKNOWN;
       }
       return builtin_fact(c, b, 0);
    }
-   case SpvOpCompositeExtract:
-      if (xe_nops(i) == 2 && c->bvec[xe_op(i, 0)] >= 0)
-         return builtin_fact(c, c->bvec[xe_op(i, 0)], xe_op(i, 1));
+   case SpvOpCompositeExtract: {
+      uint32_t v = xe_idmap_find(&c->l->ids, xe_op(i, 0));
+      if (xe_nops(i) == 2 && v != XE_IDMAP_NONE && c->bvec[v] >= 0)
+         return builtin_fact(c, c->bvec[v], xe_op(i, 1));
       break;
+   }
    case SpvOpIAdd:
    case SpvOpISub: {
       xe_lane_fact a = get(c, xe_op(i, 0)), b = get(c, xe_op(i, 1));
@@ -397,7 +406,7 @@ static xe_lane_fact eval(ctx *c, const xe_inst *i, bool block_uniform)
 
 static void set(ctx *c, uint32_t id, xe_lane_fact f)
 {
-   xe_lane_fact *old = &c->l->fact[id];
+   xe_lane_fact *old = &c->l->fact[xe_idmap_find(&c->l->ids, id)];
    xe_lane_fact n = old->kind == XE_LANE_TOP ? f : meet(*old, f);
    /* Field by field: struct padding is not initialised. */
    if (old->kind != n.kind || old->tz != n.tz || old->nowrap_s != n.nowrap_s ||
@@ -407,40 +416,72 @@ static void set(ctx *c, uint32_t id, xe_lane_fact f)
    }
 }
 
-static void init_globals(ctx *c)
+/* The fact of a module-level id: constants and global variables are
+ * uniform, OpUndef and types unknown, anything outside the global section
+ * TOP (not a value this analysis gives a fact: labels, functions, imports). */
+static xe_lane_fact global_fact(const xe_module *m, uint32_t id)
+{
+   xe_inst *i = xe_def(m, id);
+   if (!i || i->list != &m->sec[XE_SEC_GLOBAL])
+      return (xe_lane_fact){ XE_LANE_TOP, 0, false, false, 0, 0 };
+   uint64_t v;
+   switch (i->opcode) {
+   case SpvOpConstant:
+      return uniform(xe_const_uint(m, i->result_id, &v) ? umin(ctz64(v), value_width(m, i->type_id)) : 0);
+   case SpvOpConstantNull:
+      return uniform(value_width(m, i->type_id));
+   case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstantComposite:
+   case SpvOpSpecConstant: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
+   case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: case SpvOpVariable:
+      return uniform(0);
+   default:   /* OpUndef and anything unexpected */
+      return F_UNKNOWN;
+   }
+}
+
+/* Maps f's own ids (results start TOP) and the global ids its code refers
+ * to (their facts, fixed), and gives f's parameters their facts. */
+static void init_ids(ctx *c)
 {
    xe_module *m = c->m;
-   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
-      if (!i->result_id || i->result_id >= c->l->bound)
-         continue;
-      uint64_t v;
-      switch (i->opcode) {
-      case SpvOpConstant:
-         c->l->fact[i->result_id] = uniform(xe_const_uint(m, i->result_id, &v) ?
-                                            umin(ctz64(v), value_width(m, i->type_id)) : 0);
-         break;
-      case SpvOpConstantNull:
-         c->l->fact[i->result_id] = uniform(value_width(m, i->type_id));
-         break;
-      case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstantComposite:
-      case SpvOpSpecConstant: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
-      case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: case SpvOpVariable:
-         c->l->fact[i->result_id] = uniform(0);
-         break;
-      default:   /* OpUndef and anything unexpected */
-         c->l->fact[i->result_id] = F_UNKNOWN;
-         break;
-      }
+   xe_lanes *l = c->l;
+   xe_function *f = l->fn;
+   uint32_t n = 0;
+   xe_foreach_block(b, f)
+      xe_foreach_inst(i, &b->insts)
+         n += 1 + xe_nops(i);
+   xe_idmap_init(&l->ids, n);
+   xe_idmap_add_function(&l->ids, f);
+   uint32_t nlocal = l->ids.n;
+   xe_foreach_block(b, f)
+      xe_foreach_inst(i, &b->insts)
+         for (unsigned k = 0; k < xe_nops(i); k++) {
+            uint32_t id = xe_op(i, k);
+            xe_inst *d;
+            if (xe_op_kind(i, k) == XE_W_ID && id < l->bound && (d = xe_def(m, id)) &&
+                d->list == &m->sec[XE_SEC_GLOBAL])
+               xe_idmap_add(&l->ids, id);
+         }
+   l->nfact = l->ids.n;
+   l->fact = calloc(l->nfact ? l->nfact : 1, sizeof(*l->fact));
+   c->bvec = malloc((l->nfact ? l->nfact : 1) * sizeof(int16_t));
+   if (!l->fact || !c->bvec)
+      abort();
+   memset(c->bvec, 0xff, l->nfact * sizeof(int16_t));
+   for (uint32_t k = 0; k <= l->ids.mask; k++) {
+      uint32_t id = l->ids.keys[k];
+      if (id && l->ids.vals[k] >= nlocal)
+         l->fact[l->ids.vals[k]] = global_fact(m, id);
    }
-   xe_foreach_inst(p, &c->l->fn->params) {
+   xe_foreach_inst(p, &f->params) {
       if (p->opcode != SpvOpFunctionParameter)
          continue;
-      xe_lane_fact f = uniform(0);
+      xe_lane_fact pf = uniform(0);
       if (value_width(m, p->type_id) == 64 && xe_def(m, p->type_id)->opcode == SpvOpTypePointer) {
-         f.tz = 64;   /* offset 0 from itself */
-         f.root = p->result_id;
+         pf.tz = 64;   /* offset 0 from itself */
+         pf.root = p->result_id;
       }
-      c->l->fact[p->result_id] = f;
+      l->fact[xe_idmap_find(&l->ids, p->result_id)] = pf;
    }
 }
 
@@ -469,20 +510,21 @@ xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
 {
    const xe_cfg *cfg = xe_function_cfg(f);
    xe_lanes *l = calloc(1, sizeof(*l));
+   if (!l)
+      abort();
    l->bound = m->bound;
-   l->fact = calloc(m->bound, sizeof(*l->fact));
+   l->m = m;
    l->fn = f;
    l->nblocks = cfg->n;
    l->uniform_block = calloc(cfg->n ? cfg->n : 1, sizeof(bool));
    l->divergent_cause = calloc(cfg->n ? cfg->n : 1, sizeof(uint32_t));
    l->sg = sg;
-   ctx c = { m, l, sg, { 0, 0, 0 }, flags, malloc(m->bound * sizeof(int16_t)), false };
+   ctx c = { m, l, sg, { 0, 0, 0 }, flags, NULL, false };
    if (local_size)
       memcpy(c.ls, local_size, sizeof(c.ls));
-   memset(c.bvec, 0xff, m->bound * sizeof(int16_t));
    for (uint32_t b = 0; b < cfg->n; b++)
       l->uniform_block[b] = cfg->rpo_index[b] != XE_NONE;
-   init_globals(&c);
+   init_ids(&c);
 
    unsigned rounds = 0;
    do {
@@ -513,8 +555,9 @@ xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
       }
    } while (c.changed && ++rounds < 64);
    if (c.changed) {   /* no fixpoint: give up on everything */
-      for (uint32_t id = 0; id < l->bound; id++)
-         l->fact[id] = F_UNKNOWN;
+      l->failed = true;
+      for (uint32_t k = 0; k < l->nfact; k++)
+         l->fact[k] = F_UNKNOWN;
       memset(l->uniform_block, 0, cfg->n * sizeof(bool));
    }
    free(c.bvec);
@@ -526,6 +569,10 @@ void xe_lanes_free(xe_lanes *l)
    if (!l)
       return;
    free(l->fact);
+   for (uint32_t k = 0; k < l->nextra; k++)
+      free(l->extra[k]);
+   free(l->extra);
+   xe_idmap_free(&l->ids);
    free(l->uniform_block);
    free(l->divergent_cause);
    free(l);
@@ -543,4 +590,36 @@ uint32_t xe_lanes_divergent_cause(const xe_lanes *l, uint32_t label_id)
    const xe_cfg *cfg = xe_function_cfg(l->fn);
    uint32_t b = xe_cfg_block_index(cfg, label_id);
    return b != XE_NONE ? l->divergent_cause[b] : 0;
+}
+
+const xe_lane_fact *xe_lanes_fact(const xe_lanes *cl, uint32_t id)
+{
+   static const xe_lane_fact unknown = { XE_LANE_UNKNOWN, 0, false, false, 0, 0 };
+   if (cl->failed || id >= cl->bound)
+      return &unknown;
+   uint32_t k = xe_idmap_find(&cl->ids, id);
+   const xe_lane_fact *f;
+   if (k != XE_IDMAP_NONE) {
+      f = k < cl->nfact ? &cl->fact[k] : cl->extra[k - cl->nfact];
+   } else {
+      /* A global id f does not use: the analysis is a cache of facts, so
+       * adding one changes nothing the caller sees. */
+      xe_lanes *l = (xe_lanes *)cl;
+      xe_lane_fact g = global_fact(l->m, id);
+      if (g.kind == XE_LANE_TOP)
+         return &unknown;
+      if (l->nextra == l->capextra) {
+         l->capextra = l->capextra ? 2 * l->capextra : 8;
+         l->extra = realloc(l->extra, l->capextra * sizeof(*l->extra));
+      }
+      xe_lane_fact *e = malloc(sizeof(*e));
+      if (!l->extra || !e)
+         abort();
+      *e = g;
+      l->extra[l->nextra] = e;
+      xe_idmap_add(&l->ids, id);   /* index nfact + nextra */
+      l->nextra++;
+      f = e;
+   }
+   return f->kind != XE_LANE_TOP ? f : &unknown;
 }

@@ -46,6 +46,7 @@
 #ifndef XEOPT_LANES_H
 #define XEOPT_LANES_H
 
+#include "idmap.h"
 #include "ir.h"
 
 enum xe_lane_kind {
@@ -68,9 +69,23 @@ enum {
    XE_LANES_ASSUME_OFFSET = 1 << 0,   /* global work offset x is a multiple of SG */
 };
 
+/* Facts are kept by id in a sparse map (src/ir/idmap.h) that holds f's own
+ * ids and the global ids f's code refers to, so one analysis costs time
+ * and memory in proportion to f, not to the module: run on every kernel of
+ * a module it stays linear in the number of kernels. */
 typedef struct xe_lanes {
-   uint32_t bound;
-   xe_lane_fact *fact;      /* by id */
+   uint32_t bound;          /* the module's id bound when analysed: ids at or
+                               past it (added later) are unknown */
+   struct xe_module *m;
+   xe_idmap ids;            /* id -> index into fact[] */
+   xe_lane_fact *fact;      /* by index in ids */
+   uint32_t nfact;          /* entries in fact[] (the analysis's ids) */
+   /* Facts of global ids f does not refer to, computed when a caller asks
+    * (xe_lanes_fact): one allocation each, so that the pointers handed out
+    * stay valid until xe_lanes_free.  ids maps them to nfact + k. */
+   xe_lane_fact **extra;
+   uint32_t nextra, capextra;
+   bool failed;             /* no fixpoint within the round limit: all unknown */
    struct xe_function *fn;
    uint32_t nblocks;
    bool *uniform_block;     /* by CFG block index */
@@ -92,11 +107,9 @@ xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
                                 uint32_t edge_from, uint32_t edge_to);
 void xe_lanes_free(xe_lanes *l);
 
-static inline const xe_lane_fact *xe_lanes_fact(const xe_lanes *l, uint32_t id)
-{
-   static const xe_lane_fact unknown = { XE_LANE_UNKNOWN, 0, false, false, 0, 0 };
-   return id < l->bound && l->fact[id].kind != XE_LANE_TOP ? &l->fact[id] : &unknown;
-}
+/* The fact for id (unknown for ids the analysis does not know).  The
+ * pointer stays valid until xe_lanes_free. */
+const xe_lane_fact *xe_lanes_fact(const xe_lanes *l, uint32_t id);
 /* Is the block with this label sub-group uniform? */
 bool xe_lanes_block_uniform(const xe_lanes *l, uint32_t label_id);
 /* The condition id that makes the block divergent, 0 if none or unknown. */

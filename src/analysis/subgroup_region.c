@@ -54,8 +54,8 @@ int xe_sgv_hoistable(xe_sgv *c, uint32_t id, unsigned depth)
 {
    if (id >= c->m->bound)
       return XE_SGV_H_NO;
-   if (c->hmemo[id])
-      return c->hmemo[id];
+   if (xe_idtab_get(&c->hmemo, id))
+      return (int)xe_idtab_get(&c->hmemo, id);
    xe_inst *d = xe_def(c->m, id);
    int res = XE_SGV_H_NO;
    if (!d) {
@@ -77,7 +77,7 @@ int xe_sgv_hoistable(xe_sgv *c, uint32_t id, unsigned depth)
          }
       }
    }
-   c->hmemo[id] = (uint8_t)res;
+   xe_idtab_set(&c->hmemo, id, (uint32_t)res);
    return res;
 }
 

@@ -7,14 +7,15 @@
  * subgroup-versioning pass (src/passes/subgroup_versioning/) builds the
  * test and the copy; its header comment describes the transformation.
  *
- * Memory: the caller allocates in_r (cfg->n bytes) and hmemo (m->bound
- * bytes, zeroed for each new B), and frees them, c (malloc'd by
+ * Memory: the caller allocates in_r (cfg->n bytes), empties hmemo
+ * (xe_idtab_free) for each new B, and frees them, c (malloc'd by
  * xe_sgv_collect) and typical (xe_lanes_free, when set).
  */
 #ifndef XEOPT_SUBGROUP_REGION_H
 #define XEOPT_SUBGROUP_REGION_H
 
 #include "cfg.h"
+#include "idmap.h"
 #include "lanes.h"
 
 /* The size rule: a region of more instructions is not duplicated. */
@@ -49,8 +50,9 @@ typedef struct xe_sgv {
    uint8_t *in_r;       /* by CFG index */
    uint32_t b;          /* CFG index of B */
    bool no_guard;       /* B is the entry, split after its variables */
-   uint8_t *hmemo;      /* by id */
-   uint32_t *emitted;   /* by id: the id hoisted to B (the pass's) */
+   xe_idtab hmemo;      /* by id (sparse: tables of the module's bound per kernel
+                           and candidate made the pass quadratic) */
+   xe_idtab emitted;    /* by id: the id hoisted to B (the pass's) */
    xe_inst *at;         /* hoisted code goes before this (the pass's) */
    xe_sgv_cand *c;
    unsigned nc;

@@ -196,7 +196,6 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
       xe_isa_check_optimize(r, o, bytes, size, h, optimize);
    else
       optimize(r, o, bytes, size, h);
-   r->remarks_json = remarks_json(&r->remarks);
    return r;
 }
 
@@ -222,8 +221,15 @@ const uint32_t *xeopt_result_words(const xeopt_result *r, size_t *nwords)
    return r->status == XEOPT_OK ? r->words : NULL;
 }
 
-const char *xeopt_result_remarks_json(const xeopt_result *r)
+const char *xeopt_result_remarks_json(const xeopt_result *cr)
 {
+   /* Built on the first request, not with every result: for a module of
+    * 400 kernels the JSON took a tenth of the whole run, and the command
+    * line asks for it only with --report.  The text is a cache of
+    * r->remarks, so filling it in does not change the result. */
+   xeopt_result *r = (xeopt_result *)cr;
+   if (!r->remarks_json)
+      r->remarks_json = remarks_json(&r->remarks);
    return r->remarks_json;
 }
 

@@ -21,7 +21,7 @@ struct xeopt_result {
    char *warnings;         /* lines, "" when none */
    uint32_t *words;
    size_t nwords;
-   char *remarks_json;
+   char *remarks_json;     /* built on first request (xeopt_result_remarks_json), NULL before */
    char *manifest_json;    /* NULL when no contract entry */
    xe_remarks remarks;     /* for the command line's printing */
 };

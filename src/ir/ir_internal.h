@@ -19,6 +19,19 @@ static inline xe_module *xe__module_of(const xe_inst *i)
    return NULL;
 }
 
+/* Are i's words still the ones allocated with it (xe_inst_alloc)?  Then
+ * nwords is the allocated count, and the allocation also holds room for
+ * the use-list slots (one malloc less per instruction). */
+static inline bool xe__words_inline(const xe_inst *i)
+{
+   return i->words == (const uint32_t *)(i + 1);
+}
+/* That room, or NULL when the words moved out (xe_set_ops). */
+static inline uint32_t *xe__inline_uslot(const xe_inst *i)
+{
+   return xe__words_inline(i) ? (uint32_t *)(i + 1) + i->nwords : NULL;
+}
+
 /* Is l one of m's section lists? */
 static inline bool xe__is_section(const xe_module *m, const xe_list *l)
 {

@@ -208,9 +208,11 @@ static void set_header(xe_inst *i, SpvOp op, uint32_t type_id, uint32_t result_i
  * operand change needs more room; then they move to their own buffer. */
 xe_inst *xe_inst_alloc(unsigned nwords)
 {
-   xe_inst *i = xcalloc(1, sizeof(*i) + nwords * 5);
+   /* One allocation: the instruction, its words, room for its use-list
+    * slots (xe__inline_uslot) and its word kinds. */
+   xe_inst *i = xcalloc(1, sizeof(*i) + nwords * 9);
    i->words = (uint32_t *)(i + 1);
-   i->kinds = (uint8_t *)(i->words + nwords);
+   i->kinds = (uint8_t *)(i->words + 2 * (size_t)nwords);
    i->nwords = nwords;
    return i;
 }
@@ -244,7 +246,7 @@ xe_inst *xe_inst_clone(const xe_inst *src)
 
 static bool inst_inline(const xe_inst *i)
 {
-   return i->words == (const uint32_t *)(i + 1);
+   return xe__words_inline(i);
 }
 
 void xe_inst_free(xe_inst *i)
@@ -255,7 +257,8 @@ void xe_inst_free(xe_inst *i)
       free(i->words);
       free(i->kinds);
    }
-   free(i->uslot);
+   if (i->uslot != xe__inline_uslot(i))
+      free(i->uslot);
    free(i);
 }
 

@@ -58,7 +58,16 @@ struct xe_defuse {
    xe_inst **gtab;
    uint32_t gcap, gn;
    chunk *arena;           /* copies handed out by xe_uses */
+   /* The use arrays of the first build, carved from one allocation at
+    * their exact sizes (one malloc, not one per id); an array that grows
+    * later moves out to its own. */
+   xe_use *slab, *slab_end;
 };
+
+static bool in_slab(const struct xe_defuse *d, const xe_use *v)
+{
+   return v >= d->slab && v < d->slab_end;
+}
 
 #define TOMB ((xe_inst *)1)
 
@@ -100,9 +109,11 @@ void xe__defuse_free(struct xe_defuse *d)
       free(c);
    }
    for (uint32_t id = 0; id < d->cap; id++) {
-      free(d->ids[id].v);
+      if (!in_slab(d, d->ids[id].v))
+         free(d->ids[id].v);
       free(d->ids[id].meta);
    }
+   free(d->slab);
    free(d->ids);
    free(d->skey);
    free(d->scount);
@@ -290,7 +301,13 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
    idinfo *e = info(d, id);
    if (e->n == e->cap) {
       e->cap = e->cap ? 2 * e->cap : 4;
-      e->v = xrealloc(e->v, e->cap * sizeof(xe_use));
+      if (in_slab(d, e->v)) {
+         xe_use *v = xrealloc(NULL, e->cap * sizeof(xe_use));
+         memcpy(v, e->v, e->n * sizeof(xe_use));
+         e->v = v;
+      } else {
+         e->v = xrealloc(e->v, e->cap * sizeof(xe_use));
+      }
    }
    if (e->order_epoch != m->order_epoch) {
       e->order_epoch = m->order_epoch;
@@ -324,7 +341,9 @@ void xe__uses_link(xe_module *m, xe_inst *i)
    struct xe_defuse *d = m->defuse;
    if (!d || i->uslot)
       return;
-   i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
+   i->uslot = xe__inline_uslot(i);
+   if (!i->uslot)
+      i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
    for (unsigned w = 0; w < i->nwords; w++) {
       i->uslot[w] = NO_SLOT;
       if (w && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE))
@@ -364,7 +383,8 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
    }
    if (global_keyed(m, i))
       gtab_del(d, i);
-   free(i->uslot);
+   if (i->uslot != xe__inline_uslot(i))
+      free(i->uslot);
    i->uslot = NULL;
 }
 
@@ -398,12 +418,36 @@ static void link_visit(xe_module *m, xe_inst *i, void *data)
       xe__uses_link(m, i);
 }
 
+/* Counts the uses link_visit will enter, per id (in cap). */
+static void count_visit(xe_module *m, xe_inst *i, void *data)
+{
+   (void)data;
+   if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd)
+      return;
+   for (unsigned w = 1; w < i->nwords; w++)
+      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && i->words[w] < m->bound)
+         m->defuse->ids[i->words[w]].cap++;
+}
+
 static struct xe_defuse *built(const xe_module *cm)
 {
    xe_module *m = (xe_module *)cm; /* the indexes are a cache: building them changes no content */
    if (!m->defuse) {
-      m->defuse = xcalloc(1, sizeof(struct xe_defuse));
-      info(m->defuse, m->bound);
+      struct xe_defuse *d = m->defuse = xcalloc(1, sizeof(struct xe_defuse));
+      info(d, m->bound);
+      visit_all(m, count_visit, NULL);
+      size_t total = 0;
+      for (uint32_t id = 0; id < d->cap; id++)
+         total += d->ids[id].cap;
+      d->slab = xrealloc(NULL, (total ? total : 1) * sizeof(xe_use));
+      d->slab_end = d->slab + total;
+      xe_use *p = d->slab;
+      for (uint32_t id = 0; id < d->cap; id++) {
+         if (d->ids[id].cap) {
+            d->ids[id].v = p;
+            p += d->ids[id].cap;
+         }
+      }
       visit_all(m, link_visit, NULL);
    }
    return m->defuse;
@@ -437,7 +481,10 @@ static xe_use *arena_take(struct xe_defuse *d, size_t n)
 {
    chunk *c = d->arena;
    if (!c || c->cap - c->n < n) {
-      size_t cap = n > 4096 ? n : 4096;
+      /* 1,024 uses (16 KiB): a chunk under glibc's 64 KiB threshold, so
+       * freeing it (between passes, and per function in some passes) does
+       * not make malloc consolidate its free lists each time. */
+      size_t cap = n > 1024 ? n : 1024;
       c = xrealloc(NULL, sizeof(chunk) + cap * sizeof(xe_use));
       c->cap = cap;
       c->n = 0;
@@ -555,14 +602,37 @@ bool xe__spec_id_used(const xe_module *m, uint32_t v)
    return c && *c;
 }
 
+/* The first SpecId >= from not in use.  The cursor [spec_from, spec_next)
+ * is a run known to be in use (spec_del cuts it back); the walk jumps over
+ * it and the new cursor keeps it when the two runs touch.  Callers that
+ * alternate starting points (loop-spec-constants asks from 0, then from
+ * the id it just took + 1) then cost O(1) per id, not a walk of every
+ * SpecId taken so far. */
 uint32_t xe__spec_id_fresh(const xe_module *m, uint32_t from)
 {
    struct xe_defuse *d = built(m);
-   uint32_t v = d->spec_cursor && d->spec_from == from ? d->spec_next : from;
-   while (xe__spec_id_used(m, v))
+   uint32_t lo = from, v = from;
+   if (d->spec_cursor && from >= d->spec_from && from <= d->spec_next) {
+      lo = d->spec_from;
+   } else if (d->spec_cursor && from > d->spec_next && from - d->spec_next <= 64) {
+      /* A short gap above the run: when it is in use too, the runs join. */
+      uint32_t w = d->spec_next;
+      while (w < from && xe__spec_id_used(m, w))
+         w++;
+      if (w == from)
+         lo = d->spec_from;
+   }
+   for (;;) {
+      if (d->spec_cursor && v >= d->spec_from && v < d->spec_next) {
+         v = d->spec_next;   /* in use, all of it */
+         continue;
+      }
+      if (!xe__spec_id_used(m, v))
+         break;
       v++;
+   }
    d->spec_cursor = true;
-   d->spec_from = from;
+   d->spec_from = lo;
    d->spec_next = v;
    return v;
 }

@@ -633,7 +633,14 @@ cJSON *xe_mf_kernel_json(cJSON **root, const char *kernel)
       need(cJSON_AddObjectToObject(*root, "kernels"));
    }
    cJSON *kernels = cJSON_GetObjectItemCaseSensitive(*root, "kernels");
-   cJSON *k = cJSON_GetObjectItemCaseSensitive(kernels, kernel);
+   /* Passes go kernel by kernel, so the kernel asked for is nearly always
+    * the last one added: try it before cJSON's linear search, which made a
+    * manifest of n kernels cost O(n^2).  Keys are unique (kernels are only
+    * added after a failed search), so a matching last key is the one the
+    * search would find. */
+   cJSON *tail = kernels && kernels->child ? kernels->child->prev : NULL;
+   cJSON *k = tail && !tail->next && tail->string && !strcmp(tail->string, kernel)
+                 ? tail : cJSON_GetObjectItemCaseSensitive(kernels, kernel);
    return k ? k : need(cJSON_AddObjectToObject(kernels, kernel));
 }
 

@@ -146,7 +146,8 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
 typedef struct lane0_ctx {
    xe_module *m;
    const xe_lanes *l;
-   uint32_t *memo;    /* by original id; 0 = not built, UINT32_MAX = failed */
+   xe_idtab memo;     /* by original id; 0 = not built, UINT32_MAX = failed (sparse:
+                         one table of the module's bound per kernel was quadratic) */
    uint32_t bound;
 } lane0_ctx;
 
@@ -193,8 +194,9 @@ static uint32_t lane0(lane0_ctx *c, uint32_t id, unsigned depth)
 {
    if (id >= c->bound)
       return 0;
-   if (c->memo[id])
-      return c->memo[id] == UINT32_MAX ? 0 : c->memo[id];
+   uint32_t mv = xe_idtab_get(&c->memo, id);
+   if (mv)
+      return mv == UINT32_MAX ? 0 : mv;
    const xe_lane_fact *f = xe_lanes_fact(c->l, id);
    xe_inst *d = xe_def(c->m, id);
    uint32_t r = 0;
@@ -230,7 +232,7 @@ static uint32_t lane0(lane0_ctx *c, uint32_t id, unsigned depth)
          break;
       }
    }
-   c->memo[id] = r ? r : UINT32_MAX;
+   xe_idtab_set(&c->memo, id, r ? r : UINT32_MAX);
    return r;
 }
 
@@ -443,13 +445,13 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    if (nconv) {
       /* Lane-0 values do not depend on which facts proved the access;
        * the plain facts only decide what is already uniform. */
-      lane0_ctx lc = { m, plain, calloc(plain->bound, sizeof(uint32_t)), plain->bound };
+      lane0_ctx lc = { m, plain, { { 0 }, 0, 0 }, plain->bound };
       merge_loads(m, r, k->name, acc, nacc, plain, assumed, sg);
       for (unsigned n = 0; n < nacc; n++) {
          if (acc[n].inst && !acc[n].merged)
             rewrite(&lc, &acc[n]);
       }
-      free(lc.memo);
+      xe_idtab_free(&lc.memo);
       xe_add_capability(m, SpvCapabilityGroups);
       xe_add_capability(m, SpvCapabilitySubgroupBufferBlockIOINTEL);
       if (!xe_has_extension(m, "SPV_INTEL_subgroups"))

@@ -160,7 +160,7 @@ static void collect_sites(xe_module *m, xe_function *caller, const int *ps, uint
          for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
             uint32_t arg = xe_op(i, k);
             int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
-                        ? a.space[arg] : -3;
+                        ? xe_as_space(&a, arg) : -3;
             s.known |= specific(sp);
             s.key = s.key * 8 + (uint64_t)(sp + 4);
          }
@@ -294,6 +294,43 @@ static void where(xe_module *m, xe_function *f, xe_inst *i, char *buf, size_t n)
       snprintf(buf + l, n - l, " (line %u)", line);
 }
 
+static int cmp_u32(const void *pa, const void *pb)
+{
+   uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+   return a < b ? -1 : a > b;
+}
+
+/* The ids of a map marked in sel (by index), ascending; *n of them
+ * (malloc'd). */
+static uint32_t *sorted_ids(const xe_idmap *map, const uint8_t *sel, uint32_t *n)
+{
+   uint32_t *v = malloc((map->n ? map->n : 1) * sizeof(uint32_t));
+   if (!v)
+      abort();
+   *n = 0;
+   for (uint32_t k = 0; k <= map->mask; k++)
+      if (map->keys[k] && sel[map->vals[k]])
+         v[(*n)++] = map->keys[k];
+   qsort(v, *n, sizeof(uint32_t), cmp_u32);
+   return v;
+}
+
+/* The index of one of f's own ids in a's tables. */
+static uint32_t local_index(const xe_as_info *a, uint32_t id)
+{
+   uint32_t k = xe_idmap_find(&a->ids, id);
+   if (k == XE_IDMAP_NONE)
+      abort();   /* only f's ids get here: a bug otherwise */
+   return k;
+}
+
+/* Is id one of f's values chosen for retyping (retype: by index in a's map)? */
+static bool is_retyped(const xe_as_info *a, const uint8_t *retype, uint32_t id)
+{
+   uint32_t k = xe_idmap_find(&a->ids, id);
+   return k != XE_IDMAP_NONE && retype[k];
+}
+
 static bool run_function(xe_module *m, xe_function *f, const char *kernel, const int *ps,
                          uint32_t nps,
                          const uint8_t *pconf, xe_remarks *r)
@@ -302,13 +339,17 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    xe_as_analyze(m, f, ps, nps, &a);
    bool progress = false;
    uint32_t bound = a.n;
-   uint8_t *retype = calloc(bound, 1);
-   uint32_t *orig_type = calloc(bound, sizeof(uint32_t));
-   uint32_t *alias = calloc(bound, sizeof(uint32_t));
+   /* The tables are indexed by f's ids through the analysis's map (LOC),
+    * not by id: one function costs what it holds, not the module's bound. */
+   uint32_t nl = a.ids.n;
+#define LOC(id) local_index(&a, (id))
+   uint8_t *retype = calloc(nl ? nl : 1, 1);
+   uint32_t *orig_type = calloc(nl ? nl : 1, sizeof(uint32_t));
+   uint32_t *alias = calloc(nl ? nl : 1, sizeof(uint32_t));
    const char *fname = xe_name(m, xe_function_id(f)) ? xe_name(m, xe_function_id(f)) : "?";
 
    xe_foreach_inst(p, &f->params) {
-      if (!p->result_id || !xe_is_generic_ptr_type(m, p->type_id) || specific(a.space[p->result_id]))
+      if (!p->result_id || !xe_is_generic_ptr_type(m, p->type_id) || specific(xe_as_space(&a, p->result_id)))
          continue;
       const char *pn = xe_name(m, p->result_id);
       if (p->result_id < nps && pconf[p->result_id])
@@ -328,11 +369,11 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
             continue;
          uint32_t p = xe_op(i, 0);
          xe_inst *d = xe_def(m, p);
-         if (!d || !xe_is_generic_ptr_type(m, d->type_id) || p >= bound || specific(a.space[p]))
+         if (!d || !xe_is_generic_ptr_type(m, d->type_id) || p >= bound || specific(xe_as_space(&a, p)))
             continue;
          char w[256];
          where(m, f, i, w, sizeof w);
-         if (a.conflict[p])
+         if (xe_as_conflict(&a, p))
             xe_remark(r, kernel, XE_REMARK_MISSED, "%s stays generic: two address spaces reach it", w);
          else
             xe_remark(r, kernel, XE_REMARK_MISSED,
@@ -343,21 +384,27 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
          uint32_t id = i->result_id;
-         if (id && id < bound && xe_is_generic_ptr_type(m, i->type_id) && specific(a.space[id]) &&
+         if (id && id < bound && xe_is_generic_ptr_type(m, i->type_id) && specific(xe_as_space(&a, id)) &&
              (retypable(i->opcode) || i->opcode == SpvOpLoad))
-            retype[id] = 1;
+            retype[LOC(id)] = 1;
       }
    }
    xe_foreach_inst(p, &f->params)
-      if (p->result_id && xe_is_generic_ptr_type(m, p->type_id) && specific(a.space[p->result_id]))
-         retype[p->result_id] = 1;
+      if (p->result_id && xe_is_generic_ptr_type(m, p->type_id) && specific(xe_as_space(&a, p->result_id)))
+         retype[LOC(p->result_id)] = 1;
+   /* The candidates in increasing id order: the loops over values below
+    * visit them so (remarks and the ids of new casts follow that order);
+    * marks are only taken away from here on. */
+   uint32_t nids;
+   uint32_t *ids = sorted_ids(&a.ids, retype, &nids);
 
    /* Keep only values that end in an access or a foldable cast: retyping a
     * value whose every use wants it Generic again only adds casts. */
    for (bool changed = true; changed;) {
       changed = false;
-      for (uint32_t id = 1; id < bound; id++) {
-         if (!retype[id])
+      for (uint32_t j = 0; j < nids; j++) {
+         uint32_t id = ids[j];
+         if (!retype[LOC(id)])
             continue;
          uint32_t n;
          const xe_use *us = xe_uses(m, id, &n);
@@ -366,7 +413,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
             xe_inst *u = us[k].inst;
             if (!u->block)
                continue;
-            if (u->result_id && u->result_id < bound && retype[u->result_id])
+            if (is_retyped(&a, retype, u->result_id))
                useful = true;
             else if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr)
                useful = true;
@@ -374,7 +421,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
                useful = true;
          }
          if (!useful) {
-            retype[id] = 0;
+            retype[LOC(id)] = 0;
             changed = true;
          }
       }
@@ -386,41 +433,41 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
     * to the proven space right after them feeds the accesses. */
    xe_foreach_inst(p, &f->params) {
       uint32_t id = p->result_id;
-      if (!id || id >= bound || !retype[id])
+      if (!is_retyped(&a, retype, id))
          continue;
       xe_inst *gt = xe_def(m, p->type_id);
-      uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+      uint32_t nt = xe_type_pointer(m, (SpvStorageClass)xe_as_space(&a, id), xe_op(gt, 1));
       xe_builder bd = xe_builder_before(m, xe_block_first_non_phi(f->first));
-      alias[id] = xe_build1(&bd, SpvOpGenericCastToPtr, nt, id);
-      orig_type[id] = p->type_id;
+      alias[LOC(id)] = xe_build1(&bd, SpvOpGenericCastToPtr, nt, id);
+      orig_type[LOC(id)] = p->type_id;
       const char *pn = xe_name(m, id);
       xe_remark(r, kernel, XE_REMARK_APPLIED, "parameter %%%s of %s is always %s: accesses use it directly",
-                pn ? pn : "?", fname, space_name(a.space[id]));
+                pn ? pn : "?", fname, space_name(xe_as_space(&a, id)));
       nretyped++;
    }
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, nx, &b->insts) {
          uint32_t id = i->result_id;
-         if (!id || id >= bound || !retype[id] || i->opcode != SpvOpLoad)
+         if (!is_retyped(&a, retype, id) || i->opcode != SpvOpLoad)
             continue;
          xe_inst *gt = xe_def(m, i->type_id);
-         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
+         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)xe_as_space(&a, id), xe_op(gt, 1));
          uint32_t ops[1] = { id };
          xe_inst *c = xe_inst_create(SpvOpGenericCastToPtr, nt, xe_fresh_id(m), ops, 1, NULL);
          xe_list_insert_after(m, i, c);
-         alias[id] = c->result_id;
-         orig_type[id] = i->type_id;
+         alias[LOC(id)] = c->result_id;
+         orig_type[LOC(id)] = i->type_id;
          nretyped++;
       }
    }
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
          uint32_t id = i->result_id;
-         if (!id || id >= bound || !retype[id] || alias[id])
+         if (!is_retyped(&a, retype, id) || alias[LOC(id)])
             continue;
          xe_inst *gt = xe_def(m, i->type_id);
-         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)a.space[id], xe_op(gt, 1));
-         orig_type[id] = i->type_id;
+         uint32_t nt = xe_type_pointer(m, (SpvStorageClass)xe_as_space(&a, id), xe_op(gt, 1));
+         orig_type[LOC(id)] = i->type_id;
          xe_set_type(i, nt);
          nretyped++;
          if (i->opcode == SpvOpPtrCastToGeneric)
@@ -438,13 +485,14 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
    }
 
    /* Fix the uses that are not retyped themselves. */
-   for (uint32_t id = 1; id < bound; id++) {
-      if (!retype[id])
+   for (uint32_t j = 0; j < nids; j++) {
+      uint32_t id = ids[j];
+      if (!retype[LOC(id)])
          continue;
       uint32_t n;
       /* Tables are indexed by id; a root's uses now take val, its cast
        * (alias), whose id is past the tables. */
-      uint32_t val = alias[id] ? alias[id] : id;
+      uint32_t val = alias[LOC(id)] ? alias[LOC(id)] : id;
       const xe_use *us = xe_uses(m, id, &n);
       xe_use *copy = malloc(sizeof(xe_use) * (n ? n : 1));
       for (uint32_t k = 0; k < n; k++)
@@ -459,13 +507,13 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
                continue;   /* the cast itself */
             xe_set_word(u, w, val);
          }
-         bool ru = u->result_id && u->result_id < bound && retype[u->result_id];
+         bool ru = is_retyped(&a, retype, u->result_id);
          if (u->opcode == SpvOpGenericCastToPtrExplicit || u->opcode == SpvOpGenericCastToPtr) {
             xe_inst *tt = xe_def(m, u->type_id);
             int want = (int)xe_op(tt, 0);
             char wbuf[256];
             where(m, f, u, wbuf, sizeof wbuf);
-            if (want == a.space[id]) {
+            if (want == xe_as_space(&a, id)) {
                /* The cast always succeeds: same pointer, maybe retyped pointee. */
                xe_set_opcode(u, SpvOpBitcast);
                xe_set_ops(u, &val, 1, NULL);
@@ -478,7 +526,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
                /* to_global() and friends return null for another space. */
                xe_replace_all_uses(m, u->result_id, const_null(m, u->type_id));
                xe_remark(r, kernel, XE_REMARK_APPLIED, "%s: cast to %s folded to null, the pointer is %s",
-                         wbuf, space_name(want), space_name(a.space[id]));
+                         wbuf, space_name(want), space_name(xe_as_space(&a, id)));
                xe_inst_delete(m, u);
                progress = true;
                continue;
@@ -498,17 +546,23 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
             pos = xe_block_terminator(lab->block);
          }
          xe_builder bd = xe_builder_before(m, pos);
-         uint32_t g = xe_build1(&bd, SpvOpPtrCastToGeneric, orig_type[id], id);
+         uint32_t g = xe_build1(&bd, SpvOpPtrCastToGeneric, orig_type[LOC(id)], id);
          xe_set_word(u, w, g);
       }
       free(copy);
-      xe_module_invalidate(m);
    }
+   /* Every edit above went through the IR's edit functions, which keep
+    * the use lists current and stamp f's analyses stale; only the copies
+    * xe_uses handed out need freeing (bumping the module epoch here, as
+    * before, dropped every function's CFG once per retyped value). */
+   xe_uses_release(m);
    if (nretyped) {
       xe_remark(r, kernel, XE_REMARK_APPLIED, "in %s: %u generic pointer values given a specific storage class",
                 xe_name(m, xe_function_id(f)) ? xe_name(m, xe_function_id(f)) : "?", nretyped);
       progress = true;
    }
+#undef LOC
+   free(ids);
    free(retype);
    free(orig_type);
    free(alias);
@@ -547,7 +601,11 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
                    "the copies are not DontInline: every function here is, as clang -O0 makes "
                    "them, so the hint is not the author's and IGC may inline each copy");
       progress = true;
-      xe_module_invalidate(m);
+      /* The clones and redirected calls were made by the edit functions
+       * (xe_function_clone, xe_set_op): the use lists and the callers'
+       * generations are current, so nothing is invalidated by hand; the
+       * round's use-list copies are freed. */
+      xe_uses_release(m);
       free(ps);
       free(pconf);
       nps = m->bound;

@@ -20,10 +20,10 @@
 /* The value of id at the end of B (xe_sgv_hoistable(id) must hold). */
 static uint32_t hoist(vctx *c, uint32_t id)
 {
-   if (c->hmemo[id] == XE_SGV_H_AVAILABLE)
+   if (xe_idtab_get(&c->hmemo, id) == XE_SGV_H_AVAILABLE)
       return id;
-   if (c->emitted[id])
-      return c->emitted[id];
+   if (xe_idtab_get(&c->emitted, id))
+      return xe_idtab_get(&c->emitted, id);
    xe_inst *d = xe_def(c->m, id);
    uint32_t ops[32];
    unsigned n = xe_nops(d);
@@ -38,7 +38,7 @@ static uint32_t hoist(vctx *c, uint32_t id)
    if (cl->opcode == SpvOpInBoundsPtrAccessChain)
       xe_set_opcode(cl, SpvOpPtrAccessChain);
    xe_list_insert_before(c->m, c->at, cl);
-   c->emitted[id] = r;
+   xe_idtab_set(&c->emitted, id, r);
    return r;
 }
 

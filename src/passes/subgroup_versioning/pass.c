@@ -197,7 +197,6 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    vctx c = { .m = m, .k = k, .f = f, .cfg = cfg };
    missed_ctx mc = { r, m, k->name };
    c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
-   c.hmemo = calloc(m->bound, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
    char why[200], nb[64], nb2[64];
@@ -227,7 +226,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
             continue;
          c.b = bi;
          c.no_guard = false;
-         memset(c.hmemo, 0, m->bound);
+         xe_idtab_free(&c.hmemo);
          xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
                                               xe_block_id(cfg->blocks[bi]), xe_block_id(cfg->blocks[hi]));
          c.nc = 0;
@@ -252,7 +251,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          c.in_r[x] = cfg->rpo_index[x] != XE_NONE;
       c.b = 0;
       c.no_guard = true;
-      memset(c.hmemo, 0, m->bound);
+      xe_idtab_free(&c.hmemo);
       c.nc = 0;
       xe_sgv_collect(&c, l0, NULL, NULL);
       const char *rw = c.nc ? xe_sgv_region_why(&c, why, sizeof(why)) : NULL;
@@ -313,7 +312,6 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                       xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
                       c.c[q].store ? 16 : 4);
       }
-      c.emitted = calloc(m->bound, sizeof(uint32_t));
       if (c.no_guard) {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
@@ -333,7 +331,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          sgv_apply(&c, rb, nrb, gcond, gtrue);
       }
       free(rb);
-      free(c.emitted);
+      xe_idtab_free(&c.emitted);
       progress = true;
    }
    xe_lanes_free(l0);
@@ -341,7 +339,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
       xe_lanes_free(c.typical);
    free(c.c);
    free(c.in_r);
-   free(c.hmemo);
+   xe_idtab_free(&c.hmemo);
    return progress;
 }
 

@@ -21,7 +21,7 @@ typedef xe_sgv_cand cand;
 /* Builds the test at the end of B, the fast copy of R (rb: its nrb blocks,
  * H first) with the candidates as block accesses, and the branch between
  * the copies.  cond: the guard's condition (0 without a guard), h_true: H
- * is its true target.  c->emitted must be zeroed (m->bound entries). */
+ * is its true target.  c->emitted must be empty. */
 void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true);
 
 #endif
