@@ -1,0 +1,279 @@
+/*
+ * The manifest writer (manifest.h; the format is docs/manifest.md): the
+ * passes' incremental document (xe_mf_add) and the inverse of the reader
+ * in manifest_read.c, field for field, so a round trip compares equal
+ * (tests/test_manifest.c) and a field the reader drops cannot go
+ * unnoticed.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "manifest.h"
+
+static void *need(void *p)
+{
+   if (!p)
+      abort();
+   return p;
+}
+
+cJSON *xe_mf_kernel_json(cJSON **root, const char *kernel)
+{
+   if (!*root) {
+      *root = need(cJSON_CreateObject());
+      need(cJSON_AddNumberToObject(*root, "xeopt_manifest", XE_MANIFEST_VERSION));
+      need(cJSON_AddObjectToObject(*root, "kernels"));
+   }
+   cJSON *kernels = cJSON_GetObjectItemCaseSensitive(*root, "kernels");
+   /* Passes go kernel by kernel, so the kernel asked for is nearly always
+    * the last one added: try it before cJSON's linear search, which made a
+    * manifest of n kernels cost O(n^2).  Keys are unique (kernels are only
+    * added after a failed search), so a matching last key is the one the
+    * search would find. */
+   cJSON *tail = kernels && kernels->child ? kernels->child->prev : NULL;
+   cJSON *k = tail && !tail->next && tail->string && !strcmp(tail->string, kernel)
+                 ? tail : cJSON_GetObjectItemCaseSensitive(kernels, kernel);
+   return k ? k : need(cJSON_AddObjectToObject(kernels, kernel));
+}
+
+void xe_mf_add(cJSON **root, const char *kernel, const char *section, cJSON *entry)
+{
+   cJSON *k = xe_mf_kernel_json(root, kernel);
+   cJSON *arr = cJSON_GetObjectItemCaseSensitive(k, section);
+   if (!arr)
+      arr = need(cJSON_AddArrayToObject(k, section));
+   if (!cJSON_AddItemToArray(arr, entry))
+      abort();
+}
+
+/* The writer below builds with the cJSON_Add* functions, which return NULL
+ * when out of memory; `ok` collects that so one check at the end frees a
+ * partial document. */
+typedef struct wr {
+   bool ok;
+} wr;
+
+static void w_str(wr *w, cJSON *o, const char *key, const char *s)
+{
+   if (s)
+      w->ok &= cJSON_AddStringToObject(o, key, s) != NULL;
+}
+
+static void w_num(wr *w, cJSON *o, const char *key, double v)
+{
+   w->ok &= cJSON_AddNumberToObject(o, key, v) != NULL;
+}
+
+static void w_bool(wr *w, cJSON *o, const char *key, bool v)
+{
+   w->ok &= cJSON_AddBoolToObject(o, key, v) != NULL;
+}
+
+static cJSON *w_obj(wr *w, cJSON *arr)
+{
+   cJSON *o = cJSON_CreateObject();
+   if (!o || !cJSON_AddItemToArray(arr, o)) {
+      cJSON_Delete(o);
+      w->ok = false;
+      return NULL;
+   }
+   return o;
+}
+
+static cJSON *formula_json(wr *w, const xe_mf_formula *f)
+{
+   static const char *names[] = { NULL, "global_size", "global_offset", "local_size" };
+   cJSON *o = cJSON_CreateObject();
+   if (!o) {
+      w->ok = false;
+      return NULL;
+   }
+   w_str(w, o, "text", f->text);
+   if (f->nmax) {
+      cJSON *arr = cJSON_AddArrayToObject(o, "max_of");
+      w->ok &= arr != NULL;
+      for (unsigned k = 0; arr && k < f->nmax; k++) {
+         cJSON *alt = formula_json(w, &f->max_of[k]);
+         if (alt && !cJSON_AddItemToArray(arr, alt)) {
+            cJSON_Delete(alt);
+            w->ok = false;
+         }
+      }
+      return o;
+   }
+   cJSON *arr = cJSON_AddArrayToObject(o, "terms");
+   w->ok &= arr != NULL;
+   for (unsigned k = 0; arr && k < f->nterms; k++) {
+      const xe_mf_term *t = &f->terms[k];
+      cJSON *e = w_obj(w, arr);
+      if (!e)
+         break;
+      w_num(w, e, "coeff", (double)t->coeff);
+      if (t->arg >= 0)
+         w_num(w, e, "arg", t->arg);
+      if (t->launch != XE_MF_Q_ONE) {
+         w_str(w, e, "launch", names[t->launch]);
+         w_num(w, e, "dim", t->dim);
+      }
+   }
+   return o;
+}
+
+cJSON *xe_mf_formula_json(const xe_mf_formula *f)
+{
+   wr w = { true };
+   cJSON *o = formula_json(&w, f);
+   if (!w.ok) {
+      cJSON_Delete(o);
+      return NULL;
+   }
+   return o;
+}
+
+static void padding_json(wr *w, cJSON *e, const xe_mf_padding *p)
+{
+   if (p->kind == XE_MF_GUARD) {
+      w_str(w, e, "kind", "guard");
+      w_str(w, e, "condition", p->condition);
+      w_str(w, e, "proof", p->proof);
+      w_str(w, e, "narrowed", p->narrowed);
+      w_str(w, e, "file", p->file);
+      if (p->line)
+         w_num(w, e, "line", p->line);
+      return;
+   }
+   w_str(w, e, "kind", "buffer");
+   w_num(w, e, "arg", p->arg);
+   w_str(w, e, "name", p->name);
+   w_num(w, e, "element_size", p->element_size);
+   cJSON *f = formula_json(w, &p->min_elements);
+   if (f && !cJSON_AddItemToObject(e, "min_elements", f)) {
+      cJSON_Delete(f);
+      w->ok = false;
+   }
+   w_bool(w, e, "zero_fill", p->zero_fill);
+   w_bool(w, e, "distinct_allocation", p->distinct_allocation);
+   cJSON *req = cJSON_AddObjectToObject(e, "requires");
+   cJSON *nn = req ? cJSON_AddArrayToObject(req, "nonnegative_args") : NULL;
+   w->ok &= nn != NULL;
+   for (unsigned k = 0; nn && k < p->nnonnegative; k++)
+      w->ok &= cJSON_AddItemToArray(nn, cJSON_CreateNumber(p->nonnegative_args[k]));
+   if (req && p->has_max_elements)
+      w_num(w, req, "max_elements", (double)p->max_elements);
+}
+
+static void spec_constant_json(wr *w, cJSON *e, const xe_mf_spec_constant *s)
+{
+   char buf[32];
+   snprintf(buf, sizeof buf, "%lld", (long long)s->value_default);
+   w_str(w, e, "argument", s->argument);
+   w_num(w, e, "index", s->index);
+   w_str(w, e, "type", s->type);
+   w_num(w, e, "size", s->size);
+   w_num(w, e, "flag_spec_id", s->flag_spec_id);
+   w_num(w, e, "value_spec_id", s->value_spec_id);
+   w_bool(w, e, "flag_default", s->flag_default);
+   w_str(w, e, "value_default", buf);
+   w_num(w, e, "loops", s->loops);
+   w_str(w, e, "guarantee", s->guarantee);
+}
+
+static void requirement_json(wr *w, cJSON *e, const xe_mf_requirement *q)
+{
+   static const char *names[] = {
+      [XE_MF_UNIFORM_WORK_GROUPS] = "uniform_work_groups",
+      [XE_MF_SUBGROUP_SIZE] = "subgroup_size",
+      [XE_MF_LOCAL_SIZE] = "local_size",
+      [XE_MF_ARGUMENT_ALIGNMENT] = "argument_alignment",
+      [XE_MF_GLOBAL_OFFSET] = "global_offset",
+   };
+   w_str(w, e, "pass", q->pass);
+   w_str(w, e, "requirement", names[q->kind]);
+   switch (q->kind) {
+   case XE_MF_UNIFORM_WORK_GROUPS:
+      w_str(w, e, "text", q->text);
+      break;
+   case XE_MF_SUBGROUP_SIZE:
+      w_num(w, e, "value", q->value[0]);
+      break;
+   case XE_MF_LOCAL_SIZE: {
+      const int v[3] = { (int)q->value[0], (int)q->value[1], (int)q->value[2] };
+      cJSON *a = cJSON_CreateIntArray(v, 3);
+      if (!a || !cJSON_AddItemToObject(e, "value", a)) {
+         cJSON_Delete(a);
+         w->ok = false;
+      }
+      break;
+   }
+   case XE_MF_ARGUMENT_ALIGNMENT:
+      w_num(w, e, "argument", q->argument);
+      w_str(w, e, "name", q->name);
+      w_num(w, e, "bytes", q->bytes);
+      break;
+   case XE_MF_GLOBAL_OFFSET:
+      w_num(w, e, "dimension", q->dimension);
+      w_num(w, e, "multiple_of", (double)q->multiple_of);
+      break;
+   }
+   w_str(w, e, "origin", q->origin);
+}
+
+cJSON *xe_mf_write(const xe_mf *m)
+{
+   wr w = { true };
+   cJSON *root = cJSON_CreateObject();
+   if (!root)
+      return NULL;
+   w_num(&w, root, "xeopt_manifest", XE_MANIFEST_VERSION);
+   cJSON *kernels = cJSON_AddObjectToObject(root, "kernels");
+   w.ok &= kernels != NULL;
+   for (unsigned k = 0; w.ok && k < m->nkernels; k++) {
+      const xe_mf_kernel *x = &m->kernels[k];
+      cJSON *ko = cJSON_AddObjectToObject(kernels, x->name);
+      w.ok &= ko != NULL;
+      if (!ko)
+         break;
+      cJSON *arr;
+      if (x->npadding && (arr = cJSON_AddArrayToObject(ko, "padding")))
+         for (unsigned e = 0; e < x->npadding; e++) {
+            cJSON *o = w_obj(&w, arr);
+            if (o)
+               padding_json(&w, o, &x->padding[e]);
+         }
+      if (x->nspec_constants && (arr = cJSON_AddArrayToObject(ko, "spec_constants")))
+         for (unsigned e = 0; e < x->nspec_constants; e++) {
+            cJSON *o = w_obj(&w, arr);
+            if (o)
+               spec_constant_json(&w, o, &x->spec_constants[e]);
+         }
+      if (x->nlaunch && (arr = cJSON_AddArrayToObject(ko, "launch")))
+         for (unsigned e = 0; e < x->nlaunch; e++) {
+            cJSON *o = w_obj(&w, arr);
+            if (o)
+               requirement_json(&w, o, &x->launch[e]);
+         }
+      if (x->nalignment && (arr = cJSON_AddArrayToObject(ko, "alignment")))
+         for (unsigned e = 0; e < x->nalignment; e++) {
+            cJSON *o = w_obj(&w, arr);
+            if (o)
+               requirement_json(&w, o, &x->alignment[e]);
+         }
+      for (unsigned e = 0; e < x->nother; e++) {
+         cJSON *copy = cJSON_Duplicate(x->other[e].entries, true);
+         if (!copy || !cJSON_AddItemToObject(ko, x->other[e].name, copy)) {
+            cJSON_Delete(copy);
+            w.ok = false;
+         }
+      }
+   }
+   w_str(&w, root, "module", m->module);
+   if (!w.ok) {
+      cJSON_Delete(root);
+      return NULL;
+   }
+   return root;
+}
