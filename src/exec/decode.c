@@ -49,7 +49,7 @@ static bool is_const_op(uint16_t op)
    case SpvOpConstant: case SpvOpConstantTrue: case SpvOpConstantFalse:
    case SpvOpConstantNull: case SpvOpConstantComposite: case SpvOpUndef:
    case SpvOpSpecConstant: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
-   case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp:
+   case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: case SpvOpConstantSampler:
       return true;
    default: return false;
    }
@@ -229,6 +229,24 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
    }
    case SpvOpSubgroupBlockReadINTEL: case SpvOpSubgroupBlockWriteINTEL:
       break;
+   case SpvOpImageSampleExplicitLod: case SpvOpImageRead: case SpvOpImageWrite: {
+      /* aux: the coordinate's kind | width << 8 | components << 16 (the
+       * XE_OT packing); aux2: the same for a written texel. */
+      uint8_t kd = K_AGG, w = 0; uint16_t n = 1;
+      xe_exec_tinfo(m, type_of(m, xe_op(i, 1)), &kd, &w, &n);
+      d->aux = kd | (uint32_t)w << 8 | (uint32_t)n << 16;
+      if (i->opcode == SpvOpImageWrite) {
+         xe_exec_tinfo(m, type_of(m, xe_op(i, 2)), &kd, &w, &n);
+         d->aux2 = kd | (uint32_t)w << 8 | (uint32_t)n << 16;
+      }
+      xe_inst *it = xe_def(m, type_of(m, xe_op(i, 0)));
+      if (it && it->opcode == SpvOpTypeSampledImage) it = xe_def(m, xe_op(it, 0));
+      if (!it || it->opcode != SpvOpTypeImage) return "image operand of an unknown type";
+      if (xe_op(it, 3)) return "unsupported image array";
+      if (xe_op(it, 1) != SpvDim1D && xe_op(it, 1) != SpvDim2D && xe_op(it, 1) != SpvDim3D)
+         return "unsupported image dimensionality";
+      break;
+   }
    case SpvOpExtInst: {
       /* OpenCL.std operands differ in type from the result (ldexp's int
        * exponent, length's vector, upsample's halves): ops[nops + k] holds
@@ -319,6 +337,12 @@ static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
    case SpvOpConstantNull: case SpvOpUndef:
       memset(dst, 0, size);
       break;
+   case SpvOpConstantSampler: {
+      /* OpenCL's sampler_t initializers (image.c reads XE_SAMPLER). */
+      uint64_t s = XE_SAMPLER(xe_op(i, 0), xe_op(i, 1), xe_op(i, 2));
+      memcpy(dst, &s, 8);
+      break;
+   }
    case SpvOpConstantComposite: case SpvOpSpecConstantComposite: {
       xe_inst *t = xe_def(m, i->type_id);
       uint64_t off = 0;

@@ -48,7 +48,8 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
    unsigned buf = PTR_BUF(ptr);
    switch (PTR_SP(ptr)) {
    case SP_GLOBAL:
-      if (buf < r->l->nargs && r->l->args[buf].kind == XE_ARG_BUFFER) {
+      if (buf < r->l->nargs && (r->l->args[buf].kind == XE_ARG_BUFFER ||
+                                r->l->args[buf].kind == XE_ARG_IMAGE)) {
          base = r->l->args[buf].data;
          size = r->l->args[buf].size;
          if (off < r->l->args[buf].start) size = 0;
@@ -484,6 +485,8 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
    for (unsigned a = 0; a < l->nargs && a < p->nparams; a++) {
       uint64_t q = 0;
       if (l->args[a].kind == XE_ARG_BUFFER) q = PTR(SP_GLOBAL, a, l->args[a].start);
+      else if (l->args[a].kind == XE_ARG_IMAGE) q = PTR(SP_GLOBAL, a, 0);   /* image.c */
+      else if (l->args[a].kind == XE_ARG_SAMPLER) q = ld_u(l->args[a].data, 4);
       else if (l->args[a].kind == XE_ARG_LOCAL) {
          r.local_args[a] = malloc(l->args[a].size + 1);
          q = PTR(SP_LOCAL, a + 1, 0);
