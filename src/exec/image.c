@@ -386,15 +386,15 @@ static bool exact_coords(xe_run *r, const dinst *d, const uint8_t *v, uint64_t h
                          const xe_exec_arg *a, int64_t *ix, bool write)
 {
    bool isf = false;
-   for (unsigned k = 0; k < 3; k++) {
+   for (unsigned k = 0; k < 3; k++)
       ix[k] = k < a->image.dims ? (int64_t)coord(v, d->ops[1], d->aux, k, &isf) : 0;
+   for (unsigned k = 0; k < 3; k++) {
       if (ix[k] < 0 || (uint64_t)ix[k] >= extent(&a->image, k)) {
          char msg[160];
          snprintf(msg, sizeof msg, "image %s at (%lld,%lld,%lld) outside the %llux%llux%llu image "
                   "(undefined)", write ? "write" : "read", (long long)ix[0], (long long)ix[1],
                   (long long)ix[2], (unsigned long long)a->image.width,
                   (unsigned long long)a->image.height, (unsigned long long)a->image.depth);
-         /* ix[k] past k is not read yet: print what was read. */
          return undefined_coord(r, d, PTR_BUF(handle), msg);
       }
    }
