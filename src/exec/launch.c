@@ -191,7 +191,7 @@ void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed)
    out->start = 0;
    memset(&out->image, 0, sizeof out->image);
    if (a->kind == XE_ARG_LOCAL) { out->size = a->count; out->data = NULL; return; }
-   out->size = a->count * a->elem;
+   out->size = a->kind == XE_ARG_SAMPLER ? 4 : a->count * a->elem;
    out->data = calloc(out->size + 1, 1);
    if (a->kind == XE_ARG_SAMPLER) { st_u(out->data, 4, a->sampler); return; }
    if (a->kind == XE_ARG_IMAGE) out->image = a->image;

@@ -432,7 +432,10 @@ static void materialize(const vkernel *vk, const vplan *p, xe_launch *l)
       else if (s.kind == XE_ARG_IMAGE) {
          xe_image_spec(&s, &p->image[k], FILL_RANDOM);
          s.range = p->range;
-      } else if (s.kind == XE_ARG_SAMPLER) s.sampler = p->sampler[k];
+      } else if (s.kind == XE_ARG_SAMPLER) {
+         s.count = 1;
+         s.sampler = p->sampler[k];
+      }
       else {
          /* The start bytes are part of the allocation: one element more
           * covers them (start < element size for every start used). */

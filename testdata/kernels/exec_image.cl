@@ -1,4 +1,4 @@
-// xeopt-test: -O2
+// xeopt-test: -O2 spirv13
 // Images for the interpreter (tests/test_exec_image.c): sampled reads with
 // constant samplers (nearest and linear, clamp-to-edge and clamp), sampler-less reads, writes of float, int and uint texels to 1-D,
 // 2-D and 3-D images, and the size and format queries.
