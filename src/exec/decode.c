@@ -195,7 +195,21 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       if (!area_add(&p->psize, a, s, &d->aux))
          return "private variables past the interpreter's 1 GiB";
       d->aux2 = (uint32_t)s;
-      if (d->nops < 2) d->ops[1] = NOSLOT;
+      /* ops[2]: the variable's number (xe_prog.var_off). */
+      uint32_t *o = calloc(3, sizeof(uint32_t));
+      o[0] = d->ops[0];
+      o[1] = d->nops < 2 ? NOSLOT : d->ops[1];
+      free(d->ops);
+      d->ops = o;
+      if (p->nvars == p->capvars) {
+         p->capvars = p->capvars ? 2 * p->capvars : 64;
+         p->var_off = realloc(p->var_off, p->capvars * sizeof(uint32_t));
+         p->var_size = realloc(p->var_size, p->capvars * sizeof(uint32_t));
+      }
+      if (p->nvars >= 0xffffe) return "more private variables than the interpreter numbers";
+      p->var_off[p->nvars] = d->aux;
+      p->var_size[p->nvars] = (uint32_t)s;
+      o[2] = p->nvars++;
       break;
    }
    case SpvOpFunctionCall: {
@@ -507,5 +521,7 @@ void xe_prog_free(xe_prog *p)
    free(p->tmpl);
    free(p->program);
    free(p->param_slot);
+   free(p->var_off);
+   free(p->var_size);
    free(p);
 }

@@ -216,20 +216,47 @@ void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed)
    }
 }
 
-/* Whether the module reads or writes images of type `type` with float
- * texels (read_imagef, write_imagef, ...): the first such access decides;
- * none: true. */
-static bool image_texels_float(const xe_module *m, uint32_t type)
+/* Whether the module reads or writes the image `param` (a parameter id;
+ * also as the parameter of the functions it is passed to: llvm-spirv's
+ * entry point calls the kernel's body), or when that finds nothing any
+ * image of type `type`, with float texels (read_imagef, write_imagef,
+ * ...): the first such access decides; none: true. */
+static bool image_texels_float(const xe_module *m, uint32_t param, uint32_t type)
 {
+   uint32_t ids[16] = {param};
+   unsigned nids = 1;
+   for (int round = 0; round < 3; round++)
+      xe_foreach_fn(f, m) xe_foreach_block(b, f) xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpFunctionCall) continue;
+         for (unsigned k = 1; k < xe_nops(i); k++)
+            for (unsigned j = 0; j < nids; j++) {
+               if (xe_op(i, k) != ids[j]) continue;
+               xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+               unsigned pk = 0;
+               for (xe_inst *pi = callee ? callee->params.first : NULL; pi; pi = pi->next) {
+                  if (pi->opcode != SpvOpFunctionParameter) continue;
+                  bool known = false;
+                  for (unsigned q = 0; q < nids; q++) known |= ids[q] == pi->result_id;
+                  if (++pk == k && !known && nids < 16) ids[nids++] = pi->result_id;
+               }
+               break;
+            }
+      }
+   for (int pass = 0; pass < 2; pass++)
    xe_foreach_fn(f, m) xe_foreach_block(b, f) xe_foreach_inst(i, &b->insts) {
       if (i->opcode != SpvOpImageSampleExplicitLod && i->opcode != SpvOpImageRead &&
           i->opcode != SpvOpImageWrite)
          continue;
       xe_inst *o = xe_def(m, xe_op(i, 0));
-      uint32_t t = o ? o->type_id : 0;
+      uint32_t t = o ? o->type_id : 0, img = xe_op(i, 0);
       xe_inst *ti = xe_def(m, t);
-      if (ti && ti->opcode == SpvOpTypeSampledImage) t = xe_op(ti, 0);
-      if (t != type) continue;
+      if (ti && ti->opcode == SpvOpTypeSampledImage) {
+         t = xe_op(ti, 0);
+         img = o && o->opcode == SpvOpSampledImage ? xe_op(o, 0) : 0;
+      }
+      bool named = false;
+      for (unsigned q = 0; q < nids; q++) named |= img == ids[q];
+      if (pass == 0 ? !named : t != type) continue;
       uint32_t vt = i->opcode == SpvOpImageWrite ? (xe_def(m, xe_op(i, 2)) ? xe_def(m, xe_op(i, 2))->type_id : 0)
                                                  : i->type_id;
       uint8_t kd = K_AGG, w; uint16_t nc;
@@ -256,7 +283,7 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
             unsigned dim = img ? xe_op(t, 1) : 0;
             if (kind) kind[n] = img ? XE_ARG_IMAGE : XE_ARG_SAMPLER;
             if (elem) elem[n] = !img ? 4 : dim == SpvDim1D || dim == SpvDimBuffer ? 1 : dim == SpvDim3D ? 3 : 2;
-            if (is_float) is_float[n] = img && image_texels_float(m, p->type_id);
+            if (is_float) is_float[n] = img && image_texels_float(m, p->result_id, p->type_id);
             n++;
             continue;
          }

@@ -64,6 +64,12 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
       break;
    case SP_PRIVATE:
       if (w && buf == 0) { base = w->priv; size = r->p->psize; }
+      else if (w && buf - 1 < r->p->nvars) {
+         /* Within the variable: below its start counts as past the end. */
+         base = w->priv;
+         size = r->p->var_off[buf - 1] + r->p->var_size[buf - 1];
+         if (off < r->p->var_off[buf - 1]) size = 0;
+      }
       break;
    case SP_PROGRAM:
       if (!write) { base = r->p->program; size = r->p->prog_size; }
@@ -202,7 +208,7 @@ static bool step(xe_run *r, xe_wi *w)
          steps--;
          break;
       case SpvOpVariable: {
-         uint64_t q = PTR(SP_PRIVATE, 0, d->aux);
+         uint64_t q = PTR(SP_PRIVATE, d->ops[2] + 1, d->aux);
          memcpy(v + d->res, &q, 8);
          if (d->ops[1] != NOSLOT) memcpy(w->priv + d->aux, v + d->ops[1], d->aux2);
          break;
