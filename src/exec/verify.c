@@ -23,7 +23,10 @@
  *    than the size), the first launch giving every one the row length;
  *  - buffers start at a size derived from the NDRange and grow to what the
  *    input reaches: the input runs first, and an out-of-bounds access of
- *    argument k grows k and runs again.
+ *    argument k grows k and runs again;
+ *  - images cover the NDRange (global + offset per dimension) and double
+ *    when the input goes outside one; their formats and the samplers vary
+ *    per slot (plan_images).
  *
  * Each launch slot gets a bounded number of input runs (MAX_ATTEMPTS).
  * Why the input run failed decides the next attempt (retry_for): grow a
