@@ -6,7 +6,10 @@
 # (adds -cl-ext=+cl_intel_subgroups to clang and
 # --spirv-ext=+SPV_INTEL_subgroups to llvm-spirv) or `fp64` (the kernel uses
 # double, which IGC cannot compile for dg2: the module goes to testdata/exec/
-# instead, out of the tests that compile every testdata/spv module for dg2).
+# instead, out of the tests that compile every testdata/spv module for dg2)
+# or `spirv13` (adds --spirv-max-version=1.3 to llvm-spirv: read_imagei/ui
+# and write_imagei/ui then carry no SPIR-V 1.4 SignExtend/ZeroExtend image
+# operands, which IGC cannot compile).
 # A .cl file is built with
 #   clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 OPT
 #     -no-opaque-pointers -emit-llvm-bc -finclude-default-header [EXT] k.cl -o k.bc
@@ -60,6 +63,8 @@ for src in "${srcs[@]}"; do
             subgroups) ext=(-cl-ext=+cl_intel_subgroups)
                        spvext=(--spirv-ext=+SPV_INTEL_subgroups)
                        desc=" subgroups" ;;
+            spirv13) spvext+=(--spirv-max-version=1.3)
+                     desc="$desc spirv13" ;;
             *) echo "regen.sh: $base: unknown flag '$f'" >&2; exit 1 ;;
             esac
         done

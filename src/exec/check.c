@@ -4,7 +4,11 @@
  * module is run only if it validates once the two llvm-spirv-15 defects
  * that xeopt repairs anyway are repaired on a copy: blocks before their
  * dominators and global variables missing from entry-point interfaces.
- * Neither changes what a kernel computes.
+ * Neither changes what a kernel computes.  Nor does a third: ocloc's
+ * front end declares the capability FPFastMathModeINTEL without the
+ * extension SPV_INTEL_fp_fast_math_mode that enables it (fast-math flags on
+ * float instructions, which the interpreter computes exactly anyway); the
+ * copy gets the extension.
  */
 #include <stdlib.h>
 
@@ -28,6 +32,8 @@ bool xe_exec_check_module(const xe_module *m, char **err)
    xeopt_pass_interface_vars(&ctx);
    xe_module_invalidate(c);
    xeopt_pass_block_order(&ctx);
+   if (xe_has_capability(c, SpvCapabilityFPFastMathModeINTEL))
+      xe_add_extension(c, "SPV_INTEL_fp_fast_math_mode");
    bool ok = xe_validate(c, err);
    xe_options_free(&o);
    xe_module_free(c);

@@ -49,7 +49,7 @@ static bool is_const_op(uint16_t op)
    case SpvOpConstant: case SpvOpConstantTrue: case SpvOpConstantFalse:
    case SpvOpConstantNull: case SpvOpConstantComposite: case SpvOpUndef:
    case SpvOpSpecConstant: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
-   case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp:
+   case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: case SpvOpConstantSampler:
       return true;
    default: return false;
    }
@@ -195,7 +195,21 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
       if (!area_add(&p->psize, a, s, &d->aux))
          return "private variables past the interpreter's 1 GiB";
       d->aux2 = (uint32_t)s;
-      if (d->nops < 2) d->ops[1] = NOSLOT;
+      /* ops[2]: the variable's number (xe_prog.var_off). */
+      uint32_t *o = calloc(3, sizeof(uint32_t));
+      o[0] = d->ops[0];
+      o[1] = d->nops < 2 ? NOSLOT : d->ops[1];
+      free(d->ops);
+      d->ops = o;
+      if (p->nvars == p->capvars) {
+         p->capvars = p->capvars ? 2 * p->capvars : 64;
+         p->var_off = realloc(p->var_off, p->capvars * sizeof(uint32_t));
+         p->var_size = realloc(p->var_size, p->capvars * sizeof(uint32_t));
+      }
+      if (p->nvars >= 0xffffe) return "more private variables than the interpreter numbers";
+      p->var_off[p->nvars] = d->aux;
+      p->var_size[p->nvars] = (uint32_t)s;
+      o[2] = p->nvars++;
       break;
    }
    case SpvOpFunctionCall: {
@@ -229,6 +243,24 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
    }
    case SpvOpSubgroupBlockReadINTEL: case SpvOpSubgroupBlockWriteINTEL:
       break;
+   case SpvOpImageSampleExplicitLod: case SpvOpImageRead: case SpvOpImageWrite: {
+      /* aux: the coordinate's kind | width << 8 | components << 16 (the
+       * XE_OT packing); aux2: the same for a written texel. */
+      uint8_t kd = K_AGG, w = 0; uint16_t n = 1;
+      xe_exec_tinfo(m, type_of(m, xe_op(i, 1)), &kd, &w, &n);
+      d->aux = kd | (uint32_t)w << 8 | (uint32_t)n << 16;
+      if (i->opcode == SpvOpImageWrite) {
+         xe_exec_tinfo(m, type_of(m, xe_op(i, 2)), &kd, &w, &n);
+         d->aux2 = kd | (uint32_t)w << 8 | (uint32_t)n << 16;
+      }
+      xe_inst *it = xe_def(m, type_of(m, xe_op(i, 0)));
+      if (it && it->opcode == SpvOpTypeSampledImage) it = xe_def(m, xe_op(it, 0));
+      if (!it || it->opcode != SpvOpTypeImage) return "image operand of an unknown type";
+      if (xe_op(it, 3)) return "unsupported image array";
+      if (xe_op(it, 1) != SpvDim1D && xe_op(it, 1) != SpvDim2D && xe_op(it, 1) != SpvDim3D)
+         return "unsupported image dimensionality";
+      break;
+   }
    case SpvOpExtInst: {
       /* OpenCL.std operands differ in type from the result (ldexp's int
        * exponent, length's vector, upsample's halves): ops[nops + k] holds
@@ -319,6 +351,12 @@ static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
    case SpvOpConstantNull: case SpvOpUndef:
       memset(dst, 0, size);
       break;
+   case SpvOpConstantSampler: {
+      /* OpenCL's sampler_t initializers (image.c reads XE_SAMPLER). */
+      uint64_t s = XE_SAMPLER(xe_op(i, 0), xe_op(i, 1), xe_op(i, 2));
+      memcpy(dst, &s, 8);
+      break;
+   }
    case SpvOpConstantComposite: case SpvOpSpecConstantComposite: {
       xe_inst *t = xe_def(m, i->type_id);
       uint64_t off = 0;
@@ -483,5 +521,7 @@ void xe_prog_free(xe_prog *p)
    free(p->tmpl);
    free(p->program);
    free(p->param_slot);
+   free(p->var_off);
+   free(p->var_size);
    free(p);
 }

@@ -24,7 +24,37 @@ enum xe_arg_kind {
    XE_ARG_BUFFER,   /* CrossWorkgroup (or Constant) buffer: data, size bytes */
    XE_ARG_SCALAR,   /* by-value argument: its bytes in data (size bytes) */
    XE_ARG_LOCAL,    /* local-memory pointer argument of size bytes */
+   XE_ARG_IMAGE,    /* image memory object: texels in data (size bytes), see image */
+   XE_ARG_SAMPLER,  /* sampler_t argument: an XE_SAMPLER value in data (4 bytes) */
 };
+
+/* An image argument (docs/exec.md, "Images"): width * height * depth
+ * texels, x fastest, then y, then z, rows packed (no pitch).  A texel is
+ * xe_image_channels(order) components of xe_image_channel_size(type)
+ * bytes, in the order's memory order (BGRA: b first).  1-D images have
+ * height = depth = 1, 2-D depth = 1.  Arrays and 1-D image buffers are not
+ * supported. */
+typedef struct xe_image_desc {
+   uint32_t order;          /* SPIR-V ImageChannelOrder (SpvImageChannelOrderRGBA ...) */
+   uint32_t type;           /* SPIR-V ImageChannelDataType (SpvImageChannelDataTypeFloat ...) */
+   unsigned dims;           /* 1, 2 or 3 */
+   uint64_t width, height, depth;
+} xe_image_desc;
+
+/* A sampler value: SPIR-V's SamplerAddressingMode (0 None, 1 ClampToEdge,
+ * 2 Clamp, 3 Repeat, 4 RepeatMirrored), whether coordinates are
+ * normalized, and SamplerFilterMode (0 Nearest, 1 Linear), the operands of
+ * OpConstantSampler. */
+#define XE_SAMPLER(addressing, normalized, filter) \
+   ((uint32_t)(addressing) | (uint32_t)(normalized) << 4 | (uint32_t)(filter) << 8)
+#define XE_SAMPLER_ADDRESSING(s) ((s) & 0xfu)
+#define XE_SAMPLER_NORMALIZED(s) (((s) >> 4) & 1u)
+#define XE_SAMPLER_FILTER(s) (((s) >> 8) & 1u)
+
+/* Components per texel of a channel order (0: not supported), bytes per
+ * component of a channel data type (0: a packed or unsupported type). */
+unsigned xe_image_channels(uint32_t order);
+unsigned xe_image_channel_size(uint32_t type);
 
 typedef struct xe_exec_arg {
    enum xe_arg_kind kind;
@@ -34,13 +64,16 @@ typedef struct xe_exec_arg {
     * buffer that does not start 16-byte aligned); the bytes before it are
     * the host's, and an access there is out of bounds.  0 for the others. */
    uint64_t start;
+   xe_image_desc image;     /* XE_ARG_IMAGE: the format and extent; size is their product */
 } xe_exec_arg;
 
 /* Why xe_exec_run failed, for callers that retry with another launch. */
 enum xe_fault_kind {
    XE_FAULT_NONE = 0,
    XE_FAULT_OTHER,          /* see the message */
-   XE_FAULT_BOUNDS,         /* out-of-bounds access (fault.arg, fault.end) */
+   XE_FAULT_BOUNDS,         /* out-of-bounds access (fault.arg, fault.end); also an image
+                               read or write at a coordinate outside the image where the
+                               result is undefined (fault.arg the image, fault.end 0) */
    XE_FAULT_STEPS,          /* the step limit */
    XE_FAULT_BLOCK_IO,       /* block read/write in a partial sub-group, or misaligned */
 };
@@ -106,9 +139,13 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err);
 
 /* Facts about a kernel's parameters, for front ends that build launches:
  * for parameter k, *kind is XE_ARG_BUFFER (CrossWorkgroup/Generic/Constant
- * pointer), XE_ARG_LOCAL (Workgroup pointer) or XE_ARG_SCALAR, *elem the
- * size of the pointee / scalar in bytes.  Returns the number of parameters
- * (at most max), or -1 when there is no such kernel. */
+ * pointer), XE_ARG_LOCAL (Workgroup pointer), XE_ARG_IMAGE (OpTypeImage),
+ * XE_ARG_SAMPLER (OpTypeSampler) or XE_ARG_SCALAR, *elem the size of the
+ * pointee / scalar in bytes (images: the dimensions, 1..3; samplers: 4),
+ * *is_float whether it is a float (images: whether the module reads or
+ * writes images of its type with float texels, read_imagef/write_imagef).
+ * Returns the number of parameters (at most max), or -1 when there is no
+ * such kernel. */
 int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
                    unsigned *elem, bool *is_float, unsigned max);
 

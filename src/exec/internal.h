@@ -44,6 +44,13 @@ typedef struct xe_prog {
    uint32_t vsize;          /* bytes of one work-item's value area */
    uint8_t *tmpl;           /* the value area with constants */
    uint32_t psize;          /* private bytes per work-item */
+   /* Function-storage variables: a pointer to variable k is
+    * PTR(SP_PRIVATE, k + 1, offset), and an access through it must stay in
+    * [var_off[k], var_off[k] + var_size[k]) (an index past a private array
+    * is undefined, and would read a neighbour whose layout a pass may
+    * change); buffer 0 is the whole area (built-ins). */
+   uint32_t *var_off, *var_size;
+   uint32_t nvars, capvars;
    uint32_t lsize;          /* static local bytes per work-group */
    uint8_t *program;        /* program-scope variables (SP_PROGRAM buffer 0) */
    uint32_t prog_size;

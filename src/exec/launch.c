@@ -26,10 +26,124 @@ static bool set_type(xe_arg_spec *a, const char *t, size_t n)
    return false;
 }
 
+/* ---- images and samplers ---- */
+
+static const char *order_names[] = {
+   [SpvImageChannelOrderR] = "r", [SpvImageChannelOrderA] = "a", [SpvImageChannelOrderRG] = "rg",
+   [SpvImageChannelOrderRA] = "ra", [SpvImageChannelOrderRGBA] = "rgba",
+   [SpvImageChannelOrderBGRA] = "bgra", [SpvImageChannelOrderARGB] = "argb",
+   [SpvImageChannelOrderIntensity] = "intensity", [SpvImageChannelOrderLuminance] = "luminance",
+};
+static const char *type_names[] = {
+   [SpvImageChannelDataTypeSnormInt8] = "snorm8", [SpvImageChannelDataTypeSnormInt16] = "snorm16",
+   [SpvImageChannelDataTypeUnormInt8] = "unorm8", [SpvImageChannelDataTypeUnormInt16] = "unorm16",
+   [SpvImageChannelDataTypeSignedInt8] = "int8", [SpvImageChannelDataTypeSignedInt16] = "int16",
+   [SpvImageChannelDataTypeSignedInt32] = "int32", [SpvImageChannelDataTypeUnsignedInt8] = "uint8",
+   [SpvImageChannelDataTypeUnsignedInt16] = "uint16",
+   [SpvImageChannelDataTypeUnsignedInt32] = "uint32",
+   [SpvImageChannelDataTypeHalfFloat] = "half", [SpvImageChannelDataTypeFloat] = "float",
+};
+static const char *addressing_names[] = {"none", "clamp_to_edge", "clamp", "repeat",
+                                         "mirrored_repeat"};
+
+static int name_index(const char *const *names, unsigned count, const char *s, size_t n)
+{
+   for (unsigned k = 0; k < count; k++)
+      if (names[k] && strlen(names[k]) == n && !strncmp(s, names[k], n)) return (int)k;
+   return -1;
+}
+#define COUNT(a) (sizeof a / sizeof a[0])
+
+int xe_image_order_parse(const char *s, size_t n) { return name_index(order_names, COUNT(order_names), s, n); }
+int xe_image_type_parse(const char *s, size_t n) { return name_index(type_names, COUNT(type_names), s, n); }
+const char *xe_image_order_name(uint32_t o) { return o < COUNT(order_names) ? order_names[o] : NULL; }
+const char *xe_image_type_name(uint32_t t) { return t < COUNT(type_names) ? type_names[t] : NULL; }
+
+void xe_image_spec(xe_arg_spec *a, const xe_image_desc *im, enum xe_fill fill)
+{
+   memset(a, 0, sizeof *a);
+   a->kind = XE_ARG_IMAGE;
+   a->image = *im;
+   a->type_name = xe_image_type_name(im->type);
+   a->elem = xe_image_channel_size(im->type);
+   a->is_float = im->type == SpvImageChannelDataTypeFloat || im->type == SpvImageChannelDataTypeHalfFloat;
+   a->is_signed = im->type == SpvImageChannelDataTypeSnormInt8 || im->type == SpvImageChannelDataTypeSnormInt16 ||
+                  (im->type >= SpvImageChannelDataTypeSignedInt8 && im->type <= SpvImageChannelDataTypeSignedInt32);
+   a->count = im->width * im->height * im->depth * xe_image_channels(im->order);
+   a->fill = fill;
+}
+
+const char *xe_sampler_string(uint32_t s, char *buf, size_t n)
+{
+   unsigned ad = XE_SAMPLER_ADDRESSING(s);
+   snprintf(buf, n, "sampler:%s:%s:%s", ad < 5 ? addressing_names[ad] : "?",
+            XE_SAMPLER_NORMALIZED(s) ? "normalized" : "unnormalized",
+            XE_SAMPLER_FILTER(s) ? "linear" : "nearest");
+   return buf;
+}
+
+static bool parse_fill(const char *f, xe_arg_spec *a)
+{
+   char *end;
+   if (!strcmp(f, "zero")) a->fill = FILL_ZERO;
+   else if (!strcmp(f, "random")) a->fill = FILL_RANDOM;
+   else if (!strcmp(f, "iota")) a->fill = FILL_IOTA;
+   else if (!strncmp(f, "const=", 6)) {
+      a->fill = FILL_CONST;
+      a->value = strtod(f + 6, &end);
+      return *end == 0 && end != f + 6;
+   } else return false;
+   return true;
+}
+
+/* "image:ORDER:TYPE:W[xH[xD]][:FILL]" (s after "image:"). */
+static bool parse_image(const char *s, xe_arg_spec *a)
+{
+   const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+   if (!c2) return false;
+   int order = xe_image_order_parse(s, (size_t)(c1 - s));
+   int type = xe_image_type_parse(c1 + 1, (size_t)(c2 - c1 - 1));
+   if (order < 0 || type < 0) return false;
+   xe_image_desc im = {(uint32_t)order, (uint32_t)type, 0, 1, 1, 1};
+   uint64_t *ext[3] = {&im.width, &im.height, &im.depth};
+   const char *q = c2 + 1;
+   char *end;
+   for (;;) {
+      if (im.dims == 3 || *q < '0' || *q > '9') return false;
+      *ext[im.dims++] = strtoull(q, &end, 10);
+      if (!*ext[im.dims - 1] || *ext[im.dims - 1] > (1u << 16)) return false;
+      if (*end != 'x') break;
+      q = end + 1;
+   }
+   if (*end && *end != ':') return false;
+   xe_image_spec(a, &im, FILL_ZERO);
+   return !*end || parse_fill(end + 1, a);
+}
+
+/* "sampler:ADDRESSING:normalized|unnormalized:nearest|linear". */
+static bool parse_sampler(const char *s, xe_arg_spec *a)
+{
+   const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+   if (!c2) return false;
+   int ad = name_index(addressing_names, COUNT(addressing_names), s, (size_t)(c1 - s));
+   bool norm = !strncmp(c1 + 1, "normalized:", 11);
+   if (ad < 0 || (!norm && strncmp(c1 + 1, "unnormalized:", 13))) return false;
+   bool linear = !strcmp(c2 + 1, "linear");
+   if (!linear && strcmp(c2 + 1, "nearest")) return false;
+   a->kind = XE_ARG_SAMPLER;
+   a->type_name = "sampler";
+   a->elem = 4;
+   a->count = 1;
+   a->sampler = XE_SAMPLER(ad, norm, linear);
+   return true;
+}
+
 bool xe_arg_spec_parse(const char *s, xe_arg_spec *a)
 {
    memset(a, 0, sizeof *a);
    char *end;
+   if (!strncmp(s, "image:", 6)) return parse_image(s + 6, a);
+   if (!strncmp(s, "sampler:", 8)) return parse_sampler(s + 8, a);
    if (!strncmp(s, "local:", 6)) {
       a->kind = XE_ARG_LOCAL;
       a->type_name = "local";
@@ -45,16 +159,7 @@ bool xe_arg_spec_parse(const char *s, xe_arg_spec *a)
       if (end == c + 1) return false;
       if (!*end) return true;
       if (*end != ':') return false;
-      const char *f = end + 1;
-      if (!strcmp(f, "zero")) a->fill = FILL_ZERO;
-      else if (!strcmp(f, "random")) a->fill = FILL_RANDOM;
-      else if (!strcmp(f, "iota")) a->fill = FILL_IOTA;
-      else if (!strncmp(f, "const=", 6)) {
-         a->fill = FILL_CONST;
-         a->value = strtod(f + 6, &end);
-         return *end == 0 && end != f + 6;
-      } else return false;
-      return true;
+      return parse_fill(end + 1, a);
    }
    const char *c = strchr(s, ':');
    if (!c || !set_type(a, s, (size_t)(c - s))) return false;
@@ -83,9 +188,13 @@ static void put(const xe_arg_spec *a, uint8_t *p, double x, uint64_t bits, bool 
 void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed)
 {
    out->kind = a->kind;
+   out->start = 0;
+   memset(&out->image, 0, sizeof out->image);
    if (a->kind == XE_ARG_LOCAL) { out->size = a->count; out->data = NULL; return; }
-   out->size = a->count * a->elem;
+   out->size = a->kind == XE_ARG_SAMPLER ? 4 : a->count * a->elem;
    out->data = calloc(out->size + 1, 1);
+   if (a->kind == XE_ARG_SAMPLER) { st_u(out->data, 4, a->sampler); return; }
+   if (a->kind == XE_ARG_IMAGE) out->image = a->image;
    if (a->kind == XE_ARG_SCALAR) { put(a, out->data, a->value, 0, false); return; }
    uint64_t st = seed;
    for (uint64_t e = 0; e < a->count; e++) {
@@ -107,6 +216,56 @@ void xe_arg_materialize(const xe_arg_spec *a, xe_exec_arg *out, uint64_t seed)
    }
 }
 
+/* Whether the module reads or writes the image `param` (a parameter id;
+ * also as the parameter of the functions it is passed to: llvm-spirv's
+ * entry point calls the kernel's body), or when that finds nothing any
+ * image of type `type`, with float texels (read_imagef, write_imagef,
+ * ...): the first such access decides; none: true. */
+static bool image_texels_float(const xe_module *m, uint32_t param, uint32_t type)
+{
+   uint32_t ids[16] = {param};
+   unsigned nids = 1;
+   for (int round = 0; round < 3; round++)
+      xe_foreach_fn(f, m) xe_foreach_block(b, f) xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpFunctionCall) continue;
+         for (unsigned k = 1; k < xe_nops(i); k++)
+            for (unsigned j = 0; j < nids; j++) {
+               if (xe_op(i, k) != ids[j]) continue;
+               xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+               unsigned pk = 0;
+               for (xe_inst *pi = callee ? callee->params.first : NULL; pi; pi = pi->next) {
+                  if (pi->opcode != SpvOpFunctionParameter) continue;
+                  bool known = false;
+                  for (unsigned q = 0; q < nids; q++) known |= ids[q] == pi->result_id;
+                  if (++pk == k && !known && nids < 16) ids[nids++] = pi->result_id;
+               }
+               break;
+            }
+      }
+   for (int pass = 0; pass < 2; pass++)
+   xe_foreach_fn(f, m) xe_foreach_block(b, f) xe_foreach_inst(i, &b->insts) {
+      if (i->opcode != SpvOpImageSampleExplicitLod && i->opcode != SpvOpImageRead &&
+          i->opcode != SpvOpImageWrite)
+         continue;
+      xe_inst *o = xe_def(m, xe_op(i, 0));
+      uint32_t t = o ? o->type_id : 0, img = xe_op(i, 0);
+      xe_inst *ti = xe_def(m, t);
+      if (ti && ti->opcode == SpvOpTypeSampledImage) {
+         t = xe_op(ti, 0);
+         img = o && o->opcode == SpvOpSampledImage ? xe_op(o, 0) : 0;
+      }
+      bool named = false;
+      for (unsigned q = 0; q < nids; q++) named |= img == ids[q];
+      if (pass == 0 ? !named : t != type) continue;
+      uint32_t vt = i->opcode == SpvOpImageWrite ? (xe_def(m, xe_op(i, 2)) ? xe_def(m, xe_op(i, 2))->type_id : 0)
+                                                 : i->type_id;
+      uint8_t kd = K_AGG, w; uint16_t nc;
+      if (vt) xe_exec_tinfo(m, vt, &kd, &w, &nc);
+      return kd == K_FLOAT;
+   }
+   return true;
+}
+
 int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
                    unsigned *elem, bool *is_float, unsigned max)
 {
@@ -119,6 +278,15 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
          xe_inst *t = xe_def(m, p->type_id);
          enum xe_arg_kind kd = XE_ARG_SCALAR;
          uint32_t et = p->type_id;
+         if (t->opcode == SpvOpTypeImage || t->opcode == SpvOpTypeSampler) {
+            bool img = t->opcode == SpvOpTypeImage;
+            unsigned dim = img ? xe_op(t, 1) : 0;
+            if (kind) kind[n] = img ? XE_ARG_IMAGE : XE_ARG_SAMPLER;
+            if (elem) elem[n] = !img ? 4 : dim == SpvDim1D || dim == SpvDimBuffer ? 1 : dim == SpvDim3D ? 3 : 2;
+            if (is_float) is_float[n] = img && image_texels_float(m, p->result_id, p->type_id);
+            n++;
+            continue;
+         }
          if (t->opcode == SpvOpTypePointer) {
             kd = xe_op(t, 0) == SpvStorageClassWorkgroup ? XE_ARG_LOCAL : XE_ARG_BUFFER;
             et = xe_op(t, 1);

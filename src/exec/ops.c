@@ -59,7 +59,8 @@ bool xe_exec_alu_supported(uint16_t op)
    case SpvOpLogicalEqual: case SpvOpLogicalNotEqual: case SpvOpSelect:
    case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF:
    case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
-   case SpvOpIsNan: case SpvOpIsInf: case SpvOpAny: case SpvOpAll: case SpvOpDot:
+   case SpvOpIsNan: case SpvOpIsInf: case SpvOpIsFinite: case SpvOpIsNormal:
+   case SpvOpSignBitSet: case SpvOpLessOrGreater: case SpvOpAny: case SpvOpAll: case SpvOpDot:
    case SpvOpVectorTimesScalar: case SpvOpBitCount: case SpvOpOrdered: case SpvOpUnordered:
    case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
       return true;
@@ -197,6 +198,13 @@ const char *xe_exec_alu(const dinst *d, uint8_t *v)
       CMP(SpvOpUnordered, isunordered(ld_f(a, sw), ld_f(b, sw)))
       CMP(SpvOpIsNan, isnan(ld_f(a, sw)))
       CMP(SpvOpIsInf, isinf(ld_f(a, sw)))
+      /* isnormal of the operand's own width: a float denormal is a
+       * normal double. */
+      CMP(SpvOpIsFinite, isfinite(ld_f(a, sw)))
+      CMP(SpvOpIsNormal, sw == 8 ? isnormal(ld_f(a, 8)) : sw == 4 ? isnormal((float)ld_f(a, 4))
+                         : ((ld_u(a, 2) >> 10 & 31) != 0 && (ld_u(a, 2) >> 10 & 31) != 31))
+      CMP(SpvOpSignBitSet, (ld_u(a, sw) >> (8 * sw - 1)) & 1)
+      CMP(SpvOpLessOrGreater, ld_f(a, sw) < ld_f(b, sw) || ld_f(a, sw) > ld_f(b, sw))
       CMP(SpvOpLogicalAnd, *a && *b) CMP(SpvOpLogicalOr, *a || *b)
       CMP(SpvOpLogicalNot, !*a) CMP(SpvOpLogicalEqual, !*a == !*b)
       CMP(SpvOpLogicalNotEqual, !*a != !*b)

@@ -186,6 +186,10 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
    case SpvOpUndef:
       memset(v + d->res, 0, d->size);
       return true;
+   case SpvOpSampledImage: case SpvOpImageSampleExplicitLod: case SpvOpImageRead:
+   case SpvOpImageWrite: case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
+   case SpvOpImageQueryFormat: case SpvOpImageQueryOrder:
+      return xe_run_image(r, w, d);
    default:
       break;
    }

@@ -87,7 +87,8 @@ bool xe_race_begin(xe_run *r)
    rc->nsg = (ls + r->sg - 1) / r->sg;
    for (int s = 0; s < 2; s++) rc->sg_stamp[s] = calloc(rc->nsg, sizeof(uint32_t));
    for (unsigned a = 0; a < r->l->nargs && a < XE_EXEC_MAX_ARGS; a++) {
-      if (r->l->args[a].kind == XE_ARG_BUFFER) rc->global[a].size = r->l->args[a].size;
+      if (r->l->args[a].kind == XE_ARG_BUFFER || r->l->args[a].kind == XE_ARG_IMAGE)
+         rc->global[a].size = r->l->args[a].size;
       if (r->l->args[a].kind == XE_ARG_LOCAL) rc->local[a + 1].size = r->l->args[a].size;
    }
    rc->local[0].size = r->p->lsize;

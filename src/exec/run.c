@@ -48,7 +48,8 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
    unsigned buf = PTR_BUF(ptr);
    switch (PTR_SP(ptr)) {
    case SP_GLOBAL:
-      if (buf < r->l->nargs && r->l->args[buf].kind == XE_ARG_BUFFER) {
+      if (buf < r->l->nargs && (r->l->args[buf].kind == XE_ARG_BUFFER ||
+                                r->l->args[buf].kind == XE_ARG_IMAGE)) {
          base = r->l->args[buf].data;
          size = r->l->args[buf].size;
          if (off < r->l->args[buf].start) size = 0;
@@ -63,6 +64,12 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
       break;
    case SP_PRIVATE:
       if (w && buf == 0) { base = w->priv; size = r->p->psize; }
+      else if (w && buf - 1 < r->p->nvars) {
+         /* Within the variable: below its start counts as past the end. */
+         base = w->priv;
+         size = r->p->var_off[buf - 1] + r->p->var_size[buf - 1];
+         if (off < r->p->var_off[buf - 1]) size = 0;
+      }
       break;
    case SP_PROGRAM:
       if (!write) { base = r->p->program; size = r->p->prog_size; }
@@ -201,7 +208,7 @@ static bool step(xe_run *r, xe_wi *w)
          steps--;
          break;
       case SpvOpVariable: {
-         uint64_t q = PTR(SP_PRIVATE, 0, d->aux);
+         uint64_t q = PTR(SP_PRIVATE, d->ops[2] + 1, d->aux);
          memcpy(v + d->res, &q, 8);
          if (d->ops[1] != NOSLOT) memcpy(w->priv + d->aux, v + d->ops[1], d->aux2);
          break;
@@ -484,6 +491,8 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
    for (unsigned a = 0; a < l->nargs && a < p->nparams; a++) {
       uint64_t q = 0;
       if (l->args[a].kind == XE_ARG_BUFFER) q = PTR(SP_GLOBAL, a, l->args[a].start);
+      else if (l->args[a].kind == XE_ARG_IMAGE) q = PTR(SP_GLOBAL, a, 0);   /* image.c */
+      else if (l->args[a].kind == XE_ARG_SAMPLER) q = ld_u(l->args[a].data, 4);
       else if (l->args[a].kind == XE_ARG_LOCAL) {
          r.local_args[a] = malloc(l->args[a].size + 1);
          q = PTR(SP_LOCAL, a + 1, 0);

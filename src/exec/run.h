@@ -52,6 +52,9 @@ uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64
 bool xe_run_fail(xe_run *r, const dinst *d, const char *msg);
 /* Everything the main switch does not handle: ALU, composites, atomics. */
 bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d);
+/* Images and samplers (image.c): OpSampledImage, OpImageSampleExplicitLod,
+ * OpImageRead, OpImageWrite, OpImageQuery{Size,SizeLod,Format,Order}. */
+bool xe_run_image(xe_run *r, xe_wi *w, const dinst *d);
 /* Executes a sub-group collective for the n lanes starting at lanes. */
 bool xe_run_collective(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d);
 

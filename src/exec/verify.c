@@ -23,7 +23,10 @@
  *    than the size), the first launch giving every one the row length;
  *  - buffers start at a size derived from the NDRange and grow to what the
  *    input reaches: the input runs first, and an out-of-bounds access of
- *    argument k grows k and runs again.
+ *    argument k grows k and runs again;
+ *  - images cover the NDRange (global + offset per dimension) and double
+ *    when the input goes outside one; their formats and the samplers vary
+ *    per slot (plan_images).
  *
  * Each launch slot gets a bounded number of input runs (MAX_ATTEMPTS).
  * Why the input run failed decides the next attempt (retry_for): grow a
@@ -82,6 +85,9 @@ typedef struct vplan {
    uint64_t start[XE_EXEC_MAX_ARGS]; /* buffer bytes before the kernel's pointer */
    uint64_t range;                   /* random integer data in [0, range) */
    uint64_t seed;                    /* data seed */
+   xe_image_desc image[XE_EXEC_MAX_ARGS];  /* image arguments (plan_images) */
+   unsigned image_scale[XE_EXEC_MAX_ARGS]; /* extent = (global + offset) * scale */
+   uint32_t sampler[XE_EXEC_MAX_ARGS];     /* sampler arguments */
 } vplan;
 
 /* ---- the host contract ---- */
@@ -247,6 +253,63 @@ static void plan_shape(const vkernel *vk, unsigned slot, bool plain, unsigned sh
    }
 }
 
+/* Image and sampler arguments of launch slot `slot` (after plan_shape):
+ * an image is as large as the NDRange reaches, (global + offset) per
+ * dimension, times image_scale (doubled when the input reads or writes
+ * outside it, as kernels that up-sample do), so that the width and height
+ * scalars plan_scalars ties to the global size agree with the images.
+ * Formats: images the kernel reads or writes with float texels are RGBA
+ * float in slot 0, RGBA half in slot 1, R float in slot 2 (channels the
+ * kernel writes but the image lacks are dropped), then drawn from those and
+ * RGBA unorm8 and RG float; integer-texel images RGBA uint32, RGBA int16,
+ * R uint8, then drawn.  Samplers: clamp-to-edge/nearest/unnormalized in
+ * slot 0 (darktable's usual one), clamp/linear/unnormalized in slot 1,
+ * repeat/nearest/normalized in slot 2, then drawn (repeat and mirrored
+ * repeat always normalized, as OpenCL requires; linear filtering only for
+ * float-texel images is the kernel's business: an integer read with a
+ * linear sampler fails and the launch is retried). */
+static void plan_images(const vkernel *vk, unsigned slot, uint64_t *seed, vplan *p)
+{
+   static const uint32_t forders[5] = {SpvImageChannelOrderRGBA, SpvImageChannelOrderRGBA,
+                                       SpvImageChannelOrderR, SpvImageChannelOrderRGBA,
+                                       SpvImageChannelOrderRG};
+   static const uint32_t ftypes[5] = {SpvImageChannelDataTypeFloat, SpvImageChannelDataTypeHalfFloat,
+                                      SpvImageChannelDataTypeFloat, SpvImageChannelDataTypeUnormInt8,
+                                      SpvImageChannelDataTypeFloat};
+   static const uint32_t itypes[4] = {SpvImageChannelDataTypeUnsignedInt32,
+                                      SpvImageChannelDataTypeSignedInt16,
+                                      SpvImageChannelDataTypeUnsignedInt8,
+                                      SpvImageChannelDataTypeSignedInt32};
+   unsigned v = slot < 3 ? slot : 3;
+   for (int k = 0; k < vk->np; k++) {
+      if (vk->kind[k] == XE_ARG_SAMPLER) {
+         static const uint32_t fixed[3] = {XE_SAMPLER(SpvSamplerAddressingModeClampToEdge, 0, 0),
+                                           XE_SAMPLER(SpvSamplerAddressingModeClamp, 0, 1),
+                                           XE_SAMPLER(SpvSamplerAddressingModeRepeat, 1, 0)};
+         if (v < 3) { p->sampler[k] = fixed[v]; continue; }
+         uint32_t ad = (uint32_t)pick(seed, 5);
+         p->sampler[k] = XE_SAMPLER(ad, ad >= SpvSamplerAddressingModeRepeat || pick(seed, 2),
+                                    pick(seed, 2));
+         continue;
+      }
+      if (vk->kind[k] != XE_ARG_IMAGE) continue;
+      xe_image_desc *im = &p->image[k];
+      unsigned f = v < 3 ? v : (unsigned)pick(seed, 5);
+      if (vk->isf[k]) {
+         im->order = forders[f];
+         im->type = ftypes[f];
+      } else {
+         im->order = f == 2 ? SpvImageChannelOrderR : SpvImageChannelOrderRGBA;
+         im->type = itypes[f < 3 ? f : pick(seed, 4)];
+      }
+      im->dims = vk->elem[k] >= 1 && vk->elem[k] <= 3 ? vk->elem[k] : 2;
+      if (!p->image_scale[k]) p->image_scale[k] = 1;
+      uint64_t *ext[3] = {&im->width, &im->height, &im->depth};
+      for (unsigned d = 0; d < 3; d++)
+         *ext[d] = d < im->dims ? (p->global[d] + p->offset[d]) * p->image_scale[k] : 1;
+   }
+}
+
 /* An integer size/stride argument tied to the shape.  natural: every
  * scalar is the row length (slot 0's first attempt); small: after the
  * input failed with larger values. */
@@ -326,6 +389,13 @@ static void materialize(const vkernel *vk, const vplan *p, xe_launch *l)
       s.range = p->range;
       if (s.kind == XE_ARG_SCALAR) { s.count = 1; s.value = p->sval[k]; }
       else if (s.kind == XE_ARG_LOCAL) { s.count = p->count[k]; s.elem = 1; }
+      else if (s.kind == XE_ARG_IMAGE) {
+         xe_image_spec(&s, &p->image[k], FILL_RANDOM);
+         s.range = p->range;
+      } else if (s.kind == XE_ARG_SAMPLER) {
+         s.count = 1;
+         s.sampler = p->sampler[k];
+      }
       else {
          /* The start bytes are part of the allocation: one element more
           * covers them (start < element size for every start used). */
@@ -372,6 +442,16 @@ static void print_launch(FILE *log, const xe_launch *l)
    for (unsigned k = 0; k < l->nargs; k++) {
       if (l->args[k].kind == XE_ARG_SCALAR)
          fprintf(log, " arg%u=%lld", k, (long long)ld_s(l->args[k].data, (unsigned)l->args[k].size));
+      else if (l->args[k].kind == XE_ARG_IMAGE) {
+         const xe_image_desc *im = &l->args[k].image;
+         fprintf(log, " arg%u=image:%s:%s:%llu", k, xe_image_order_name(im->order),
+                 xe_image_type_name(im->type), (unsigned long long)im->width);
+         if (im->dims > 1) fprintf(log, "x%llu", (unsigned long long)im->height);
+         if (im->dims > 2) fprintf(log, "x%llu", (unsigned long long)im->depth);
+      } else if (l->args[k].kind == XE_ARG_SAMPLER) {
+         char sb[64];
+         fprintf(log, " arg%u=%s", k, xe_sampler_string((uint32_t)ld_u(l->args[k].data, 4), sb, sizeof sb));
+      }
       else if (l->args[k].kind == XE_ARG_LOCAL)
          fprintf(log, " arg%u=local[%llu bytes]", k, (unsigned long long)l->args[k].size);
       else if (l->args[k].start)
@@ -390,6 +470,7 @@ enum retry {
    RETRY_SHRINK,      /* past a local array: smaller work-groups */
    RETRY_RESCALE,     /* other scalar values (smaller), smaller data */
    RETRY_PLAIN,       /* full sub-groups, uniform, aligned, no offset */
+   RETRY_IMAGE,       /* outside an image argument: larger images */
    RETRY_NEVER,       /* the interpreter's gap: no launch helps */
 };
 
@@ -399,6 +480,8 @@ static enum retry retry_for(const vkernel *vk, const xe_launch *l, const char *e
       return RETRY_NEVER;
    switch (l->fault.kind) {
    case XE_FAULT_BOUNDS:
+      if (l->fault.arg < l->nargs && l->args[l->fault.arg].kind == XE_ARG_IMAGE)
+         return RETRY_IMAGE;
       /* Not past an argument's end (that a measuring run records): in a
        * local array of the kernel's, below an argument's start, or in
        * private memory. */
@@ -447,13 +530,14 @@ static int compare_args(const vkernel *vk, const xe_launch *l, const xe_launch *
                         const xe_launch *lb, FILE *log)
 {
    for (int k = 0; k < vk->np; k++) {
-      if (vk->kind[k] != XE_ARG_BUFFER) continue;
+      if (vk->kind[k] != XE_ARG_BUFFER && vk->kind[k] != XE_ARG_IMAGE) continue;
       for (uint64_t i = 0; i < la->args[k].size; i++) {
          if (la->args[k].data[i] == lb->args[k].data[i]) continue;
          /* Padding the host ignores: the input did not write there (the
           * byte kept its initial value), the optimized module may. */
          if (vk->padded[k] && la->args[k].data[i] == l->args[k].data[i]) continue;
-         unsigned e = vk->elem[k] && vk->elem[k] <= 8 ? vk->elem[k] : 1;
+         unsigned e = vk->kind[k] == XE_ARG_IMAGE ? xe_image_channel_size(la->args[k].image.type)
+                      : vk->elem[k] && vk->elem[k] <= 8 ? vk->elem[k] : 1;
          uint64_t st = la->args[k].start, rel = i - (i >= st ? st : 0);
          uint64_t idx = rel / e, at = st + idx * e;
          if (i < st)
@@ -515,7 +599,9 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
    unsigned rescales = 0, shrink = 0;
    char *last = NULL;
    *valid = false;
+   memset(&p, 0, sizeof p);
    plan_shape(vk, slot, plain, shrink, seed, &p);
+   plan_images(vk, slot, seed, &p);
    plan_scalars(vk, &p, seed, slot == 0, small);
    p.range = 256;
    p.seed = xe_rand(seed);
@@ -572,7 +658,9 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
          free(last);
          return 0;
       }
-      if (r == RETRY_SHRINK && shrink < 4) {
+      if (r == RETRY_IMAGE && p.image_scale[la.fault.arg] < 8) {
+         p.image_scale[la.fault.arg] *= 2;
+      } else if (r == RETRY_SHRINK && shrink < 4) {
          shrink++;
          plan_shape(vk, slot, plain, shrink, seed, &p);
       } else if (r == RETRY_HEAVY) {
@@ -590,6 +678,7 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
          if (rescales > 4)
             for (int d = 0; d < 3; d++) p.global[d] = p.local[d];
       }
+      plan_images(vk, slot, seed, &p);
       plan_scalars(vk, &p, seed, slot == 0 && !rescales, small);
       plan_buffers(vk, &p);
    }
@@ -629,7 +718,9 @@ static int user_launches(xe_module *a, xe_module *b, vkernel *vk, const cJSON *l
          if (specs[k].kind != vk->kind[k]) {
             fprintf(log, "--verify-launch: launch %u of %s: argument %u is not a %s\n", idx,
                     vk->name, k, vk->kind[k] == XE_ARG_SCALAR ? "scalar" :
-                    vk->kind[k] == XE_ARG_LOCAL ? "local-memory size" : "buffer");
+                    vk->kind[k] == XE_ARG_LOCAL ? "local-memory size" :
+                    vk->kind[k] == XE_ARG_IMAGE ? "image" : vk->kind[k] == XE_ARG_SAMPLER ? "sampler" :
+                    "buffer");
             free_args(&l);
             return 2;
          }

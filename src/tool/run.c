@@ -26,6 +26,9 @@ static const char *usage =
    "                         random, iota or const=V\n"
    "  --arg I=TYPE:VALUE     scalar argument\n"
    "  --arg I=local:BYTES    local-memory pointer argument\n"
+   "  --arg I=image:ORDER:CHANNEL:W[xH[xD]][:FILL]   1-D/2-D/3-D image (printed and\n"
+   "                         dumped like a buffer of channels, rows packed)\n"
+   "  --arg I=sampler:ADDRESSING:COORDS:FILTER   sampler_t argument\n"
    "  --spec ID=VALUE        specialization constant override (converted to the\n"
    "                         constant's type: --spec 0=1.5 for a float)\n"
    "  --seed S               random seed (default 1)\n"
@@ -39,7 +42,11 @@ static const char *usage =
    "\n"
    "       xeopt run --compare ORIGINAL.spv CHANGED.spv [--launches N] [--manifest CHANGED.json]\n"
    "                         the --verify check on two given modules: exit 1 on a difference\n"
-   "  TYPE: char uchar short ushort int uint long ulong half float double\n";
+   "  TYPE: char uchar short ushort int uint long ulong half float double\n"
+   "  ORDER: r a rg ra rgba bgra argb intensity luminance\n"
+   "  CHANNEL: unorm8 unorm16 snorm8 snorm16 int8 int16 int32 uint8 uint16 uint32 half float\n"
+   "  ADDRESSING: none clamp_to_edge clamp repeat mirrored_repeat; COORDS: normalized\n"
+   "  unnormalized; FILTER: nearest linear\n";
 
 static bool parse_dims(const char *s, uint64_t *d, unsigned *dims)
 {
@@ -265,7 +272,7 @@ int xe_cmd_run(int argc, char **argv)
    }
    if (dump) mkdir(dump, 0777);
    for (int k = 0; k < np; k++) {
-      if (specs[k].kind != XE_ARG_BUFFER) continue;
+      if (specs[k].kind != XE_ARG_BUFFER && specs[k].kind != XE_ARG_IMAGE) continue;
       if (dump) {
          char *f;
          if (asprintf(&f, "%s/arg%d.bin", dump, k) < 0) return 1;

@@ -50,6 +50,11 @@ OP_TYPE_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER = 28, 30, 32
 OP_CONSTANT, OP_FUNCTION, OP_FUNCTION_PARAMETER, OP_FUNCTION_END = 43, 54, 55, 56
 OP_FUNCTION_CALL, OP_DECORATE, OP_CONTROL_BARRIER = 57, 71, 224
 EM_LOCAL_SIZE, EM_SUBGROUP_SIZE = 17, 35
+# OpTypeImage, OpTypeSampler, OpTypeSampledImage: oclgrind-kernel's .sim
+# format has no image or sampler arguments (its parser allocates every
+# memory argument as a plain buffer; images need the runtime's
+# clCreateImage), so modules with images are skipped (docs/oclgrind.md).
+IMAGE_TYPE_OPS = {25, 26, 27}
 SC_WORKGROUP, SC_FUNCTION = 4, 7
 DEC_BUILTIN = 11
 SCOPE_SUBGROUP = 3
@@ -87,7 +92,8 @@ def _string(words):
 
 
 class Param:
-    """A kernel parameter: kind 'buffer', 'local' or 'scalar'; for buffers
+    """A kernel parameter: kind 'buffer', 'local', 'scalar' or 'image' (an image or
+    sampler: the module is skipped); for buffers
     and scalars `type` (an xeopt run type name) and `per` (scalars of that
     type per pointee, e.g. 4 for float4), or type None when it is not a
     plain scalar/vector (struct by value, pointer to struct...) and `size`
@@ -118,6 +124,7 @@ class Module:
             raise ValueError(f'{path}: not a little-endian SPIR-V module')
         self.kernels = {}
         self.subgroup_reasons = set()
+        self.uses_images = False
         self.inexact_math = set()
         types, consts, names = {}, {}, {}
         entry = {}          # function id -> kernel name
@@ -135,6 +142,9 @@ class Module:
             i += n
             if op == OP_NAME:
                 names[ins[1]] = _string(ins[2:])
+            elif op in IMAGE_TYPE_OPS:
+                self.uses_images = True
+                types[ins[1]] = ('img',)
             elif op == OP_EXT_INST_IMPORT:
                 ext_sets[ins[1]] = _string(ins[2:])
             elif op == OP_EXT_INST:
@@ -226,7 +236,9 @@ class Module:
             k = Kernel(name)
             for t in fn_params.get(fn, []):
                 d = types[t]
-                if d[0] == 'p':
+                if d[0] == 'img':
+                    k.params.append(Param('image', None, 1, 8))
+                elif d[0] == 'p':
                     # A Function-storage pointer parameter is a struct (or
                     # array) passed by value (FuncParamAttr ByVal): xeopt
                     # run gives it a buffer, OpenCL a private copy.
@@ -804,6 +816,9 @@ def suite_jobs(ctx, testdata):
         mod = Module(path)
         if mod.subgroup_reasons:
             skipped.append(f'skip {f[:-4]}: sub-group operations ({", ".join(sorted(mod.subgroup_reasons))})')
+            continue
+        if mod.uses_images:
+            skipped.append(f'skip {f[:-4]}: images (oclgrind-kernel has no image or sampler arguments)')
             continue
         for kname in sorted(mod.kernels):
             key = f'{f[:-4]}:{kname}'
