@@ -62,6 +62,12 @@ typedef struct xe_loop {
    uint32_t iv_step;             /* id of the step */
    xe_inst *exit_cmp;            /* OpSLessThan etc., or NULL */
    xe_inst *exit_branch;         /* OpBranchConditional, or NULL */
+   /* xe_loop_trip_count's answer, memoised (it steps the induction
+    * variable up to 2^22 times, and the cost model asks once per block):
+    * 0 not asked yet, 1 counted (trips), 2 no count.  Valid as long as
+    * the loops are, since both follow the function's code. */
+   uint8_t trip_memo;
+   uint64_t trips;
 } xe_loop;
 
 typedef struct xe_loops {

@@ -217,13 +217,29 @@ static bool compare(uint16_t op, uint64_t a, uint64_t b, unsigned w)
    }
 }
 
+static bool trip_count(xe_module *m, xe_function *f, const xe_loop *l, uint64_t *count);
+
 bool xe_loop_trip_count(xe_module *m, xe_function *f, uint32_t li, uint64_t *count)
 {
    const xe_loops *ls = xe_function_loops(f);
-   const xe_cfg *c = xe_function_cfg(f);
    if (li >= ls->n)
       return false;
-   const xe_loop *l = &ls->loops[li];
+   /* The memo lives in the cached loops (a cache of the function's code,
+    * like them), hence the cast. */
+   xe_loop *l = (xe_loop *)&ls->loops[li];
+   if (!l->trip_memo) {
+      uint64_t t = 0;
+      l->trip_memo = trip_count(m, f, l, &t) ? 1 : 2;
+      l->trips = t;
+   }
+   if (l->trip_memo == 1)
+      *count = l->trips;
+   return l->trip_memo == 1;
+}
+
+static bool trip_count(xe_module *m, xe_function *f, const xe_loop *l, uint64_t *count)
+{
+   const xe_cfg *c = xe_function_cfg(f);
    uint64_t init, step, bound;
    if (!l->iv || !l->exit_cmp || !l->exit_branch || !xe_const_uint(m, l->iv_init, &init) ||
        !xe_const_uint(m, l->iv_step, &step))
