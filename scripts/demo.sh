@@ -5,8 +5,10 @@
 #      (bilateral.cl from Debian's darktable package, fetched with
 #      apt-get download by scripts/corpus.sh and compiled by clang-15 +
 #      llvm-spirv-15; nothing of it is in this repository), plain -O2 with
-#      --verify, its sub-group versioning remarks, and with IGC installed the
-#      ISA of the two kernels it versions, before and after;
+#      --verify and its sub-group versioning remarks (the cost model's
+#      decision with both estimates), then --target=none, which versions
+#      without asking the model, and with IGC installed the ISA of the
+#      kernels it versions, before and after;
 #   2. on a bundled module (testdata/kernels/sg_guarded.cl) with the
 #      host-contract opt-ins, and the manifest it writes.
 set -euo pipefail
@@ -27,9 +29,14 @@ echo "+ $root/build/xeopt -O2 --validate --verify --remarks $real -o $d/bilatera
 "$root/build/xeopt" -O2 --validate --verify --remarks "$real" -o "$d/bilateral.O2.spv" 2>&1 |
   grep -E 'versioning\].*(versioned|cost model)|verified' || true
 run spirv-val "$d/bilateral.O2.spv" && echo "valid"
+echo "+ $root/build/xeopt -O2 --target=none --validate --verify --remarks $real -o $d/bilateral.none.spv" \
+     "2>&1 | grep -E 'versioning.*versioned|verified'"
+"$root/build/xeopt" -O2 --target=none --validate --verify --remarks "$real" -o "$d/bilateral.none.spv" 2>&1 |
+  grep -E 'versioning\].*versioned|blur_line.*verified' || true
+run spirv-val "$d/bilateral.none.spv" && echo "valid"
 if have_isa; then
-  echo "+ $root/bench/isa $real $d/bilateral.O2.spv bilateral   (the kernels it changed)"
-  "$root/bench/isa" "$real" "$d/bilateral.O2.spv" bilateral | grep -E '^\|(-| kernel)|blur_line'
+  echo "+ $root/bench/isa $real $d/bilateral.none.spv bilateral   (the kernels --target=none versions)"
+  "$root/bench/isa" "$real" "$d/bilateral.none.spv" bilateral | grep -E '^\|(-| kernel)|blur_line'
 fi
 
 echo
