@@ -6,8 +6,9 @@
  *  - one it refuses is not, and the remark gives both estimates per device
  *    (priv_len64's registerized array; sg_copy's load-only block read on
  *    pvc; sgemm_tiled's block read through a get_local_id(1) address;
- *    version_loop's sub-group versioning), while --target=dg2 lets the
- *    dg2-only win through and --target=none asks nothing;
+ *    guarded_copy's sub-group versioning), while --target=dg2 lets the
+ *    dg2-only win through and --target=none asks nothing; version_loop's
+ *    versioning is accepted, and --measure-path builds one path of it;
  *  - --isa-check keeps a kernel's original where IGC's output scores worse
  *    (sg_copy under --target=dg2 checked on pvc; needs ocloc and iga64,
  *    skipped without them unless XEOPT_REQUIRE_OCLOC=1);
@@ -144,13 +145,16 @@ START_TEST(refused_lane_address)
 }
 END_TEST
 
-/* Versioning: the model scores both copies and the original loop, as the
- * ISA estimate does, so version_loop stays as it is (IGC on pvc: 284 ->
- * 330); --target=none versions it. */
+/* Versioning: the model weights the fast and the original path by the
+ * share of sub-groups that take them (XE_COST_FAST_FRACTION), after the
+ * test.  guarded_copy's two accesses do not pay for the test (IGC on pvc:
+ * 22 instructions before, the test alone is about 20), so it stays as it is;
+ * --target=none versions it.  version_loop's fast loop body is shorter
+ * (IGC, fast path only: dg2 loop 17 -> 11), so the model versions it. */
 START_TEST(refused_versioning)
 {
    char *rem = NULL, *dis = NULL;
-   ck_assert_int_eq(run("version_loop", "-O2", &rem, &dis), 0);
+   ck_assert_int_eq(run("guarded_copy", "-O2", &rem, &dis), 0);
    const char *p = strstr(rem, "[subgroup-versioning] missed: no fast copy of the region guarded by "
                                "%cmp: the cost model says slower on ");
    ck_assert_msg(p, "%s", rem);
@@ -160,8 +164,61 @@ START_TEST(refused_versioning)
    ck_assert(!strstr(dis, "OpGroupIAdd") && !strstr(dis, "OpGroupNonUniformIAdd"));
    free(rem);
    free(dis);
-   ck_assert_int_eq(run("version_loop", "-O2 --target=none", &rem, &dis), 0);
+   ck_assert_int_eq(run("guarded_copy", "-O2 --target=none", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "[subgroup-versioning] applied: versioned the region"), "%s", rem);
+   free(rem);
+   free(dis);
+   ck_assert_int_eq(run("version_loop", "-O2", &rem, &dis), 0);
+   p = strstr(rem, "[subgroup-versioning] applied: versioned the region guarded by %cmp");
+   ck_assert_msg(p, "%s", rem);
+   p = strstr(p, "(cost model: dg2 ");
+   double b2 = 0, a2 = 0;
+   ck_assert_msg(p && sscanf(p, "(cost model: dg2 %lf -> %lf, pvc %lf -> %lf", &b, &a, &b2, &a2) == 4 &&
+                 a < b && a2 < b2, "%s", rem);
+   ck_assert(strstr(dis, "OpGroupIAdd") && strstr(dis, "OpSubgroupBlockReadINTEL"));
+   free(rem);
+   free(dis);
+}
+END_TEST
+
+/* Finds "OpBranchConditional %T %A %B" after the sub-group test and returns
+ * the instruction that follows label which (0: %A, 1: %B) in dis. */
+static const char *after_test_target(const char *dis, int which, char *buf, size_t n)
+{
+   const char *p = strstr(dis, "OpGroupIAdd");
+   p = p ? strstr(p, "OpBranchConditional ") : NULL;
+   char t[3][64];
+   if (!p || sscanf(p, "OpBranchConditional %63s %63s %63s", t[0], t[1], t[2]) != 3)
+      return NULL;
+   snprintf(buf, n, "%s = OpLabel", t[1 + which]);
+   p = strstr(dis, buf);
+   if (!p)
+      return NULL;
+   p += strlen(buf);
+   while (*p == ' ' || *p == '\n')
+      p++;
+   return p;
+}
+
+/* --measure-path keeps the test and sends the other path's sub-groups to
+ * a return, so IGC's code for one path can be counted. */
+START_TEST(measure_path)
+{
+   char *rem = NULL, *dis = NULL, buf[128];
+   ck_assert_int_eq(run("version_loop", "-O2 --measure-path=fast", &rem, &dis), 0);
+   const char *p = after_test_target(dis, 1, buf, sizeof(buf));
+   ck_assert_msg(p && !strncmp(p, "OpReturn", 8), "%s", dis);
+   p = after_test_target(dis, 0, buf, sizeof(buf));
+   ck_assert_msg(p && strncmp(p, "OpReturn", 8), "%s", dis);
+   free(rem);
+   free(dis);
+   ck_assert_int_eq(run("version_loop", "-O2 --measure-path=slow", &rem, &dis), 0);
+   p = after_test_target(dis, 0, buf, sizeof(buf));
+   ck_assert_msg(p && !strncmp(p, "OpReturn", 8), "%s", dis);
+   free(rem);
+   free(dis);
+   ck_assert_int_ne(run("version_loop", "-O2 --measure-path=both", &rem, &dis), 0);
+   ck_assert_msg(strstr(rem, "--measure-path takes fast or slow"), "%s", rem);
    free(rem);
    free(dis);
 }
@@ -185,6 +242,20 @@ START_TEST(isa_check_refuses)
    ck_assert_msg(strstr(rem, "[isa-check] applied: rewrite kept: ISA estimate dg2 "), "%s", rem);
    ck_assert_msg(strstr(rem, "; pvc "), "%s", rem);
    ck_assert(strstr(dis, "OpSubgroupBlockReadINTEL"));
+   free(rem);
+   free(dis);
+   /* Versioned kernels are scored by their two paths, each compiled on its
+    * own (--measure-path): version_loop's pays, guarded_copy's (versioned
+    * without asking the model) does not. */
+   ck_assert_int_eq(run("version_loop", "-O2 --isa-check=dg2,pvc", &rem, &dis), 0);
+   ck_assert_msg(strstr(rem, "[isa-check] applied: rewrite kept: ISA estimate dg2 ") &&
+                 strstr(rem, "estimate of the two paths as sub-groups run them"), "%s", rem);
+   ck_assert(strstr(dis, "OpGroupIAdd"));
+   free(rem);
+   free(dis);
+   ck_assert_int_eq(run("guarded_copy", "-O2 --target=none --isa-check=dg2,pvc", &rem, &dis), 0);
+   ck_assert_msg(strstr(rem, "[isa-check] missed: original kept: IGC's output is worse on "), "%s", rem);
+   ck_assert(!strstr(dis, "OpGroupIAdd"));
    free(rem);
    free(dis);
 }
@@ -279,8 +350,10 @@ START_TEST(model_api)
    xe_isa_counts ic = { .instructions = 22, .scattered = 2, .loop = 1 };
    ck_assert_double_eq(xe_cost_isa(XE_DEV_PVC, &ic),
                        22 + (XE_COST_ASSUMED_TRIPS - 1) + 2 * w->msg_scattered);
-   /* Versioning costs the test, the original and the fast copy's code. */
-   ck_assert_double_eq(xe_cost_versioned(XE_DEV_PVC, 10, 30), w->reduce + 30 + 10);
+   /* Versioning costs the test, then each path for its share of sub-groups. */
+   ck_assert_double_eq_tol(xe_cost_versioned(XE_DEV_PVC, 10, 30),
+                           w->reduce + XE_COST_FAST_FRACTION * 10 + (1 - XE_COST_FAST_FRACTION) * 30,
+                           1e-9);
    unsigned set;
    ck_assert(xe_device_parse_set("pvc,dg2", &set) && set == XE_DEV_ALL);
    ck_assert(!xe_device_parse_set("", &set));
@@ -298,6 +371,7 @@ int main(void)
    tcase_add_test(tc, refused_block_read_per_target);
    tcase_add_test(tc, refused_lane_address);
    tcase_add_test(tc, refused_versioning);
+   tcase_add_test(tc, measure_path);
    tcase_add_test(tc, isa_check_refuses);
    tcase_add_test(tc, isa_check_needs_ocloc);
    tcase_add_test(tc, cost_prints_estimates);

@@ -151,7 +151,6 @@ typedef struct walk {
    const xe_cost_change *ch;
    xe_cost c;
    unsigned depth;
-   bool code;   /* count each block once (xe_cost_blocks_code), not by frequency */
 } walk;
 
 static uint32_t storage_of(xe_module *m, uint32_t ptr)
@@ -608,7 +607,7 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       if (cfg->rpo_index[bi] == XE_NONE || (in_set && !in_set[bi]))
          continue;
       xe_block *b = cfg->blocks[bi];
-      double freq = wk->code ? 1 : block_freq(m, f, ls, bi);
+      double freq = block_freq(m, f, ls, bi);
       xe_foreach_inst(i, &b->insts) {
          if (i->result_id && !has_side_effect(i) && !live[xe_idmap_find(&ids, i->result_id)])
             continue;
@@ -687,14 +686,7 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
           c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
 }
 
-double xe_cost_blocks_code(xe_module *m, xe_function *f, enum xe_device d,
-                           const xe_cost_change *change, const uint8_t *in_set)
+double xe_cost_versioned(enum xe_device d, double fast, double slow)
 {
-   walk wk = { .m = m, .w = &WEIGHTS[d], .ch = change, .code = true };
-   return fn_cost_set(&wk, f, in_set);
-}
-
-double xe_cost_versioned(enum xe_device d, double fast_code, double slow)
-{
-   return WEIGHTS[d].reduce + slow + fast_code;
+   return WEIGHTS[d].reduce + XE_COST_FAST_FRACTION * fast + (1 - XE_COST_FAST_FRACTION) * slow;
 }

@@ -125,20 +125,20 @@ double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
  * count that is not a constant). */
 double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
 
-/* xe_cost_blocks counted once per block instead of by loop frequency:
- * the code those blocks add to the binary, in the same units (what a copy
- * of them adds to the ISA estimate's instruction count). */
-double xe_cost_blocks_code(xe_module *m, xe_function *f, enum xe_device d,
-                           const xe_cost_change *change, const uint8_t *in_set);
+/* The fraction of sub-groups that take a versioned region's fast copy
+ * (docs/cost-model.md, "Versioning"; assumed, see there): the sub-groups
+ * that are full and pass the test.  A launch over a buffer or an image
+ * row of n elements has at most one partial or straddling sub-group per
+ * n / sub-group size ones; 0.9 is the share at 10 sub-groups per row. */
+#define XE_COST_FAST_FRACTION 0.9
 
-/* The cost of a sub-group versioned region (REWRITES.md section 6) as the
- * ISA estimate (xe_cost_isa, bench/isa, --isa-check) scores IGC's output:
- * the test (reduce), the original region as it runs (slow: partial or
- * misaligned sub-groups run it, and its loops stay the binary's longest
- * loop bodies) and the fast copy's code once (fast_code, from
- * xe_cost_blocks_code).  The fast copy's shorter loops are not credited:
- * the estimate weights only the longest loop body, the original's
- * (docs/cost-model.md, "Versioning"). */
-double xe_cost_versioned(enum xe_device d, double fast_code, double slow);
+/* The cost of a sub-group versioned region (REWRITES.md section 6) per run
+ * of its test, as the sub-groups run it: the test (reduce), then the fast
+ * copy (fast: its cost per run, frequency-weighted, as the region would
+ * cost with the rewrite) for XE_COST_FAST_FRACTION of the sub-groups and
+ * the original region (slow) for the rest.  The ISA estimate of a
+ * versioned kernel weights IGC's code for the two paths the same way
+ * (--isa-check, bench/isa-sweep: --measure-path). */
+double xe_cost_versioned(enum xe_device d, double fast, double slow);
 
 #endif

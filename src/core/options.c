@@ -145,6 +145,7 @@ static const struct {
    { "--subgroup-size", V_REQUIRED }, { "--local-size", V_REQUIRED },
    { "--specialize", V_REQUIRED },
    { "--target", V_REQUIRED }, { "--isa-check", V_REQUIRED },
+   { "--measure-path", V_REQUIRED },
 };
 
 static int find_option(const char *arg, size_t len)
@@ -337,6 +338,13 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
       else if (!xe_device_parse_set(val, &set))
          return fail_opt(err, "option %s takes devices dg2, pvc or dg2,pvc, not '%s'", name, val);
       *(name[2] == 't' ? &o->target : &o->isa_check) = set;
+   } else if (!strcmp(name, "--measure-path")) {
+      if (!strcmp(val, "fast"))
+         o->measure_path = XE_MEASURE_FAST;
+      else if (!strcmp(val, "slow"))
+         o->measure_path = XE_MEASURE_SLOW;
+      else
+         return fail_opt(err, "option %s takes fast or slow, not '%s'", name, val);
    }
    return true;
 }

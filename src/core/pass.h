@@ -57,6 +57,12 @@ typedef struct xe_options {
    unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = both;
                                 * XE_TARGET_NONE: --target=none, the model is not asked */
    unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
+   /* --measure-path=fast|slow: for measuring only, the output is NOT
+    * correct for every launch.  subgroup-versioning keeps its test but
+    * sends the sub-groups that would take the other copy to a return, so
+    * IGC's code for one path can be measured (the ISA estimate of a
+    * versioned kernel, docs/cost-model.md "Versioning"). */
+   enum { XE_MEASURE_NONE, XE_MEASURE_FAST, XE_MEASURE_SLOW } measure_path;
    /* Internal, not an option: kernels that no pass may rewrite (the
     * driver fills it when --isa-check keeps a kernel's original). */
    xe_strlist exclude;

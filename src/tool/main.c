@@ -46,6 +46,8 @@ static const char *usage_text =
    "  --isa-check=DEVICES      compile input and output with IGC (ocloc) and keep a\n"
    "                           kernel's original where its ISA is worse on a device\n"
    "  --cost=DEVICES           print the model's per-kernel estimates of INPUT and exit\n"
+   "  --measure-path=fast|slow for measuring only (the output is NOT correct): a\n"
+   "                           versioned kernel keeps its test and one copy\n"
    "\n"
    "Checking and output:\n"
    "  -o FILE                  output module ('-' for standard output)\n"

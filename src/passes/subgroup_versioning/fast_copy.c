@@ -121,7 +121,7 @@ typedef struct idx_test {
 
 /* Builds the test, the copy and the block accesses.  cond: the guard's
  * condition (0 without a guard), h_true: H is its true target. */
-void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true)
+void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true, int measure)
 {
    xe_module *m = c->m;
    xe_block *bb = c->cfg->blocks[c->b];
@@ -341,6 +341,24 @@ void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true)
    }
    if (c->no_guard)
       xe_inst_delete(m, term);
+   if (measure != XE_MEASURE_NONE) {
+      /* --measure-path (pass.h): the test stays, the sub-groups that would
+       * take the other copy return, so IGC's code for one path can be
+       * counted.  The other copy is left unreachable. */
+      xe_block *ret = xe_block_create(m, c->f, xe_fresh_id(m));
+      xe_block_insert(c->f, bb, ret);
+      uint32_t rt = c->f->def->type_id;
+      if (rt == xe_type_void(m)) {
+         xe_block_append(m, ret, xe_inst_create(SpvOpReturn, 0, 0, NULL, 0, NULL));
+      } else {
+         uint32_t u = xe_global_append(m, SpvOpUndef, rt, 0, NULL, NULL);
+         xe_block_append(m, ret, xe_inst_create(SpvOpReturnValue, 0, 0, &u, 1, NULL));
+      }
+      if (measure == XE_MEASURE_FAST)
+         slow = xe_block_id(ret);
+      else
+         hcopy = xe_block_id(ret);
+   }
    uint32_t bops[3] = { fast, hcopy, slow };
    xe_block_append(m, bb, xe_inst_create(SpvOpBranchConditional, 0, 0, bops, 3, NULL));
 

@@ -113,13 +113,12 @@ static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
 /* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
  * kernel as is against the versioned kernel, on every device of --target.
  * The versioned estimate is the kernel outside R, then
- * xe_cost_versioned(fast, slow): the test, slow = R and the guard's
- * divergent branch as they are, and fast = the code of R with the
- * candidates as block accesses and no guard, each block once per run of
- * the test (the binary holds both copies; cost.h says why the fast copy's
- * loops are not credited).  Estimated before anything is built, so a refusal
- * leaves the kernel untouched.  Returns true when not slower anywhere;
- * otherwise remarks both estimates. */
+ * xe_cost_versioned(fast, slow) per run of the test: the test, then
+ * fast = R with the candidates as block accesses and no guard for the
+ * sub-groups that pass it, slow = R and the guard's divergent branch as
+ * they are for the others.  Estimated before anything is built, so a
+ * refusal leaves the kernel untouched.  Returns true when not slower
+ * anywhere; otherwise remarks both estimates. */
 static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
 {
    xe_module *m = c->m;
@@ -141,7 +140,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
          continue;
       double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, NULL).cycles;
       double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, NULL, c->in_r);
-      double fast = xe_cost_blocks_code(m, c->f, (enum xe_device)d, &ch, c->in_r);
+      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, &ch, c->in_r);
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       before[d] = total;
@@ -319,7 +318,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "aligned (test: sub-group add-reduction of the per-lane predicate == "
                    "SubgroupMaxSize); otherwise the original code%s%s%s", reads, writes,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-         sgv_apply(&c, rb, nrb, 0, true);
+         sgv_apply(&c, rb, nrb, 0, true, ctx->options->measure_path);
       } else {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the region guarded by %s: a fast copy without the guard, with %u "
@@ -328,7 +327,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
                    "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-         sgv_apply(&c, rb, nrb, gcond, gtrue);
+         sgv_apply(&c, rb, nrb, gcond, gtrue, ctx->options->measure_path);
       }
       free(rb);
       xe_idtab_free(&c.emitted);

@@ -21,7 +21,9 @@ typedef xe_sgv_cand cand;
 /* Builds the test at the end of B, the fast copy of R (rb: its nrb blocks,
  * H first) with the candidates as block accesses, and the branch between
  * the copies.  cond: the guard's condition (0 without a guard), h_true: H
- * is its true target.  c->emitted must be empty. */
-void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true);
+ * is its true target.  c->emitted must be empty.  measure: the options'
+ * measure_path (pass.h); not XE_MEASURE_NONE only when measuring, and then
+ * the output is not correct for every launch. */
+void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true, int measure);
 
 #endif
