@@ -85,7 +85,12 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * computes it per lane anyway and moves lane 0's out (loop body
                             * 75 -> 76); ISA estimate 1383 -> 1397, worse */
       .broadcast = 2,      /* M: scalar region move from lane 0 */
-      .reduce = 14,        /* M: the versioning test on pvc (REWRITES.md section 6); A: same on dg2 */
+      .reduce = 14,        /* M: a sub-group reduction (REWRITES.md section 6); A: same on dg2 */
+      .version_test = 25,  /* M: subgroup-versioning's test, fixed part: IGC's slow path alone
+                            * (--measure-path=slow) minus the input, least squares over sg_copy
+                            * (1 tested access) 30, guarded_copy (2) 23, block_io_types (7) 57,
+                            * loop_spec_constants_sum16 (17) 67 */
+      .version_access = 2.6, /* M: the same fit, per tested access */
       .barrier = 8,        /* A: fence + gateway message */
    },
    [XE_DEV_PVC] = {
@@ -114,6 +119,9 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .lane0_lane = 3,     /* M: sgemm_tiled pvc: as dg2 (loop body 76 -> 77, 1383 -> 1397) */
       .broadcast = 2,      /* M */
       .reduce = 14,        /* M: REWRITES.md section 6 (issue 17): ~14 scalar instructions */
+      .version_test = 19,  /* M: as dg2: sg_copy (1) 24, guarded_copy (2) 28, block_io_types (7)
+                            * 39, loop_spec_constants_sum16 (17) 106 */
+      .version_access = 5.1, /* M: the same fit, per tested access */
       .barrier = 8,        /* A */
    },
 };
@@ -686,7 +694,9 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
           c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
 }
 
-double xe_cost_versioned(enum xe_device d, double fast, double slow)
+double xe_cost_versioned(enum xe_device d, unsigned tested, double fast, double slow)
 {
-   return WEIGHTS[d].reduce + XE_COST_FAST_FRACTION * fast + (1 - XE_COST_FAST_FRACTION) * slow;
+   const xe_cost_weights *w = &WEIGHTS[d];
+   return w->version_test + w->version_access * tested + XE_COST_FAST_FRACTION * fast +
+          (1 - XE_COST_FAST_FRACTION) * slow;
 }

@@ -59,7 +59,9 @@ typedef struct xe_cost_weights {
                            * computes it per lane anyway (kept live) and moves lane 0's out;
                            * replaces lane0_base */
    double broadcast;      /* OpGroupBroadcast / shuffle */
-   double reduce;         /* sub-group reduction or vote (the versioning test) */
+   double reduce;         /* sub-group reduction or vote */
+   double version_test;   /* subgroup-versioning's run-time test, fixed part */
+   double version_access; /* the same test, per access it checks */
    double barrier;        /* work-group barrier */
 } xe_cost_weights;
 
@@ -133,12 +135,13 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
 #define XE_COST_FAST_FRACTION 0.9
 
 /* The cost of a sub-group versioned region (REWRITES.md section 6) per run
- * of its test, as the sub-groups run it: the test (reduce), then the fast
+ * of its test, as the sub-groups run it: the test (version_test, plus
+ * version_access per tested access: tested), then the fast
  * copy (fast: its cost per run, frequency-weighted, as the region would
  * cost with the rewrite) for XE_COST_FAST_FRACTION of the sub-groups and
  * the original region (slow) for the rest.  The ISA estimate of a
  * versioned kernel weights IGC's code for the two paths the same way
  * (--isa-check, bench/isa-sweep: --measure-path). */
-double xe_cost_versioned(enum xe_device d, double fast, double slow);
+double xe_cost_versioned(enum xe_device d, unsigned tested, double fast, double slow);
 
 #endif

@@ -187,6 +187,26 @@ static const xe_lanes *lanes_typical(xe_sgv *c)
    return c->typical;
 }
 
+/* Does the index of access i (base[idx], or the 32-bit value idx extends;
+ * for a load in a loop, the key loop_form tests) move by one per lane, in
+ * the analysed launch or a typical one? */
+static bool index_moves_by_one(xe_sgv *c, const xe_lanes *l, xe_inst *i, uint32_t ptr,
+                               unsigned width, uint32_t lkey)
+{
+   uint32_t key = lkey;
+   if (!key) {
+      uint32_t base;
+      int mode;
+      xe_sgv_cand a = { .inst = i, .ptr = ptr, .width = width };
+      if (!xe_sgv_index_form(c, &a, &base, &key, &mode))
+         return false;
+   }
+   const xe_lane_fact *f = xe_lanes_fact(l, key);
+   if (f->kind != XE_LANE_AFFINE)
+      f = xe_lanes_fact(lanes_typical(c), key);
+   return f->kind == XE_LANE_AFFINE && f->stride == 1;
+}
+
 /* Collects the accesses of R that the fast copy can make block accesses;
  * tells missed about the others when it is set. */
 void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void *arg)
@@ -236,6 +256,15 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
                        "its 16-byte alignment tested there)"
                      : "its address cannot be computed where the test runs, nor is it "
                        "base[uniform + i] with i computable there";
+         /* Nor when the analysis cannot tell that it moves by one element:
+          * a[i * n + j] passes the test only if n happens to be 1, and one
+          * access that fails sends the whole sub-group to the original
+          * code, which the cost model (the fast copy for 0.9 of the
+          * sub-groups) would not see.  The index before its extension to
+          * 64 bits counts (its wrap is what the test checks). */
+         if (!why && pf->kind != XE_LANE_AFFINE && !index_moves_by_one(c, l, i, ptr, width, lkey))
+            why = "the lane analysis cannot tell that its address moves by one element per lane "
+                  "(the run-time test would pass only by chance)";
          if (why) {
             if (missed)
                missed(arg, st, ptr, why);

@@ -144,7 +144,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       before[d] = total;
-      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, fast, (slow + guard) / fb);
+      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, c->nc, fast, (slow + guard) / fb);
       if (after[d] > before[d] * (1 + 1e-9) && ok) {
          ok = false;
          worst = (enum xe_device)d;
