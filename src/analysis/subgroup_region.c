@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <spirv/unified1/OpenCL.std.h>
+
 #include "subgroup_region.h"
 
 #define SCOPE_SUBGROUP 3
@@ -187,9 +189,91 @@ static const xe_lanes *lanes_typical(xe_sgv *c)
    return c->typical;
 }
 
+/* How an integer index typically moves per lane: its lane fact (in the
+ * analysed launch or a typical one) where that is affine or uniform, else
+ * through the operations real kernels put around a lane-indexed value:
+ * conversions and low masks, + and - (strides add), * by a constant, mad24, and min,
+ * max or clamp against uniform bounds (a clamped border index moves by
+ * one element except at the border: darktable's min(x, width - 1)).
+ * INT64_MIN when unknown (a[i * n]: the stride is the argument n). */
+#define STRIDE_UNKNOWN INT64_MIN
+static int64_t likely_stride(xe_sgv *c, const xe_lanes *l, uint32_t id, unsigned depth)
+{
+   const xe_lane_fact *f = xe_lanes_fact(l, id);
+   if (f->kind != XE_LANE_AFFINE && f->kind != XE_LANE_UNIFORM)
+      f = xe_lanes_fact(lanes_typical(c), id);
+   if (f->kind == XE_LANE_AFFINE)
+      return f->stride;
+   if (f->kind == XE_LANE_UNIFORM)
+      return 0;
+   xe_inst *d = xe_def(c->m, id);
+   if (!d || depth > 8)
+      return STRIDE_UNKNOWN;
+   int64_t a, b;
+   uint64_t k;
+   switch (d->opcode) {
+   case SpvOpSConvert: case SpvOpUConvert: case SpvOpBitcast: case SpvOpCopyObject:
+      return likely_stride(c, l, xe_op(d, 0), depth + 1);
+   case SpvOpBitwiseAnd:
+      /* (ulong)(uint)x as x & 0xffffffff: a low mask of 16 bits or more
+       * changes the stride only where the index wraps. */
+      for (int q = 0; q < 2; q++) {
+         if (xe_const_uint(c->m, xe_op(d, q), &k) && k >= 0xffff && !(k & (k + 1)))
+            return likely_stride(c, l, xe_op(d, 1 - q), depth + 1);
+      }
+      return STRIDE_UNKNOWN;
+   case SpvOpIAdd: case SpvOpISub:
+      a = likely_stride(c, l, xe_op(d, 0), depth + 1);
+      b = likely_stride(c, l, xe_op(d, 1), depth + 1);
+      if (a == STRIDE_UNKNOWN || b == STRIDE_UNKNOWN)
+         return STRIDE_UNKNOWN;
+      return d->opcode == SpvOpIAdd ? a + b : a - b;
+   case SpvOpIMul:
+      for (int q = 0; q < 2; q++) {
+         if (xe_const_uint(c->m, xe_op(d, q), &k) && k < (1u << 20)) {
+            a = likely_stride(c, l, xe_op(d, 1 - q), depth + 1);
+            return a == STRIDE_UNKNOWN ? a : a * (int64_t)k;
+         }
+      }
+      a = likely_stride(c, l, xe_op(d, 0), depth + 1);
+      b = likely_stride(c, l, xe_op(d, 1), depth + 1);
+      return a == 0 && b == 0 ? 0 : STRIDE_UNKNOWN;
+   case SpvOpExtInst:
+      break;
+   default:
+      return STRIDE_UNKNOWN;
+   }
+   if (xe_op(d, 0) != xe_opencl_std(c->m, false))
+      return STRIDE_UNKNOWN;
+   unsigned n = xe_nops(d);
+   switch (xe_op(d, 1)) {
+   case OpenCLstd_SMin: case OpenCLstd_UMin: case OpenCLstd_SMax: case OpenCLstd_UMax:
+      if (n != 4)
+         return STRIDE_UNKNOWN;
+      a = likely_stride(c, l, xe_op(d, 2), depth + 1);
+      b = likely_stride(c, l, xe_op(d, 3), depth + 1);
+      return a == 0 ? b : b == 0 ? a : STRIDE_UNKNOWN;
+   case OpenCLstd_SClamp: case OpenCLstd_UClamp:
+      if (n != 5 || likely_stride(c, l, xe_op(d, 3), depth + 1) != 0 ||
+          likely_stride(c, l, xe_op(d, 4), depth + 1) != 0)
+         return STRIDE_UNKNOWN;
+      return likely_stride(c, l, xe_op(d, 2), depth + 1);
+   case OpenCLstd_SMad24: case OpenCLstd_UMad24:
+      if (n != 5)
+         return STRIDE_UNKNOWN;
+      a = likely_stride(c, l, xe_op(d, 2), depth + 1);
+      b = likely_stride(c, l, xe_op(d, 3), depth + 1);
+      if (a != 0 || b != 0)
+         return STRIDE_UNKNOWN;   /* a lane-varying factor times an argument */
+      return likely_stride(c, l, xe_op(d, 4), depth + 1);
+   default:
+      return STRIDE_UNKNOWN;
+   }
+}
+
 /* Does the index of access i (base[idx], or the 32-bit value idx extends;
- * for a load in a loop, the key loop_form tests) move by one per lane, in
- * the analysed launch or a typical one? */
+ * for a load in a loop, the key loop_form tests) typically move by one
+ * element per lane (likely_stride)? */
 static bool index_moves_by_one(xe_sgv *c, const xe_lanes *l, xe_inst *i, uint32_t ptr,
                                unsigned width, uint32_t lkey)
 {
@@ -201,10 +285,7 @@ static bool index_moves_by_one(xe_sgv *c, const xe_lanes *l, xe_inst *i, uint32_
       if (!xe_sgv_index_form(c, &a, &base, &key, &mode))
          return false;
    }
-   const xe_lane_fact *f = xe_lanes_fact(l, key);
-   if (f->kind != XE_LANE_AFFINE)
-      f = xe_lanes_fact(lanes_typical(c), key);
-   return f->kind == XE_LANE_AFFINE && f->stride == 1;
+   return likely_stride(c, l, key, 0) == 1;
 }
 
 /* Collects the accesses of R that the fast copy can make block accesses;
