@@ -55,11 +55,21 @@ void xe_options_free(xe_options *o)
    cJSON_Delete(o->verify_launches);
    o->verify_launches = NULL;
    xe_strlist_free(&o->exclude);
+   xe_strlist_free(&o->ask_model);
 }
 
-unsigned xe_options_target(const xe_options *o)
+unsigned xe_options_target(const xe_options *o, const char *kernel)
 {
-   return o->target == XE_TARGET_NONE ? 0 : o->target ? o->target : XE_DEV_ALL;
+   if (o->target == XE_TARGET_NONE)
+      return 0;
+   if (o->model_off) {
+      bool listed = false;
+      for (unsigned k = 0; k < o->ask_model.n && kernel && !listed; k++)
+         listed = !strcmp(o->ask_model.v[k], kernel);
+      if (!listed)
+         return 0;
+   }
+   return o->target ? o->target : XE_DEV_ALL;
 }
 
 bool xe_kernel_rewritable(const xe_options *o, const char *kernel)

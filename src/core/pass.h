@@ -66,6 +66,11 @@ typedef struct xe_options {
    /* Internal, not an option: kernels that no pass may rewrite (the
     * driver fills it when --isa-check keeps a kernel's original). */
    xe_strlist exclude;
+   /* Internal: under --isa-check IGC is the judge, so the driver first runs
+    * the passes without the cost model (model_off) and asks it only for the
+    * kernels in ask_model, those whose unasked rewrite IGC found worse. */
+   bool model_off;
+   xe_strlist ask_model;
 } xe_options;
 
 void xe_options_init(xe_options *o);
@@ -87,8 +92,10 @@ const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel);
  * none.  The values were checked when parsed. */
 const xe_kernel_launch_opt *xe_options_subgroup_size(const xe_options *o, const char *kernel);
 const xe_kernel_launch_opt *xe_options_local_size(const xe_options *o, const char *kernel);
-/* The devices a rewrite must not make slower (--target; default all). */
-unsigned xe_options_target(const xe_options *o);
+/* The devices a rewrite of kernel (its name; may be NULL) must not make
+ * slower by the cost model (--target; default all); 0: do not ask it
+ * (--target=none, or --isa-check's first try, see model_off). */
+unsigned xe_options_target(const xe_options *o, const char *kernel);
 /* May passes rewrite this kernel?  False when the driver excluded it. */
 bool xe_kernel_rewritable(const xe_options *o, const char *kernel);
 

@@ -500,6 +500,11 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    memset(&o2.exclude, 0, sizeof(o2.exclude));
    for (unsigned k = 0; k < o->exclude.n; k++)
       xe_strlist_add(&o2.exclude, o->exclude.v[k]);
+   /* IGC is the judge: the passes first rewrite without the cost model;
+    * a kernel IGC finds worse is rewritten again with the model asked
+    * (ask_model), and keeps its original if that is worse too. */
+   memset(&o2.ask_model, 0, sizeof(o2.ask_model));
+   o2.model_off = true;
    xe_isa_kernel *in[XE_DEV_COUNT] = { 0 };
    unsigned nin[XE_DEV_COUNT] = { 0 };
    xe_remarks notes = { 0 };   /* isa-check's remarks: exclusions, then the final verdicts */
@@ -597,7 +602,16 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
             size_t at = strlen(all);
             snprintf(all + at, sizeof(all) - at, "%s%s", at ? "; " : "", figs[d]);
          }
-         if (worse) {
+         bool asked = false;
+         for (unsigned q = 0; q < o2.ask_model.n && !asked; q++)
+            asked = !strcmp(o2.ask_model.v[q], name);
+         if (worse && !asked && compiled) {
+            xe_strlist_add(&o2.ask_model, name);
+            added++;
+            xe_remark(&notes, name, XE_REMARK_NOTE,
+                      "rewritten again with the cost model asked: IGC's output without it is worse "
+                      "on %s (ISA estimate %s)", worst, all);
+         } else if (worse) {
             xe_strlist_add(&o2.exclude, name);
             added++;
             xe_remark(&notes, name, XE_REMARK_MISSED,
@@ -611,7 +625,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
       paths_free(&pm);
       free(ks);
       xe_module_free(m);
-      if (!added || round > nk) {
+      if (!added || round > 2 * nk) {
          for (unsigned k = 0; k < verdicts.n; k++)
             xe_remark(&notes, verdicts.v[k].kernel, verdicts.v[k].kind, "%s", verdicts.v[k].message);
          xe_remarks_free(&verdicts);
@@ -636,6 +650,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    for (int d = 0; d < XE_DEV_COUNT; d++)
       xe_isa_kernels_free(in[d], nin[d]);
    xe_strlist_free(&o2.exclude);
+   xe_strlist_free(&o2.ask_model);
    if (work)
       rm_rf(work);
    free(tmpl);

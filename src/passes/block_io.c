@@ -413,7 +413,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
     * pvc (sg_copy: 22 -> 31 instructions). */
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
-   unsigned devs = xe_options_target(opt);
+   unsigned devs = xe_options_target(opt, k->name);
    xe_cost_change ch = { .block = conv, .nblock = nconv };
    if (nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst)) {
       char est[160], msg[320];

@@ -53,7 +53,7 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
                          .elem_bytes = pa_plan_bytes(m, f, a) };
    if (!ch.len && !ch.elem_bytes)
       return true; /* nothing to ask: the rewrites will say why not */
-   unsigned devs = xe_options_target(ctx->options);
+   unsigned devs = xe_options_target(ctx->options, kn);
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
    if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))

@@ -122,7 +122,7 @@ static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
 static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
 {
    xe_module *m = c->m;
-   unsigned devs = xe_options_target(ctx->options);
+   unsigned devs = xe_options_target(ctx->options, c->k->name);
    est[0] = 0;
    if (!devs)
       return true;   /* --target=none: the model is not asked */
