@@ -79,6 +79,8 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * (loop body 3213 -> 2670 for 128 accesses) */
       .reg_limit = 64,     /* M: 64 B per work-item kept in registers (priv_len64 int[16],
                             * histogram narrowed to ushort[32]), 128 B not (hist_uint uint[32]) */
+      .reg_total = 256,    /* M/A: darktable guide_laplacians keeps all its arrays, 220 B, in
+                            * registers (0 private messages, split or not); A: next round number */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned dg2 */
       .lane0_shared = 2,   /* M: sg_copy dg2 29 -> 31 instructions (load-only conversion) */
       .lane0_lane = 3,     /* M: sgemm_tiled dg2: the address depends on get_local_id(1), so IGC
@@ -109,6 +111,11 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * instructions per int access) and histogram_private pvc (~23 per
                             * ushort access: loop body 1128 -> 2934 for 128 accesses) */
       .reg_limit = 64,     /* M: as dg2 */
+      .reg_total = 192,    /* M: guide_laplacians' split parts with its other arrays, 220 B, go
+                            * to scratch (private messages 19 -> 54), priv_float4's, 128 B, stay
+                            * in registers (0 private); P: 192 B is IGC's per-array promotion
+                            * cap (48 GRF x 4 B, LowerGEPForPrivMem), shared by arrays live
+                            * together */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
       .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
       .lane0_lane = 3,     /* M: sgemm_tiled pvc: as dg2 (loop body 76 -> 77, 1383 -> 1397) */
@@ -243,6 +250,7 @@ static bool static_index(xe_module *m, uint32_t id, unsigned depth)
 typedef struct arr_shape {
    uint32_t len, elem_bytes;
    bool in_memory;
+   uint32_t split;   /* split what-if: components per former element, else 0 */
 } arr_shape;
 
 static bool any_volatile_access(xe_module *m, xe_inst *var)
@@ -264,9 +272,28 @@ static bool any_volatile_access(xe_module *m, xe_inst *var)
    return false;
 }
 
+/* Bytes per work-item of the other Function-storage arrays of var's
+ * function: they compete with var for IGC's register budget. */
+static double other_arrays_bytes(xe_module *m, xe_inst *var)
+{
+   xe_function *f = var->block ? var->block->fn : NULL;
+   double bytes = 0;
+   if (!f || !f->first)
+      return 0;
+   xe_foreach_inst(v, &f->first->insts) {
+      if (v == var || v->opcode != SpvOpVariable)
+         continue;
+      xe_inst *pt = xe_def(m, v->type_id);
+      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+      if (at && at->opcode == SpvOpTypeArray)
+         bytes += (double)xe_type_size(m, at->result_id);
+   }
+   return bytes;
+}
+
 static arr_shape shape_of(walk *wk, xe_inst *var)
 {
-   arr_shape s = { 1, 4, false };
+   arr_shape s = { 1, 4, false, 0 };
    xe_module *m = wk->m;
    xe_inst *pt = xe_def(m, var->type_id);
    xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
@@ -284,6 +311,20 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
          s.elem_bytes = ch->elem_bytes;
       if (ch->not_volatile)
          vol = false;
+      if (ch->split_comps > 1 && s.elem_bytes % ch->split_comps == 0) {
+         /* The parts are live together (the original's range): IGC's
+          * budget sees their sum, so a split never brings an array that
+          * did not fit into registers; dead parts take nothing. */
+         unsigned used = 0;
+         for (uint32_t c = 0; c < ch->split_comps && c < 32; c++)
+            used += (ch->split_used >> c) & 1;
+         s.split = ch->split_comps;
+         s.elem_bytes /= ch->split_comps;
+         double total = (double)s.len * s.elem_bytes * used + other_arrays_bytes(m, var);
+         s.in_memory = vol || (double)s.len * s.elem_bytes > wk->w->reg_limit ||
+                       total > wk->w->reg_total;
+         return s;
+      }
    }
    s.in_memory = vol || (double)s.len * s.elem_bytes > wk->w->reg_limit;
    return s;
@@ -446,13 +487,20 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       /* A narrowed array (what-if) gets one conversion per access, as
        * private-arrays emits. */
       double conv = wk->ch && wk->ch->var == var->result_id && wk->ch->elem_bytes ? w->alu : 0;
+      /* After a split, a whole-vector access is one access per part. */
+      double n = 1;
+      if (s.split) {
+         uint32_t vt = i->opcode == SpvOpLoad ? i->type_id
+                       : (xe_def(m, xe_op(i, 1)) ? xe_def(m, xe_op(i, 1))->type_id : 0);
+         n = components(m, vt);
+      }
       if (s.in_memory) {
-         wk->c.priv += freq;
-         return conv + w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes;
+         wk->c.priv += n * freq;
+         return n * (conv + w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes);
       }
       if (!idx || static_index(m, idx, 0))
-         return conv; /* a register */
-      double c = conv + w->reg_indirect * s.elem_bytes;
+         return n * conv; /* a register */
+      double c = n * (conv + w->reg_indirect * s.elem_bytes);
       wk->c.reg_indirect += c * freq;
       return c;
    }
