@@ -87,10 +87,10 @@ typedef struct xe_cost_change {
     * scalar array per component (private-arrays' split); split_used: bit
     * c set when component c is accessed (the other parts are dead).  The
     * parts live over the same range, so they take IGC's register budget
-    * together, with the function's other private arrays: in registers
-    * only if each part fits reg_limit and all of them reg_total (measured:
-    * darktable guide_laplacians, docs/cost-model.md).  A whole-vector
-    * access becomes split_comps scalar accesses. */
+    * together, with the function's other private arrays: when all of
+    * them exceed reg_total the parts are in private memory and a
+    * whole-vector access becomes split_comps scalar accesses; otherwise
+    * the split is priced as the array was (docs/cost-model.md). */
    uint32_t split_comps, split_used;
    /* Global loads/stores that become sub-group block reads/writes. */
    xe_inst *const *block;

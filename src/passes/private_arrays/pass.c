@@ -72,10 +72,10 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
 }
 
 /* Splitting an array of vectors gives one array per component, but the
- * parts are live together, over the original's range: IGC's register
- * budget sees their sum, so an array that was in private memory stays
- * there, and each whole-vector access becomes one scratch access per part
- * (darktable guide_laplacians on pvc: 19 -> 54 private messages). */
+ * parts are live together, over the original's range, and IGC's register
+ * budget sees their sum with the kernel's other arrays: over it, the parts
+ * go to scratch and each whole-vector access becomes one scratch access
+ * per part (darktable guide_laplacians on pvc: 19 -> 54 private messages). */
 static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, parr *a)
 {
    xe_module *m = ctx->module;
@@ -91,9 +91,8 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
    xe_cost_format(est, sizeof(est), devs, before, after);
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
-             "%u parts share one register budget with the kernel's other arrays: in private "
-             "memory a whole-vector access becomes one message per part, in registers a "
-             "dynamically indexed part costs per-lane indirect moves)",
+             "%u parts and the kernel's other private arrays exceed what IGC keeps in registers "
+             "together, so a whole-vector access becomes one private-memory message per part)",
              pa_var_name(m, a), a->len, xe_device_name(worst), est, ch.split_comps);
    return false;
 }
