@@ -12,9 +12,11 @@
  * Memory: a load or store costs one send plus the weight of its message
  * kind, decided by its pointer's storage class and, for private arrays,
  * by where IGC will put the array:
- *  - in private (scratch) memory when any access is Volatile or the array
- *    is larger than reg_limit bytes per work-item: a scratch message plus
- *    its per-lane address;
+ *  - in private (scratch) memory when any access is Volatile, the array
+ *    is larger than reg_limit bytes per work-item, or the function's
+ *    arrays together are larger than reg_total (IGC promotes arrays live
+ *    together from one budget): a scratch message plus its per-lane
+ *    address;
  *  - in registers otherwise: an access whose index is a constant, or is
  *    computed from constants and induction variables of constant-trip
  *    loops (which IGC unrolls), is a register read: free; any other index
