@@ -12,9 +12,11 @@
  * Memory: a load or store costs one send plus the weight of its message
  * kind, decided by its pointer's storage class and, for private arrays,
  * by where IGC will put the array:
- *  - in private (scratch) memory when any access is Volatile or the array
- *    is larger than reg_limit bytes per work-item: a scratch message plus
- *    its per-lane address;
+ *  - in private (scratch) memory when any access is Volatile, the array
+ *    is larger than reg_limit bytes per work-item, or the function's
+ *    arrays together are larger than reg_total (IGC promotes arrays live
+ *    together from one budget): a scratch message plus its per-lane
+ *    address;
  *  - in registers otherwise: an access whose index is a constant, or is
  *    computed from constants and induction variables of constant-trip
  *    loops (which IGC unrolls), is a register read: free; any other index
@@ -79,6 +81,9 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * (loop body 3213 -> 2670 for 128 accesses) */
       .reg_limit = 64,     /* M: 64 B per work-item kept in registers (priv_len64 int[16],
                             * histogram narrowed to ushort[32]), 128 B not (hist_uint uint[32]) */
+      .reg_total = 256,    /* M: darktable guide_laplacians keeps all its arrays, 220 B, in
+                            * registers (0 private messages, split or not); A: a round number
+                            * above */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned dg2 */
       .lane0_shared = 2,   /* M: sg_copy dg2 29 -> 31 instructions (load-only conversion) */
       .lane0_lane = 3,     /* M: sgemm_tiled dg2: the address depends on get_local_id(1), so IGC
@@ -114,6 +119,11 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * instructions per int access) and histogram_private pvc (~23 per
                             * ushort access: loop body 1128 -> 2934 for 128 accesses) */
       .reg_limit = 64,     /* M: as dg2 */
+      .reg_total = 192,    /* M: guide_laplacians' split parts with its other arrays, 220 B, go
+                            * to scratch (private messages 19 -> 54); priv_float4's 128 B and a
+                            * float4[9] (144 B) next to a float[9] stay in registers, split or
+                            * not; P: 192 B is IGC's per-array promotion cap (48 GRF x 4 B,
+                            * LowerGEPForPrivMem), which arrays live together share */
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
       .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
       .lane0_lane = 3,     /* M: sgemm_tiled pvc: as dg2 (loop body 76 -> 77, 1383 -> 1397) */
@@ -250,6 +260,7 @@ static bool static_index(xe_module *m, uint32_t id, unsigned depth)
 typedef struct arr_shape {
    uint32_t len, elem_bytes;
    bool in_memory;
+   uint32_t split;   /* split what-if: components per former element, else 0 */
 } arr_shape;
 
 static bool any_volatile_access(xe_module *m, xe_inst *var)
@@ -271,9 +282,44 @@ static bool any_volatile_access(xe_module *m, xe_inst *var)
    return false;
 }
 
+/* Bytes per work-item of the other Function-storage arrays of var's
+ * function, with the what-if ch applied to the one it changes: they
+ * compete with var for IGC's register budget (reg_total). */
+static double other_arrays_bytes(xe_module *m, xe_inst *var, const xe_cost_change *ch)
+{
+   xe_function *f = var->block ? var->block->fn : NULL;
+   double bytes = 0;
+   if (!f || !f->first)
+      return 0;
+   xe_foreach_inst(v, &f->first->insts) {
+      if (v == var || v->opcode != SpvOpVariable)
+         continue;
+      xe_inst *pt = xe_def(m, v->type_id);
+      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+      uint64_t len;
+      if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len))
+         continue;
+      double esz = (double)xe_type_size(m, xe_op(at, 0));
+      if (ch && ch->var == v->result_id) {
+         if (ch->len)
+            len = ch->len;
+         if (ch->elem_bytes)
+            esz = ch->elem_bytes;
+         if (ch->split_comps > 1) {
+            unsigned used = 0;
+            for (uint32_t c = 0; c < ch->split_comps && c < 32; c++)
+               used += (ch->split_used >> c) & 1;
+            esz = esz / ch->split_comps * used;
+         }
+      }
+      bytes += (double)len * esz;
+   }
+   return bytes;
+}
+
 static arr_shape shape_of(walk *wk, xe_inst *var)
 {
-   arr_shape s = { 1, 4, false };
+   arr_shape s = { 1, 4, false, 0 };
    xe_module *m = wk->m;
    xe_inst *pt = xe_def(m, var->type_id);
    xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
@@ -291,8 +337,34 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
          s.elem_bytes = ch->elem_bytes;
       if (ch->not_volatile)
          vol = false;
+      if (ch->split_comps > 1 && s.elem_bytes % ch->split_comps == 0) {
+         /* The parts are live together, over the original's range, and
+          * compete with the function's other arrays for IGC's register
+          * budget (dead parts take nothing).  Over reg_total IGC puts
+          * them in scratch, one message per part for what was one
+          * whole-vector message (guide_laplacians, pvc).  Within it the
+          * split is priced as the array was: IGC kept such arrays in
+          * registers before and after (priv_float4, 128 B), so the model's
+          * own placement of the original is kept, neither better nor
+          * worse. */
+         unsigned used = 0;
+         for (uint32_t c = 0; c < ch->split_comps && c < 32; c++)
+            used += (ch->split_used >> c) & 1;
+         double part = (double)s.len * (s.elem_bytes / ch->split_comps);
+         if (part * used + other_arrays_bytes(m, var, ch) > wk->w->reg_total) {
+            s.split = ch->split_comps;
+            s.elem_bytes /= ch->split_comps;
+            s.in_memory = true;
+            return s;
+         }
+      }
    }
-   s.in_memory = vol || (double)s.len * s.elem_bytes > wk->w->reg_limit;
+   /* In registers only if the array fits reg_limit and the function's
+    * arrays together fit reg_total (IGC promotes arrays live together
+    * from one budget). */
+   double bytes = (double)s.len * s.elem_bytes;
+   s.in_memory = vol || bytes > wk->w->reg_limit ||
+                 bytes + other_arrays_bytes(m, var, ch) > wk->w->reg_total;
    return s;
 }
 
@@ -453,13 +525,20 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       /* A narrowed array (what-if) gets one conversion per access, as
        * private-arrays emits. */
       double conv = wk->ch && wk->ch->var == var->result_id && wk->ch->elem_bytes ? w->alu : 0;
+      /* After a split, a whole-vector access is one access per part. */
+      double n = 1;
+      if (s.split) {
+         uint32_t vt = i->opcode == SpvOpLoad ? i->type_id
+                       : (xe_def(m, xe_op(i, 1)) ? xe_def(m, xe_op(i, 1))->type_id : 0);
+         n = components(m, vt);
+      }
       if (s.in_memory) {
-         wk->c.priv += freq;
-         return conv + w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes;
+         wk->c.priv += n * freq;
+         return n * (conv + w->send + w->msg_private + w->priv_addr + w->priv_byte * s.elem_bytes);
       }
       if (!idx || static_index(m, idx, 0))
-         return conv; /* a register */
-      double c = conv + w->reg_indirect * s.elem_bytes;
+         return n * conv; /* a register */
+      double c = n * (conv + w->reg_indirect * s.elem_bytes);
       wk->c.reg_indirect += c * freq;
       return c;
    }

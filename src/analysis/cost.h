@@ -53,6 +53,8 @@ typedef struct xe_cost_weights {
    double priv_byte;      /* per element byte moved by a private (scratch) access */
    double reg_indirect;   /* per element byte of a dynamically indexed array in registers, per access */
    double reg_limit;      /* bytes per work-item up to which IGC keeps a private array in registers */
+   double reg_total;      /* bytes per work-item of all private arrays IGC keeps in registers
+                           * together (asked for the parts of a split array) */
    double lane0_base;     /* a block access's sub-group base (broadcast of lane 0, scalar arithmetic) */
    double lane0_shared;   /* extra when the per-lane address stays live for another access */
    double lane0_lane;     /* a block access whose address depends on a y/z invocation id: IGC
@@ -83,6 +85,15 @@ typedef struct xe_cost_change {
    uint32_t var;
    uint32_t elem_bytes, len;
    bool not_volatile;
+   /* var, an array of split_comps-component vectors, split into one
+    * scalar array per component (private-arrays' split); split_used: bit
+    * c set when component c is accessed (the other parts are dead).  The
+    * parts live over the same range, so they take IGC's register budget
+    * together, with the function's other private arrays: when all of
+    * them exceed reg_total the parts are in private memory and a
+    * whole-vector access becomes split_comps scalar accesses; otherwise
+    * the split is priced as the array was (docs/cost-model.md). */
+   uint32_t split_comps, split_used;
    /* Global loads/stores that become sub-group block reads/writes. */
    xe_inst *const *block;
    unsigned nblock;

@@ -24,6 +24,8 @@
  *
  *  - split: an array of vectors accessed whole or per constant component
  *    becomes one scalar array per component.
+ * Length, narrowing, split and dropping Volatile (per array) ask the cost
+ * model first and are not made where it says the kernel gets slower.
  * Host contract: none.
  *
  * Layout: this file finds the candidate arrays and drives the rewrites,
@@ -69,11 +71,94 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
    return false;
 }
 
+/* Splitting an array of vectors gives one array per component, but the
+ * parts are live together, over the original's range, and IGC's register
+ * budget sees their sum with the kernel's other arrays: over it, the parts
+ * go to scratch and each whole-vector access becomes one scratch access
+ * per part (darktable guide_laplacians on pvc: 19 -> 54 private messages). */
+static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, parr *a)
+{
+   xe_module *m = ctx->module;
+   xe_cost_change ch = { .var = a->var->result_id };
+   if (!pa_plan_split(m, a, &ch.split_comps, &ch.split_used))
+      return true; /* pa_split says why not */
+   unsigned devs = xe_options_target(ctx->options);
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst = XE_DEV_DG2;
+   if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
+      return true;
+   char est[160];
+   xe_cost_format(est, sizeof(est), devs, before, after);
+   xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+             "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
+             "%u parts and the kernel's other private arrays exceed what IGC keeps in registers "
+             "together, so a whole-vector access becomes one private-memory message per part)",
+             pa_var_name(m, a), a->len, xe_device_name(worst), est, ch.split_comps);
+   return false;
+}
+
+/* Dropping Volatile lets IGC keep a small array in registers; when it is
+ * indexed by per-lane data, that means per-lane indirect moves, which can
+ * cost more than the scratch messages (the same trade as length and
+ * narrowing).  Returns the arrays of f whose Volatile accesses the model
+ * says must stay (malloc'd, *n of them), each with a remark. */
+static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn,
+                               unsigned *n)
+{
+   xe_module *m = ctx->module;
+   unsigned devs = xe_options_target(ctx->options);
+   uint32_t *keep = NULL;
+   *n = 0;
+   if (!devs || !f->first)
+      return NULL;
+   xe_foreach_inst(v, &f->first->insts) {
+      if (v->opcode != SpvOpVariable)
+         continue;
+      xe_inst *pt = xe_def(m, v->type_id);
+      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+      uint64_t len;
+      if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len))
+         continue;
+      bool vol = false;
+      xe_foreach_block(b, f) {
+         xe_foreach_inst(i, &b->insts) {
+            unsigned mop = i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
+            if (mop && xe_nops(i) > mop && (xe_op(i, mop) & SpvMemoryAccessVolatileMask) &&
+                pa_root_var(m, xe_op(i, 0)) == v)
+               vol = true;
+         }
+      }
+      if (!vol)
+         continue;
+      xe_cost_change ch = { .var = v->result_id, .not_volatile = true };
+      double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+      enum xe_device worst = XE_DEV_DG2;
+      if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
+         continue;
+      char est[160];
+      xe_cost_format(est, sizeof(est), devs, before, after);
+      parr a = { .var = v, .len = (uint32_t)len };
+      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+                "volatile: '%s[%u]' keeps Volatile: the cost model says dropping it is slower on "
+                "%s (estimate %s cycles; the array would move into registers, where a dynamically "
+                "indexed array costs per-lane indirect moves)",
+                pa_var_name(m, &a), a.len, xe_device_name(worst), est);
+      keep = realloc(keep, (*n + 1) * sizeof(uint32_t));
+      if (!keep)
+         abort();
+      keep[(*n)++] = v->result_id;
+   }
+   return keep;
+}
+
 static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn)
 {
    xe_module *m = ctx->module;
    xe_remarks *r = ctx->remarks;
-   bool progress = pa_drop_volatile(m, f, kn, r);
+   unsigned nkeep;
+   uint32_t *keep = volatile_kept(ctx, kfn, f, kn, &nkeep);
+   bool progress = pa_drop_volatile(m, f, kn, r, keep, nkeep);
+   free(keep);
    if (!f->first)
       return progress;
    /* Function variables are at the top of the first block. */
@@ -112,7 +197,8 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
             changed = true;
          if (allowed && pa_narrow(m, f, kn, r, &a))
             changed = true;
-         bool gone = pa_split(m, kn, r, &a);
+         bool split_ok = cost_allows_split(ctx, kfn, kn, &a);
+         bool gone = split_ok && pa_split(m, kn, r, &a);
          if (!gone)
             gone = pa_scalarise(m, kn, r, &a);
          changed |= gone;
@@ -123,7 +209,7 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
             if (gone)
                pa_delete_if_dead(m, a.var->result_id);
          }
-         else if (allowed)
+         else if (allowed && split_ok)
             xe_remark(r, kn, XE_REMARK_NOTE, "'%s[%u]' unchanged: no rewrite proven",
                       pa_var_name(m, &a), a.len);
       }

@@ -66,9 +66,19 @@ bool pa_narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, parr
 uint32_t pa_plan_bytes(xe_module *m, xe_function *f, parr *a);
 /* split.c: an array of vectors -> one scalar array per component. */
 bool pa_split(xe_module *m, const char *kn, xe_remarks *r, parr *a);
+/* Whether pa_split would apply, without remarks or edits: *comps gets the
+ * vector's component count, *used a bit per component some access reads
+ * or writes (a whole-vector access uses all). */
+bool pa_plan_split(xe_module *m, parr *a, uint32_t *comps, uint32_t *used);
 /* scalarise.c: indexed only by constants -> one scalar per element. */
 bool pa_scalarise(xe_module *m, const char *kn, xe_remarks *r, parr *a);
-/* drop_volatile.c: Volatile dropped from f's Function-storage accesses. */
-bool pa_drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remarks *r);
+/* drop_volatile.c: Volatile dropped from f's Function-storage accesses,
+ * except those into the variables listed in keep (nkeep ids, may be NULL:
+ * arrays the cost model says must stay in private memory). */
+bool pa_drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remarks *r,
+                      const uint32_t *keep, unsigned nkeep);
+/* The Function-storage OpVariable a pointer derives from through access
+ * chains, bitcasts and copies; NULL if none. */
+xe_inst *pa_root_var(xe_module *m, uint32_t ptr);
 
 #endif

@@ -10,6 +10,25 @@
 #include "private_arrays.h"
 
 /* ---- rewrite 3: split an array of vectors ---- */
+bool pa_plan_split(xe_module *m, parr *a, uint32_t *comps, uint32_t *used)
+{
+   xe_inst *vt = xe_def(m, a->elem);
+   if (!vt || vt->opcode != SpvOpTypeVector || a->escape || a->copy_out || a->zero_init)
+      return false;
+   uint32_t nc = xe_op(vt, 1);
+   if (nc > 16)
+      return false;
+   *comps = nc;
+   *used = 0;
+   for (unsigned c = 0; c < a->nchains; c++) {
+      int comp = pa_chain_comp(m, a->chains[c]);
+      if (comp >= (int)nc)
+         return false;
+      *used |= comp < 0 ? (1u << nc) - 1 : 1u << comp;
+   }
+   return true;
+}
+
 bool pa_split(xe_module *m, const char *kn, xe_remarks *r, parr *a)
 {
    xe_inst *vt = xe_def(m, a->elem);
