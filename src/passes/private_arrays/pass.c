@@ -82,7 +82,7 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
    xe_cost_change ch = { .var = a->var->result_id };
    if (!pa_plan_split(m, a, &ch.split_comps, &ch.split_used))
       return true; /* pa_split says why not */
-   unsigned devs = xe_options_target(ctx->options);
+   unsigned devs = xe_options_target(ctx->options, kn);
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
    if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
@@ -106,7 +106,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
                                unsigned *n)
 {
    xe_module *m = ctx->module;
-   unsigned devs = xe_options_target(ctx->options);
+   unsigned devs = xe_options_target(ctx->options, kn);
    uint32_t *keep = NULL;
    *n = 0;
    if (!devs || !f->first)
