@@ -267,9 +267,7 @@ static bool is_meta(const xe_inst *i)
    return !i->block && !i->function;
 }
 
-/* Deletes the phis a folded selector came from once nothing else uses
- * them: the web of phis reached through phi operands, all or nothing
- * (a loop-carried slot is a cycle of phis using each other). */
+/* Deletes the phi web of id (below) when nothing outside it uses it. */
 static void delete_dead_phis(xe_module *m, uint32_t id)
 {
    xe_inst *web[MAX_SEEN];
@@ -310,6 +308,51 @@ static void delete_dead_phis(xe_module *m, uint32_t id)
       xe_inst_kill(m, web[k]);
 }
 
+/* Deletes a Function variable nothing reads any more, with its stores. */
+static void delete_dead_slot(xe_module *m, uint32_t var)
+{
+   xe_inst *v = xe_def(m, var);
+   if (!v || v->opcode != SpvOpVariable || !v->block || xe_op(v, 0) != SpvStorageClassFunction)
+      return;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, var, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      bool store = i->opcode == SpvOpStore && u[k].word == i->first_op &&
+                   !volatile_access(i, 2);
+      if (!is_meta(i) && !store && i->opcode != SpvOpLifetimeStart &&
+          i->opcode != SpvOpLifetimeStop)
+         return;
+   }
+   for (uint32_t k = 0; k < n; k++) {
+      if (!is_meta(u[k].inst))
+         xe_inst_delete(m, u[k].inst);
+   }
+   xe_inst_kill(m, v);
+}
+
+/* Deletes what computed a folded selector once nothing else uses it: the
+ * web of phis reached through phi operands (all or nothing: a loop-carried
+ * slot is a cycle of phis using each other), or the load of a slot
+ * variable and then the variable. */
+static void delete_dead_selector(xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   if (d && d->opcode == SpvOpLoad && d->block) {
+      uint32_t n = 0;
+      const xe_use *u = xe_uses(m, id, &n);
+      for (uint32_t k = 0; k < n; k++) {
+         if (!is_meta(u[k].inst))
+            return;
+      }
+      uint32_t var = xe_op(d, 0);
+      xe_inst_kill(m, d);
+      delete_dead_slot(m, var);
+      return;
+   }
+   delete_dead_phis(m, id);
+}
+
 /* Replaces b's terminator t by OpBranch target. */
 static void fold_to(simplify *c, xe_block *b, xe_inst *t, uint32_t target)
 {
@@ -330,7 +373,7 @@ static void fold_to(simplify *c, xe_block *b, xe_inst *t, uint32_t target)
    xe_inst_delete(c->m, t);
    for (unsigned q = 0; q < nl; q++)
       remove_phi_entries(block_of_label(c->m, labels[q]), xe_block_id(b));
-   delete_dead_phis(c->m, sel);
+   delete_dead_selector(c->m, sel);
    c->folded++;
 }
 
@@ -502,6 +545,20 @@ static bool forwarding(const xe_block *b, uint32_t *succ)
    return true;
 }
 
+/* Is blk the entry or the target of some branch? */
+static bool has_preds(xe_module *m, const xe_function *f, const xe_block *blk)
+{
+   if (blk == f->first)
+      return true;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, xe_block_id(blk), &n);
+   for (uint32_t k = 0; k < n; k++) {
+      if (!is_meta(u[k].inst) && u[k].inst->opcode != SpvOpPhi)
+         return true;
+   }
+   return false;
+}
+
 /* Bypasses forwarding block b (to s) for every predecessor that allows it. */
 static bool thread_block(simplify *c, const xe_cfg *cfg, xe_block *b, xe_block *s)
 {
@@ -541,7 +598,9 @@ static bool thread_block(simplify *c, const xe_cfg *cfg, xe_block *b, xe_block *
    bool changed = false;
    for (unsigned q = 0; q < np; q++) {
       xe_inst *t = preds[q];
-      if (has_merge(t) || t->block == b)
+      /* A predecessor bypassed itself earlier in the walk is dead: leave
+       * it to the deletion. */
+      if (has_merge(t) || t->block == b || !has_preds(m, c->f, t->block))
          continue;
       uint32_t pid = xe_block_id(t->block);
       bool to_s = false;
