@@ -48,8 +48,14 @@
  *    and continue targets belong to the structure); a P with a merge
  *    instruction (its branch is a header's); B -> S a back edge (S
  *    dominates B: the loop keeps its single latch, which the loop analysis
- *    wants); a P already branching to S when a phi of S would need two
- *    values from P.
+ *    wants); S a loop header (B is its preheader, which the loop analysis
+ *    and a guarded region's single entry need); a P already branching to
+ *    S when a phi of S would need two values from P.
+ *  - short-circuit chains: P: c1 ? T : L, L (only P's) computing c2 with
+ *    a few side-effect-free instructions and branching c2 ? T : O, becomes
+ *    P: (c1 || c2) ? T : L, L: br O (and the && form): ocloc keeps
+ *    `x >= w || y >= h` as two branches where clang emits one condition,
+ *    and the guard analyses take one branch as one guard.
  *
  * Semantics: unchanged for every launch (no host contract).  Only the
  * values a selector can hold at run time decide a fold.  The output keeps
@@ -568,6 +574,12 @@ static bool thread_block(simplify *c, const xe_cfg *cfg, xe_block *b, xe_block *
    if (bi == XE_NONE || si == XE_NONE || cfg->rpo_index[bi] == XE_NONE ||
        xe_dominates(cfg, si, bi))
       return false;
+   /* A loop's preheader stays: a guard's region must have one entry, and
+    * the loop analysis wants one outside predecessor. */
+   for (uint32_t e = cfg->pred_start[si]; e < cfg->pred_start[si + 1]; e++) {
+      if (cfg->rpo_index[cfg->pred[e]] != XE_NONE && xe_dominates(cfg, si, cfg->pred[e]))
+         return false;
+   }
    /* b's label may be used only by branches into it, s's phis and names. */
    uint32_t n = 0;
    const xe_use *u = xe_uses(m, bid, &n);
@@ -683,9 +695,9 @@ static bool speculatable(xe_module *m, const xe_inst *i)
 
 /* P: br c1 ? T : L (or c1 ? L : T), L reached only from P, holding a few
  * speculatable instructions and br c2 with T on the same side:
- *    c1 ? T : (c2 ? T : O)   ->   (c1 || c2) ? T : O
- *    c1 ? (c2 ? O : T) : T   ->   (c1 && c2) ? O : T
- * L's instructions move to P, L is left without predecessors.  This is
+ *    c1 ? T : (L: c2 ? T : O)   ->   (c1 || c2) ? T : (L: br O)
+ *    c1 ? (L: c2 ? O : T) : T   ->   (c1 && c2) ? (L: br O) : T
+ * L's instructions move to P.  This is
  * `if (x >= w || y >= h) return;` as ocloc emits it (two branches) turned
  * into the one guard clang emits (an OpSelect of the compares). */
 static bool merge_block(simplify *c, xe_block *p)
@@ -707,14 +719,19 @@ static bool merge_block(simplify *c, xe_block *p)
           xe_op(t2, 2 - side) == lid)
          continue;
       uint32_t oid = xe_op(t2, 2 - side);
-      /* L's only predecessor is P (its label used once by a branch). */
+      xe_block *tb = block_of_label(m, tid), *ob = block_of_label(m, oid);
+      if (!tb || !ob)
+         continue;
+      /* L's only predecessor is P (its label used once by a branch; the
+       * other uses are phi entries of its successors). */
       uint32_t n = 0, branches = 0;
       const xe_use *u = xe_uses(m, lid, &n);
       bool ok = true;
       for (uint32_t k = 0; k < n && ok; k++) {
-         if (is_meta(u[k].inst))
+         const xe_inst *i = u[k].inst;
+         if (is_meta(i) || (i->opcode == SpvOpPhi && (i->block == tb || i->block == ob)))
             continue;
-         ok = u[k].inst == t1;
+         ok = i == t1;
          branches++;
       }
       if (!ok || branches != 1)
@@ -728,9 +745,6 @@ static bool merge_block(simplify *c, xe_block *p)
       if (!ok)
          continue;
       /* T's phis: after the merge, T is reached from P only once. */
-      xe_block *tb = block_of_label(m, tid), *ob = block_of_label(m, oid);
-      if (!tb || !ob)
-         continue;
       xe_foreach_inst(i, &tb->insts) {
          if (i->opcode != SpvOpPhi)
             break;
@@ -751,18 +765,15 @@ static bool merge_block(simplify *c, xe_block *p)
       /* clang's name for the same condition, where the module has names. */
       if (xe_name(m, c1))
          xe_set_name(m, nc, side == 0 ? "or.cond" : "and.cond");
-      uint32_t ops[3] = { nc, side == 0 ? tid : oid, side == 0 ? oid : tid };
+      uint32_t ops[3] = { nc, side == 0 ? tid : lid, side == 0 ? lid : tid };
       xe_set_ops(t1, ops, 3, NULL);
       remove_phi_entries(tb, lid);
-      xe_foreach_inst(i, &ob->insts) {
-         if (i->opcode != SpvOpPhi)
-            break;
-         for (unsigned k = 0; k + 1 < xe_nops(i); k += 2) {
-            if (xe_op(i, k + 1) == lid)
-               xe_set_op(i, k + 1, xe_block_id(p));
-         }
-      }
-      /* L keeps only its branch, with no predecessor: deleted next. */
+      /* L stays, empty, on the edge to O: the guarded region's single
+       * entry when O has other predecessors (a loop header, as clang's
+       * preheader); threading bypasses it otherwise. */
+      xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &oid, 1, NULL);
+      xe_list_insert_before(m, t2, br);
+      xe_inst_delete(m, t2);
       c->merged++;
       return true;
    }
