@@ -30,7 +30,8 @@
  *    else uses them, are deleted.
  *    Known values: an integer constant (OpConstantNull is 0; OpUndef may be
  *    any value, so it constrains nothing); an OpPhi, the union of its
- *    incoming values' sets (phi cycles add nothing); an OpLoad of a
+ *    incoming values' sets (phi cycles add nothing); an OpSelect, the union
+ *    of its two operands' sets; an OpLoad of a
  *    Function-storage OpVariable used only by non-volatile loads and stores
  *    (the cleanup slot before mem2reg): the values stored and the
  *    initializer.  A load before any store reads an undefined value, so
@@ -89,7 +90,7 @@ typedef struct simplify {
    xe_function *f;
    xe_remarks *r;
    const char *fname;          /* for remarks */
-   unsigned folded, threaded, deleted, merged;
+   unsigned folded, threaded, deleted, merged, selects;
 } simplify;
 
 static bool add_value(valset *s, uint64_t v)
@@ -185,6 +186,8 @@ static bool values_of(xe_module *m, uint32_t id, valset *s)
       }
       return true;
    }
+   if (d->opcode == SpvOpSelect)
+      return values_of(m, xe_op(d, 1), s) && values_of(m, xe_op(d, 2), s);
    if (d->opcode == SpvOpLoad)
       return slot_values(m, d, s);
    return false;
@@ -669,8 +672,8 @@ static bool thread_all(simplify *c)
 
 /* Can i run where it did not before?  Pure, no address arithmetic (a
  * pointer may be valid only on the path), no integer division (undefined
- * for a zero divisor), no decoration (NoSignedWrap and the like hold only
- * on the path). */
+ * for a zero divisor), no decoration but NoSignedWrap / NoUnsignedWrap,
+ * which hold only on the path and go when i moves (wrap_decorations). */
 static bool speculatable(xe_module *m, const xe_inst *i)
 {
    unsigned f = xe_inst_info(m, i);
@@ -683,11 +686,28 @@ static bool speculatable(xe_module *m, const xe_inst *i)
       uint32_t n = 0;
       const xe_use *u = xe_uses(m, i->result_id, &n);
       for (uint32_t k = 0; k < n; k++) {
-         if (u[k].inst->opcode == SpvOpDecorate || u[k].inst->opcode == SpvOpDecorateId)
+         const xe_inst *d = u[k].inst;
+         if ((d->opcode == SpvOpDecorate || d->opcode == SpvOpDecorateId) &&
+             !(d->opcode == SpvOpDecorate && (xe_op(d, 1) == SpvDecorationNoSignedWrap ||
+                                              xe_op(d, 1) == SpvDecorationNoUnsignedWrap)))
             return false;
       }
    }
    return true;
+}
+
+/* Drops i's NoSignedWrap / NoUnsignedWrap: run on every path, i may wrap
+ * where the original never ran, and a wrap would be undefined behaviour. */
+static void drop_wrap_decorations(xe_module *m, const xe_inst *i)
+{
+   if (!i->result_id)
+      return;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, i->result_id, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      if (u[k].inst->opcode == SpvOpDecorate)
+         xe_inst_delete(m, u[k].inst);
+   }
 }
 
 /* Speculation limit: the second test of a chain is a compare or two. */
@@ -755,6 +775,7 @@ static bool merge_block(simplify *c, xe_block *p)
       /* The rewrite. */
       for (xe_inst *i = l->insts.first, *nx; i && i != t2; i = nx) {
          nx = i->next;
+         drop_wrap_decorations(m, i);
          xe_inst_remove(m, i);
          xe_list_insert_before(m, t1, i);
       }
@@ -790,6 +811,155 @@ static bool merge_all(simplify *c)
    return changed;
 }
 
+/* ---- two-way phis to selects ---- */
+
+/* Is side (a successor of x's conditional branch) either j itself or a
+ * block reached only from x, of a few speculatable instructions and
+ * OpBranch j?  *r gets the block in between (NULL when side is j). */
+static bool select_side(simplify *c, xe_inst *tx, uint32_t side, uint32_t jid, xe_block **r)
+{
+   *r = NULL;
+   if (side == jid)
+      return true;
+   xe_block *rb = block_of_label(c->m, side);
+   uint32_t to;
+   if (!rb || rb == c->f->first)
+      return false;
+   xe_inst *t = xe_block_terminator(rb);
+   if (!t || t->opcode != SpvOpBranch || (to = xe_op(t, 0)) != jid || has_merge(t))
+      return false;
+   uint32_t n = 0, branches = 0;
+   const xe_use *u = xe_uses(c->m, side, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      if (is_meta(i) || (i->opcode == SpvOpPhi && i->block && xe_block_id(i->block) == jid))
+         continue;
+      if (i != tx)
+         return false;
+      branches++;
+   }
+   if (branches != 1)
+      return false;
+   unsigned nh = 0;
+   xe_foreach_inst(i, &rb->insts) {
+      if (i == t)
+         break;
+      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+         continue;
+      if (!speculatable(c->m, i) || ++nh > MAX_HOISTED)
+         return false;
+   }
+   *r = rb;
+   return true;
+}
+
+/* Types an OpSelect of this phi may have: scalars and vectors of
+ * integers, floats and booleans. */
+static bool selectable_type(xe_module *m, uint32_t type_id)
+{
+   const xe_inst *t = xe_def(m, type_id);
+   if (t && t->opcode == SpvOpTypeVector)
+      t = xe_def(m, xe_op(t, 0));
+   return t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat ||
+                t->opcode == SpvOpTypeBool);
+}
+
+/* X: c ? A : B where each side is J or a small block going only to J, and
+ * J is reached only that way:
+ *    X: c ? (R: v = ...; br J) : J;  J: p = phi(v, R; w, X)
+ * -> X: v = ...; p' = select c v w; br J
+ * clang's -O2 turns `a && b` on values (not branches) into such selects,
+ * ocloc keeps the branches: with them the guarded body is one block, as
+ * subgroup-versioning needs it (its accesses all run where the guard
+ * holds). */
+static bool select_block(simplify *c, xe_block *x)
+{
+   xe_module *m = c->m;
+   xe_inst *tx = xe_block_terminator(x);
+   if (!tx || tx->opcode != SpvOpBranchConditional || has_merge(tx) ||
+       xe_op(tx, 1) == xe_op(tx, 2))
+      return false;
+   uint32_t a = xe_op(tx, 1), b = xe_op(tx, 2), jid = 0;
+   xe_block *ra = block_of_label(m, a), *rbk = block_of_label(m, b);
+   if (!ra || !rbk)
+      return false;
+   /* J: the side that is not a forwarding candidate, or both sides' target. */
+   xe_inst *ta = xe_block_terminator(ra), *tb = xe_block_terminator(rbk);
+   if (ta && ta->opcode == SpvOpBranch && xe_op(ta, 0) == b)
+      jid = b;
+   else if (tb && tb->opcode == SpvOpBranch && xe_op(tb, 0) == a)
+      jid = a;
+   else if (ta && tb && ta->opcode == SpvOpBranch && tb->opcode == SpvOpBranch &&
+            xe_op(ta, 0) == xe_op(tb, 0))
+      jid = xe_op(ta, 0);
+   else
+      return false;
+   xe_block *j = block_of_label(m, jid), *r1, *r2;
+   if (!j || j == x || !select_side(c, tx, a, jid, &r1) || !select_side(c, tx, b, jid, &r2))
+      return false;
+   uint32_t pa = r1 ? xe_block_id(r1) : xe_block_id(x);
+   uint32_t pb = r2 ? xe_block_id(r2) : xe_block_id(x);
+   /* J's predecessors are exactly the two sides, and every phi of J can
+    * become a select. */
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, jid, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      if (is_meta(i))
+         continue;
+      if (i->opcode == SpvOpPhi || (i->block == x && i == tx) || (r1 && i->block == r1) ||
+          (r2 && i->block == r2))
+         continue;
+      return false;
+   }
+   xe_foreach_inst(i, &j->insts) {
+      if (i->opcode != SpvOpPhi)
+         break;
+      if (xe_nops(i) != 4 || !phi_value(i, pa) || !phi_value(i, pb) ||
+          !selectable_type(m, i->type_id))
+         return false;
+   }
+   /* The rewrite. */
+   xe_block *sides[2] = { r1, r2 };
+   for (int s = 0; s < 2; s++) {
+      if (!sides[s])
+         continue;
+      xe_inst *st = xe_block_terminator(sides[s]);
+      for (xe_inst *i = sides[s]->insts.first, *nx; i && i != st; i = nx) {
+         nx = i->next;
+         drop_wrap_decorations(m, i);
+         xe_inst_remove(m, i);
+         xe_list_insert_before(m, tx, i);
+      }
+   }
+   uint32_t cond = xe_op(tx, 0);
+   xe_builder bld = xe_builder_before(m, tx);
+   for (xe_inst *i = j->insts.first, *nx; i && i->opcode == SpvOpPhi; i = nx) {
+      nx = i->next;
+      uint32_t sel = xe_build3(&bld, SpvOpSelect, i->type_id, cond, phi_value(i, pa),
+                               phi_value(i, pb));
+      xe_replace_all_uses(m, i->result_id, sel);
+      const char *name = xe_name(m, i->result_id);
+      if (name)
+         xe_set_name(m, sel, name);
+      xe_inst_kill(m, i);
+   }
+   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &jid, 1, NULL);
+   xe_list_insert_before(m, tx, br);
+   xe_inst_delete(m, tx);
+   /* r1, r2 keep only their branches, with no predecessor: deleted next. */
+   c->selects++;
+   return true;
+}
+
+static bool select_all(simplify *c)
+{
+   bool changed = false;
+   xe_foreach_block(b, c->f)
+      changed |= select_block(c, b);
+   return changed;
+}
+
 static bool simplify_function(simplify *c)
 {
    bool progress = false;
@@ -798,6 +968,7 @@ static bool simplify_function(simplify *c)
       changed |= delete_unreachable(c);
       changed |= thread_all(c);
       changed |= merge_all(c);
+      changed |= select_all(c);
       if (!changed)
          break;
       progress = true;
@@ -832,9 +1003,11 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
       progress = true;
       xe_remark(ctx->remarks, c.fname, XE_REMARK_APPLIED,
                 "folded %u branch%s on known values, bypassed %u empty block%s, merged %u "
-                "short-circuit branch%s, deleted %u unreachable block%s",
+                "short-circuit branch%s, turned %u two-way phi branch%s into selects, deleted %u "
+                "unreachable block%s",
                 c.folded, c.folded == 1 ? "" : "es", c.threaded, c.threaded == 1 ? "" : "s",
-                c.merged, c.merged == 1 ? "" : "es", c.deleted, c.deleted == 1 ? "" : "s");
+                c.merged, c.merged == 1 ? "" : "es", c.selects, c.selects == 1 ? "" : "es",
+                c.deleted, c.deleted == 1 ? "" : "s");
    }
    free(ks);
    return progress;
