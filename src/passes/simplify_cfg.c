@@ -51,7 +51,8 @@
  *    dominates B: the loop keeps its single latch, which the loop analysis
  *    wants); S a loop header (B is its preheader, which the loop analysis
  *    and a guarded region's single entry need); a P already branching to
- *    S when a phi of S would need two values from P.
+ *    S when a phi of S would need two values from P; an OpSwitch P that
+ *    would reach S, a block with phis, by several cases (IGC aborts).
  *  - short-circuit chains: P: c1 ? T : L, L (only P's) computing c2 with
  *    a few side-effect-free instructions and branching c2 ? T : O, becomes
  *    P: (c1 || c2) ? T : L, L: br O (and the && form): ocloc keeps
@@ -619,8 +620,17 @@ static bool thread_block(simplify *c, const xe_cfg *cfg, xe_block *b, xe_block *
          continue;
       uint32_t pid = xe_block_id(t->block);
       bool to_s = false;
-      for (unsigned k = 0; k < xe_nops(t); k++)
+      unsigned to_b = 0;
+      for (unsigned k = 0; k < xe_nops(t); k++) {
          to_s |= xe_op_kind(t, k) == XE_W_ID && xe_op(t, k) == sid;
+         to_b += xe_op_kind(t, k) == XE_W_ID && xe_op(t, k) == bid;
+      }
+      /* An OpSwitch with several cases to a block with phis: LLVM wants
+       * one phi entry per edge, SPIR-V has one per block, and IGC 22.43
+       * aborts translating that (found on darktable's blendop.cl). */
+      if (t->opcode == SpvOpSwitch && (to_s || to_b > 1) && s->insts.first &&
+          s->insts.first->opcode == SpvOpPhi)
+         continue;
       if (to_s) {
          /* p already branches to s: fine when s's phis agree. */
          bool agree = true;
