@@ -57,13 +57,25 @@
  *    a few side-effect-free instructions and branching c2 ? T : O, becomes
  *    P: (c1 || c2) ? T : L, L: br O (and the && form): ocloc keeps
  *    `x >= w || y >= h` as two branches where clang emits one condition,
- *    and the guard analyses take one branch as one guard.
+ *    and the guard analyses take one branch as one guard.  L stays as the
+ *    empty entry of the guarded region (threading removes it unless O is
+ *    a loop header).
+ *  - two-way phis: X: c ? A : B where each side is the join J or a block
+ *    of a few side-effect-free instructions reached only from X and going
+ *    only to J, J reached only that way: the instructions move to X, each
+ *    phi of J (scalar or vector) becomes OpSelect c, and X branches to J.
+ *    clang does the same at -O2 for `a && b` used as a value; with the
+ *    branches left in, the guarded body is several blocks, and
+ *    subgroup-versioning refuses accesses after a divergent branch.
+ *    Moved instructions lose NoSignedWrap/NoUnsignedWrap: they now run on
+ *    paths where they may wrap.
  *
  * Semantics: unchanged for every launch (no host contract).  Only the
- * values a selector can hold at run time decide a fold.  The output keeps
- * SPIR-V's block rules: the entry block stays first, each block still
- * follows its dominator (removing blocks cannot break that order), merge
- * and continue targets stay.
+ * values a selector can hold at run time decide a fold; only instructions
+ * without side effects or undefined behaviour run speculatively.  Merge
+ * and continue targets stay.  A folded branch can change a block's
+ * dominator and so break the rule that blocks follow their dominators;
+ * block-order, last in the pipeline, restores it.
  */
 #include <stdio.h>
 #include <stdlib.h>
