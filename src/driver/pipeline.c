@@ -19,6 +19,10 @@
 static const xe_pass_info registry[] = {
    { "generic-address", "give Generic pointers the one storage class that reaches them",
      xeopt_pass_generic_address, 6, XE_PRESERVE_NONE },
+   /* Before the guard passes: ocloc's early returns reach the shape the
+    * region analyses accept only once its cleanup switch is folded. */
+   { "simplify-cfg", "fold branches on known values (ocloc's cleanup switch), bypass empty blocks",
+     xeopt_pass_simplify_cfg, 4, XE_PRESERVE_NONE },
    { "padding", "remove bounds-check branches of padded buffers (--assume-padded)",
      xeopt_pass_padding, 4, XE_PRESERVE_NONE },
    { "block-io", "turn lane-contiguous global loads/stores into sub-group block reads/writes",

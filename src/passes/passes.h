@@ -5,6 +5,7 @@
 #include "pass.h"
 
 bool xeopt_pass_interface_vars(xe_ctx *ctx);
+bool xeopt_pass_simplify_cfg(xe_ctx *ctx);
 bool xeopt_pass_padding(xe_ctx *ctx);
 bool xeopt_pass_loop_spec_constants(xe_ctx *ctx);
 bool xeopt_pass_block_io(xe_ctx *ctx);

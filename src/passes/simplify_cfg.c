@@ -1,0 +1,1036 @@
+/*
+ * simplify-cfg: fold branches whose outcome is known, drop the blocks that
+ * no longer run, and thread empty forwarding blocks into their successor.
+ *
+ * Why: Intel's OpenCL front end (`ocloc compile -spv_only`, the SPIR-V the
+ * Intel runtime hands to IGC) compiles `if (x >= w || y >= h) return;` to
+ *
+ *      entry:   OpBranchConditional %x_ge_w %then %lor
+ *      lor:     OpBranchConditional %y_ge_h %then %body
+ *      then:    OpBranch %cleanup                        ; empty trampoline
+ *      body:    ... OpBranch %cleanup
+ *      cleanup: %slot = OpPhi %uint %uint_1 %then %uint_0 %body
+ *               OpSwitch %slot %unreachable 0 %cont 1 %cont
+ *      cont:    OpReturn
+ *
+ * (clang's "cleanup destination slot", after mem2reg).  The guarded region
+ * %body leaves to %cleanup, which the guard's other side reaches only
+ * through %then, so the region analyses (src/analysis/region.c) see a
+ * region with another exit and keep the guard.  clang + llvm-spirv emit the
+ * same source as a guard whose out-of-bounds side is the block that returns.
+ * After this pass the ocloc form is that shape too: the switch becomes
+ * `OpBranch %cont` (every value the slot can hold selects %cont), %cleanup
+ * and %then are empty forwarding blocks, and the guards branch to %cont.
+ *
+ * Rewrites, repeated until nothing changes:
+ *  - fold: an OpSwitch whose selector can take only known values (below)
+ *    that all select one target, and an OpBranchConditional on a constant
+ *    or with both targets equal, become OpBranch; the successors left lose
+ *    their OpPhi entries for the block.  The selector's phis, when nothing
+ *    else uses them, are deleted.
+ *    Known values: an integer constant (OpConstantNull is 0; OpUndef may be
+ *    any value, so it constrains nothing); an OpPhi, the union of its
+ *    incoming values' sets (phi cycles add nothing); an OpSelect, the union
+ *    of its two operands' sets; an OpLoad of a
+ *    Function-storage OpVariable used only by non-volatile loads and stores
+ *    (the cleanup slot before mem2reg): the values stored and the
+ *    initializer.  A load before any store reads an undefined value, so
+ *    any target is right for it.  Anything else is unknown, and the switch
+ *    stays (remark).
+ *  - unreachable blocks (no path from the entry) are deleted, with their
+ *    entries in the phis of reachable blocks, when no reachable instruction
+ *    other than such a phi entry uses what they define.
+ *  - threading: a block B other than the entry holding only OpBranch S
+ *    (OpLine aside) is bypassed: each predecessor P branches to S instead,
+ *    and each phi of S gets B's value for P.  That value's definition
+ *    strictly dominates B, so it dominates every predecessor of B too.
+ *    Bypassing B keeps the dominance among the other blocks.
+ *    Not threaded: a B named by OpSelectionMerge/OpLoopMerge (merge blocks
+ *    and continue targets belong to the structure); a P with a merge
+ *    instruction (its branch is a header's); B -> S a back edge (S
+ *    dominates B: the loop keeps its single latch, which the loop analysis
+ *    wants); S a loop header (B is its preheader, which the loop analysis
+ *    and a guarded region's single entry need); a P already branching to
+ *    S when a phi of S would need two values from P; an OpSwitch P that
+ *    would reach S, a block with phis, by several cases (IGC aborts).
+ *  - short-circuit chains: P: c1 ? T : L, L (only P's) computing c2 with
+ *    a few side-effect-free instructions and branching c2 ? T : O, becomes
+ *    P: (c1 || c2) ? T : L, L: br O (and the && form): ocloc keeps
+ *    `x >= w || y >= h` as two branches where clang emits one condition,
+ *    and the guard analyses take one branch as one guard.  L stays as the
+ *    empty entry of the guarded region (threading removes it unless O is
+ *    a loop header).
+ *  - two-way phis: X: c ? A : B where each side is the join J or a block
+ *    of a few side-effect-free instructions reached only from X and going
+ *    only to J, J reached only that way: the instructions move to X, each
+ *    phi of J (scalar or vector) becomes OpSelect c, and X branches to J.
+ *    clang does the same at -O2 for `a && b` used as a value; with the
+ *    branches left in, the guarded body is several blocks, and
+ *    subgroup-versioning refuses accesses after a divergent branch.
+ *    Moved instructions lose NoSignedWrap/NoUnsignedWrap: they now run on
+ *    paths where they may wrap.
+ *
+ * Semantics: unchanged for every launch (no host contract).  Only the
+ * values a selector can hold at run time decide a fold; only instructions
+ * without side effects or undefined behaviour run speculatively.  Merge
+ * and continue targets stay.  A folded branch can change a block's
+ * dominator and so break the rule that blocks follow their dominators;
+ * block-order, last in the pipeline, restores it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "cfg.h"
+#include "opinfo.h"
+#include "passes.h"
+
+/* A switch that can take more values than this is left alone. */
+#define MAX_VALUES 16
+/* Phis and variables followed for one selector. */
+#define MAX_SEEN 64
+
+typedef struct valset {
+   unsigned n;
+   uint64_t v[MAX_VALUES];
+   unsigned nseen;
+   uint32_t seen[MAX_SEEN];   /* phis and variables already followed */
+} valset;
+
+typedef struct simplify {
+   xe_module *m;
+   xe_function *f;
+   xe_remarks *r;
+   const char *fname;          /* for remarks */
+   unsigned folded, threaded, deleted, merged, selects;
+} simplify;
+
+static bool add_value(valset *s, uint64_t v)
+{
+   for (unsigned k = 0; k < s->n; k++) {
+      if (s->v[k] == v)
+         return true;
+   }
+   if (s->n == MAX_VALUES)
+      return false;
+   s->v[s->n++] = v;
+   return true;
+}
+
+/* Marks id as followed; false when it was already (or the table is full:
+ * then *full is set). */
+static bool first_visit(valset *s, uint32_t id, bool *full)
+{
+   for (unsigned k = 0; k < s->nseen; k++) {
+      if (s->seen[k] == id)
+         return false;
+   }
+   if (s->nseen == MAX_SEEN) {
+      *full = true;
+      return false;
+   }
+   s->seen[s->nseen++] = id;
+   return true;
+}
+
+static bool values_of(xe_module *m, uint32_t id, valset *s);
+
+static bool volatile_access(const xe_inst *i, unsigned mask_op)
+{
+   return xe_nops(i) > mask_op && (xe_op(i, mask_op) & SpvMemoryAccessVolatileMask);
+}
+
+/* The values a load of a private slot variable can return. */
+static bool slot_values(xe_module *m, const xe_inst *load, valset *s)
+{
+   if (volatile_access(load, 1))
+      return false;
+   uint32_t var = xe_op(load, 0);
+   const xe_inst *v = xe_def(m, var);
+   if (!v || v->opcode != SpvOpVariable || !v->block || xe_op(v, 0) != SpvStorageClassFunction)
+      return false;
+   bool full = false;
+   if (!first_visit(s, var, &full))
+      return !full;
+   if (xe_nops(v) > 1 && !values_of(m, xe_op(v, 1), s))
+      return false;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, var, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      if (!i->block)
+         continue; /* OpName, decorations */
+      bool ptr = u[k].word == i->first_op;
+      if (i->opcode == SpvOpLoad && ptr && !volatile_access(i, 1))
+         continue;
+      if (i->opcode == SpvOpLifetimeStart || i->opcode == SpvOpLifetimeStop)
+         continue;
+      if (i->opcode == SpvOpStore && ptr && !volatile_access(i, 2)) {
+         if (!values_of(m, xe_op(i, 1), s))
+            return false;
+         continue;
+      }
+      return false; /* the address escapes, or something else writes it */
+   }
+   return true;
+}
+
+/* Adds every value id can hold at run time to s; false when unknown. */
+static bool values_of(xe_module *m, uint32_t id, valset *s)
+{
+   uint64_t v;
+   if (xe_const_uint(m, id, &v))
+      return add_value(s, v);
+   const xe_inst *d = xe_def(m, id);
+   if (!d)
+      return false;
+   if (d->opcode == SpvOpConstantNull)
+      return add_value(s, 0);
+   if (d->opcode == SpvOpUndef)
+      return true;
+   if (d->opcode == SpvOpPhi) {
+      bool full = false;
+      if (!first_visit(s, id, &full))
+         return !full;
+      for (unsigned k = 0; k + 1 < xe_nops(d); k += 2) {
+         if (!values_of(m, xe_op(d, k), s))
+            return false;
+      }
+      return true;
+   }
+   if (d->opcode == SpvOpSelect)
+      return values_of(m, xe_op(d, 1), s) && values_of(m, xe_op(d, 2), s);
+   if (d->opcode == SpvOpLoad)
+      return slot_values(m, d, s);
+   return false;
+}
+
+/* The label an OpSwitch selects for selector value v. */
+static uint32_t switch_target(xe_module *m, const xe_inst *t, uint64_t v)
+{
+   const xe_inst *sel = xe_def(m, xe_op(t, 0));
+   unsigned w = sel ? xe_type_width(m, sel->type_id) : 32;
+   unsigned lw = w > 32 ? 2 : 1;
+   uint64_t mask = w >= 64 || w == 0 ? ~0ull : (1ull << w) - 1;
+   for (unsigned k = 2; k + lw < xe_nops(t); k += lw + 1) {
+      uint64_t lit = xe_op(t, k);
+      if (lw == 2)
+         lit |= (uint64_t)xe_op(t, k + 1) << 32;
+      if ((lit & mask) == (v & mask))
+         return xe_op(t, k + lw);
+   }
+   return xe_op(t, 1);
+}
+
+static xe_block *block_of_label(xe_module *m, uint32_t id)
+{
+   const xe_inst *l = xe_def(m, id);
+   return l && l->opcode == SpvOpLabel ? l->block : NULL;
+}
+
+/* Drops the entries of blk's phis whose parent is from. */
+static void remove_phi_entries(xe_block *blk, uint32_t from)
+{
+   xe_foreach_inst(i, &blk->insts) {
+      if (i->opcode != SpvOpPhi)
+         break;
+      unsigned n = xe_nops(i), w = 0;
+      uint32_t *ops = malloc((n + 1) * sizeof(uint32_t));
+      uint8_t *kinds = malloc(n + 1);
+      bool changed = false;
+      for (unsigned k = 0; k + 1 < n; k += 2) {
+         if (xe_op(i, k + 1) == from) {
+            changed = true;
+            continue;
+         }
+         ops[w] = xe_op(i, k);
+         ops[w + 1] = xe_op(i, k + 1);
+         kinds[w] = kinds[w + 1] = XE_W_ID;
+         w += 2;
+      }
+      if (changed)
+         xe_set_ops(i, ops, w, kinds);
+      free(ops);
+      free(kinds);
+   }
+}
+
+/* Appends the entry (value, parent) to phi. */
+static void add_phi_entry(xe_inst *phi, uint32_t value, uint32_t parent)
+{
+   unsigned n = xe_nops(phi);
+   uint32_t *ops = malloc((n + 2) * sizeof(uint32_t));
+   uint8_t *kinds = malloc(n + 2);
+   for (unsigned k = 0; k < n; k++) {
+      ops[k] = xe_op(phi, k);
+      kinds[k] = XE_W_ID;
+   }
+   ops[n] = value;
+   ops[n + 1] = parent;
+   kinds[n] = kinds[n + 1] = XE_W_ID;
+   xe_set_ops(phi, ops, n + 2, kinds);
+   free(ops);
+   free(kinds);
+}
+
+/* The value phi takes from parent, 0 if it has no entry for it. */
+static uint32_t phi_value(const xe_inst *phi, uint32_t parent)
+{
+   for (unsigned k = 0; k + 1 < xe_nops(phi); k += 2) {
+      if (xe_op(phi, k + 1) == parent)
+         return xe_op(phi, k);
+   }
+   return 0;
+}
+
+static bool is_meta(const xe_inst *i)
+{
+   return !i->block && !i->function;
+}
+
+/* Deletes the phi web of id (below) when nothing outside it uses it. */
+static void delete_dead_phis(xe_module *m, uint32_t id)
+{
+   xe_inst *web[MAX_SEEN];
+   unsigned n = 0;
+   xe_inst *d = xe_def(m, id);
+   if (!d || d->opcode != SpvOpPhi)
+      return;
+   web[n++] = d;
+   for (unsigned k = 0; k < n; k++) {
+      for (unsigned o = 0; o + 1 < xe_nops(web[k]); o += 2) {
+         xe_inst *p = xe_def(m, xe_op(web[k], o));
+         if (!p || p->opcode != SpvOpPhi)
+            continue;
+         bool have = false;
+         for (unsigned q = 0; q < n; q++)
+            have |= web[q] == p;
+         if (!have) {
+            if (n == MAX_SEEN)
+               return;
+            web[n++] = p;
+         }
+      }
+   }
+   for (unsigned k = 0; k < n; k++) {
+      uint32_t nu = 0;
+      const xe_use *u = xe_uses(m, web[k]->result_id, &nu);
+      for (uint32_t j = 0; j < nu; j++) {
+         if (is_meta(u[j].inst))
+            continue;
+         bool inside = false;
+         for (unsigned q = 0; q < n; q++)
+            inside |= web[q] == u[j].inst;
+         if (!inside)
+            return;
+      }
+   }
+   for (unsigned k = 0; k < n; k++)
+      xe_inst_kill(m, web[k]);
+}
+
+/* Deletes a Function variable nothing reads any more, with its stores. */
+static void delete_dead_slot(xe_module *m, uint32_t var)
+{
+   xe_inst *v = xe_def(m, var);
+   if (!v || v->opcode != SpvOpVariable || !v->block || xe_op(v, 0) != SpvStorageClassFunction)
+      return;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, var, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      bool store = i->opcode == SpvOpStore && u[k].word == i->first_op &&
+                   !volatile_access(i, 2);
+      if (!is_meta(i) && !store && i->opcode != SpvOpLifetimeStart &&
+          i->opcode != SpvOpLifetimeStop)
+         return;
+   }
+   for (uint32_t k = 0; k < n; k++) {
+      if (!is_meta(u[k].inst))
+         xe_inst_delete(m, u[k].inst);
+   }
+   xe_inst_kill(m, v);
+}
+
+/* Deletes what computed a folded selector once nothing else uses it: the
+ * web of phis reached through phi operands (all or nothing: a loop-carried
+ * slot is a cycle of phis using each other), or the load of a slot
+ * variable and then the variable. */
+static void delete_dead_selector(xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   if (d && d->opcode == SpvOpLoad && d->block) {
+      uint32_t n = 0;
+      const xe_use *u = xe_uses(m, id, &n);
+      for (uint32_t k = 0; k < n; k++) {
+         if (!is_meta(u[k].inst))
+            return;
+      }
+      uint32_t var = xe_op(d, 0);
+      xe_inst_kill(m, d);
+      delete_dead_slot(m, var);
+      return;
+   }
+   delete_dead_phis(m, id);
+}
+
+/* Replaces b's terminator t by OpBranch target. */
+static void fold_to(simplify *c, xe_block *b, xe_inst *t, uint32_t target)
+{
+   uint32_t labels[64], nl = 0;
+   for (unsigned k = 0; k < xe_nops(t) && nl < 64; k++) {
+      uint32_t v = xe_op(t, k);
+      if (xe_op_kind(t, k) != XE_W_ID || v == target || !block_of_label(c->m, v))
+         continue;
+      bool have = false;
+      for (unsigned q = 0; q < nl; q++)
+         have |= labels[q] == v;
+      if (!have)
+         labels[nl++] = v;
+   }
+   uint32_t sel = xe_op(t, 0);
+   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL);
+   xe_list_insert_before(c->m, t, br);
+   xe_inst_delete(c->m, t);
+   for (unsigned q = 0; q < nl; q++)
+      remove_phi_entries(block_of_label(c->m, labels[q]), xe_block_id(b));
+   delete_dead_selector(c->m, sel);
+   c->folded++;
+}
+
+static const char *label_text(xe_module *m, uint32_t id, char *buf, size_t n)
+{
+   return xe_id_text(m, id, buf, n);
+}
+
+static bool has_merge(const xe_inst *t)
+{
+   const xe_inst *p = t->prev;
+   while (p && (p->opcode == SpvOpLine || p->opcode == SpvOpNoLine))
+      p = p->prev;
+   return p && (p->opcode == SpvOpSelectionMerge || p->opcode == SpvOpLoopMerge);
+}
+
+static bool fold_block(simplify *c, xe_block *b)
+{
+   xe_inst *t = xe_block_terminator(b);
+   if (!t || has_merge(t))
+      return false;
+   if (t->opcode == SpvOpBranchConditional) {
+      const xe_inst *cd = xe_def(c->m, xe_op(t, 0));
+      if (xe_op(t, 1) == xe_op(t, 2)) {
+         fold_to(c, b, t, xe_op(t, 1));
+         return true;
+      }
+      if (cd && (cd->opcode == SpvOpConstantTrue || cd->opcode == SpvOpConstantFalse)) {
+         fold_to(c, b, t, xe_op(t, cd->opcode == SpvOpConstantTrue ? 1 : 2));
+         return true;
+      }
+      return false;
+   }
+   if (t->opcode != SpvOpSwitch)
+      return false;
+   valset s;
+   s.n = s.nseen = 0;
+   char bb[64], sb[64];
+   uint32_t target = 0;
+   if (values_of(c->m, xe_op(t, 0), &s)) {
+      for (unsigned k = 0; k < s.n && target != UINT32_MAX; k++) {
+         uint32_t tk = switch_target(c->m, t, s.v[k]);
+         target = target == 0 || target == tk ? tk : UINT32_MAX;
+      }
+      if (target == 0)
+         target = xe_op(t, 1); /* only undefined values: any target is right */
+      if (target != UINT32_MAX) {
+         fold_to(c, b, t, target);
+         return true;
+      }
+      xe_remark(c->r, c->fname, XE_REMARK_MISSED,
+                "switch on %s in block %s stays: its %u possible values select different blocks",
+                xe_id_text(c->m, xe_op(t, 0), sb, sizeof sb),
+                label_text(c->m, xe_block_id(b), bb, sizeof bb), s.n);
+      return false;
+   }
+   xe_remark(c->r, c->fname, XE_REMARK_MISSED,
+             "switch on %s in block %s stays: the selector is not a known constant",
+             xe_id_text(c->m, xe_op(t, 0), sb, sizeof sb),
+             label_text(c->m, xe_block_id(b), bb, sizeof bb));
+   return false;
+}
+
+/* Pass over every block once; a switch that stays says so only the first
+ * time (quiet afterwards). */
+static bool fold_all(simplify *c, bool quiet)
+{
+   xe_remarks *r = c->r;
+   if (quiet)
+      c->r = NULL;
+   bool changed = false;
+   xe_foreach_block(b, c->f)
+      changed |= fold_block(c, b);
+   c->r = r;
+   return changed;
+}
+
+/* ---- unreachable blocks ---- */
+
+static bool delete_unreachable(simplify *c)
+{
+   const xe_cfg *cfg = xe_function_cfg(c->f);
+   if (cfg->nrpo == cfg->n)
+      return false;
+   xe_module *m = c->m;
+   uint8_t *dead = calloc(cfg->n, 1);
+   for (uint32_t b = 0; b < cfg->n; b++)
+      dead[b] = cfg->rpo_index[b] == XE_NONE;
+   /* Anything a dead block defines may be used only by dead blocks, names
+    * and decorations, or as a phi entry whose parent is dead. */
+   bool ok = true;
+   for (uint32_t b = 0; b < cfg->n && ok; b++) {
+      if (!dead[b])
+         continue;
+      xe_block *blk = cfg->blocks[b];
+      for (xe_inst *i = blk->label; i && ok; i = i == blk->label ? blk->insts.first : i->next) {
+         if (!i->result_id)
+            continue;
+         uint32_t n = 0;
+         const xe_use *u = xe_uses(m, i->result_id, &n);
+         for (uint32_t k = 0; k < n && ok; k++) {
+            const xe_inst *ui = u[k].inst;
+            if (is_meta(ui))
+               continue;
+            if (!ui->block || ui->block->fn != c->f) {
+               ok = false;
+               break;
+            }
+            uint32_t ub = xe_cfg_block_index(cfg, xe_block_id(ui->block));
+            if (ub != XE_NONE && dead[ub])
+               continue;
+            if (ui->opcode == SpvOpPhi) {
+               unsigned op = u[k].word - ui->first_op;
+               uint32_t parent = xe_op(ui, op % 2 ? op : op + 1);
+               uint32_t pb = xe_cfg_block_index(cfg, parent);
+               if (pb != XE_NONE && dead[pb])
+                  continue;
+            }
+            ok = false;
+         }
+      }
+   }
+   if (!ok) {
+      free(dead);
+      return false;
+   }
+   /* Phi entries from dead blocks in live successors. */
+   for (uint32_t b = 0; b < cfg->n; b++) {
+      if (!dead[b])
+         continue;
+      for (uint32_t e = cfg->succ_start[b]; e < cfg->succ_start[b + 1]; e++) {
+         uint32_t s = cfg->succ[e];
+         if (!dead[s])
+            remove_phi_entries(cfg->blocks[s], xe_block_id(cfg->blocks[b]));
+      }
+   }
+   for (uint32_t b = 0; b < cfg->n; b++) {
+      if (!dead[b])
+         continue;
+      xe_block *blk = cfg->blocks[b];
+      xe_foreach_inst_safe(i, nx, &blk->insts)
+         xe_inst_kill(m, i);
+      xe_block_unlink(c->f, blk);
+      xe_inst_kill(m, blk->label);
+      free(blk);
+      c->deleted++;
+   }
+   free(dead);
+   return true;
+}
+
+/* ---- threading ---- */
+
+/* Is b a forwarding block (only OpBranch, OpLine aside)?  *succ gets the
+ * target. */
+static bool forwarding(const xe_block *b, uint32_t *succ)
+{
+   const xe_inst *t = NULL;
+   xe_foreach_inst(i, &b->insts) {
+      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+         continue;
+      if (t)
+         return false;
+      t = i;
+   }
+   if (!t || t->opcode != SpvOpBranch)
+      return false;
+   *succ = xe_op(t, 0);
+   return true;
+}
+
+/* Is blk the entry or the target of some branch? */
+static bool has_preds(xe_module *m, const xe_function *f, const xe_block *blk)
+{
+   if (blk == f->first)
+      return true;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, xe_block_id(blk), &n);
+   for (uint32_t k = 0; k < n; k++) {
+      if (!is_meta(u[k].inst) && u[k].inst->opcode != SpvOpPhi)
+         return true;
+   }
+   return false;
+}
+
+/* Bypasses forwarding block b (to s) for every predecessor that allows it. */
+static bool thread_block(simplify *c, const xe_cfg *cfg, xe_block *b, xe_block *s)
+{
+   xe_module *m = c->m;
+   uint32_t bid = xe_block_id(b), sid = xe_block_id(s);
+   uint32_t bi = xe_cfg_block_index(cfg, bid), si = xe_cfg_block_index(cfg, sid);
+   if (bi == XE_NONE || si == XE_NONE || cfg->rpo_index[bi] == XE_NONE ||
+       xe_dominates(cfg, si, bi))
+      return false;
+   /* A loop's preheader stays: a guard's region must have one entry, and
+    * the loop analysis wants one outside predecessor. */
+   for (uint32_t e = cfg->pred_start[si]; e < cfg->pred_start[si + 1]; e++) {
+      if (cfg->rpo_index[cfg->pred[e]] != XE_NONE && xe_dominates(cfg, si, cfg->pred[e]))
+         return false;
+   }
+   /* b's label may be used only by branches into it, s's phis and names. */
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, bid, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      if (is_meta(i))
+         continue;
+      if (i->opcode == SpvOpPhi && i->block == s)
+         continue;
+      if (i->opcode == SpvOpBranch || i->opcode == SpvOpBranchConditional ||
+          i->opcode == SpvOpSwitch)
+         continue;
+      return false;
+   }
+   /* The predecessors, each once (u is a copy: edits below are safe). */
+   xe_inst **preds = malloc((n + 1) * sizeof(xe_inst *));
+   unsigned np = 0;
+   for (uint32_t k = 0; k < n; k++) {
+      xe_inst *i = u[k].inst;
+      if (is_meta(i) || i->opcode == SpvOpPhi)
+         continue;
+      bool have = false;
+      for (unsigned q = 0; q < np; q++)
+         have |= preds[q] == i;
+      if (!have)
+         preds[np++] = i;
+   }
+   bool changed = false;
+   for (unsigned q = 0; q < np; q++) {
+      xe_inst *t = preds[q];
+      /* A predecessor bypassed itself earlier in the walk is dead: leave
+       * it to the deletion. */
+      if (has_merge(t) || t->block == b || !has_preds(m, c->f, t->block))
+         continue;
+      uint32_t pid = xe_block_id(t->block);
+      bool to_s = false;
+      unsigned to_b = 0;
+      for (unsigned k = 0; k < xe_nops(t); k++) {
+         to_s |= xe_op_kind(t, k) == XE_W_ID && xe_op(t, k) == sid;
+         to_b += xe_op_kind(t, k) == XE_W_ID && xe_op(t, k) == bid;
+      }
+      /* An OpSwitch with several cases to a block with phis: LLVM wants
+       * one phi entry per edge, SPIR-V has one per block, and IGC 22.43
+       * aborts translating that (found on darktable's blendop.cl). */
+      if (t->opcode == SpvOpSwitch && (to_s || to_b > 1) && s->insts.first &&
+          s->insts.first->opcode == SpvOpPhi)
+         continue;
+      if (to_s) {
+         /* p already branches to s: fine when s's phis agree. */
+         bool agree = true;
+         xe_foreach_inst(i, &s->insts) {
+            if (i->opcode != SpvOpPhi)
+               break;
+            agree &= phi_value(i, pid) == phi_value(i, bid);
+         }
+         if (!agree)
+            continue;
+      } else {
+         xe_foreach_inst(i, &s->insts) {
+            if (i->opcode != SpvOpPhi)
+               break;
+            add_phi_entry(i, phi_value(i, bid), pid);
+         }
+      }
+      for (unsigned k = 0; k < xe_nops(t); k++) {
+         if (xe_op_kind(t, k) == XE_W_ID && xe_op(t, k) == bid)
+            xe_set_op(t, k, sid);
+      }
+      changed = true;
+   }
+   free(preds);
+   if (changed)
+      c->threaded++;
+   return changed;
+}
+
+/* Dominance among the blocks other than the bypassed one stays as it was,
+ * so one CFG serves the whole walk (blocks are deleted only afterwards). */
+static bool thread_all(simplify *c)
+{
+   const xe_cfg *cfg = xe_function_cfg(c->f);
+   bool changed = false;
+   for (uint32_t b = 1; b < cfg->n; b++) {
+      uint32_t sid;
+      xe_block *blk = cfg->blocks[b];
+      if (blk == c->f->first || !forwarding(blk, &sid) || sid == xe_block_id(blk))
+         continue;
+      xe_block *s = block_of_label(c->m, sid);
+      if (s && s->fn == c->f)
+         changed |= thread_block(c, cfg, blk, s);
+   }
+   return changed;
+}
+
+/* ---- short-circuit chains ---- */
+
+/* Can i run where it did not before?  Pure, no address arithmetic (a
+ * pointer may be valid only on the path), no integer division (undefined
+ * for a zero divisor), no decoration but NoSignedWrap / NoUnsignedWrap,
+ * which hold only on the path and go when i moves (wrap_decorations). */
+static bool speculatable(xe_module *m, const xe_inst *i)
+{
+   unsigned f = xe_inst_info(m, i);
+   if (!(f & XE_OPI_PURE) || (f & XE_OPI_ADDRESS) || i->opcode == SpvOpPhi)
+      return false;
+   if (i->opcode == SpvOpUDiv || i->opcode == SpvOpSDiv || i->opcode == SpvOpUMod ||
+       i->opcode == SpvOpSRem || i->opcode == SpvOpSMod)
+      return false;
+   if (i->result_id) {
+      uint32_t n = 0;
+      const xe_use *u = xe_uses(m, i->result_id, &n);
+      for (uint32_t k = 0; k < n; k++) {
+         const xe_inst *d = u[k].inst;
+         if ((d->opcode == SpvOpDecorate || d->opcode == SpvOpDecorateId) &&
+             !(d->opcode == SpvOpDecorate && (xe_op(d, 1) == SpvDecorationNoSignedWrap ||
+                                              xe_op(d, 1) == SpvDecorationNoUnsignedWrap)))
+            return false;
+      }
+   }
+   return true;
+}
+
+/* Drops i's NoSignedWrap / NoUnsignedWrap: run on every path, i may wrap
+ * where the original never ran, and a wrap would be undefined behaviour. */
+static void drop_wrap_decorations(xe_module *m, const xe_inst *i)
+{
+   if (!i->result_id)
+      return;
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, i->result_id, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      if (u[k].inst->opcode == SpvOpDecorate)
+         xe_inst_delete(m, u[k].inst);
+   }
+}
+
+/* Speculation limit: the second test of a chain is a compare or two. */
+#define MAX_HOISTED 8
+
+/* P: br c1 ? T : L (or c1 ? L : T), L reached only from P, holding a few
+ * speculatable instructions and br c2 with T on the same side:
+ *    c1 ? T : (L: c2 ? T : O)   ->   (c1 || c2) ? T : (L: br O)
+ *    c1 ? (L: c2 ? O : T) : T   ->   (c1 && c2) ? (L: br O) : T
+ * L's instructions move to P.  This is
+ * `if (x >= w || y >= h) return;` as ocloc emits it (two branches) turned
+ * into the one guard clang emits (an OpSelect of the compares). */
+static bool merge_block(simplify *c, xe_block *p)
+{
+   xe_module *m = c->m;
+   xe_inst *t1 = xe_block_terminator(p);
+   if (!t1 || t1->opcode != SpvOpBranchConditional || has_merge(t1))
+      return false;
+   for (int side = 0; side < 2; side++) {
+      /* side 0: T is P's true target, L its false one. */
+      uint32_t tid = xe_op(t1, 1 + side), lid = xe_op(t1, 2 - side);
+      xe_block *l = block_of_label(m, lid);
+      if (!l || l == p || tid == lid || l == c->f->first)
+         continue;
+      xe_inst *t2 = xe_block_terminator(l);
+      if (!t2 || t2->opcode != SpvOpBranchConditional || has_merge(t2))
+         continue;
+      if (xe_op(t2, 1 + side) != tid || xe_op(t2, 2 - side) == tid ||
+          xe_op(t2, 2 - side) == lid)
+         continue;
+      uint32_t oid = xe_op(t2, 2 - side);
+      xe_block *tb = block_of_label(m, tid), *ob = block_of_label(m, oid);
+      if (!tb || !ob)
+         continue;
+      /* L's only predecessor is P (its label used once by a branch; the
+       * other uses are phi entries of its successors). */
+      uint32_t n = 0, branches = 0;
+      const xe_use *u = xe_uses(m, lid, &n);
+      bool ok = true;
+      for (uint32_t k = 0; k < n && ok; k++) {
+         const xe_inst *i = u[k].inst;
+         if (is_meta(i) || (i->opcode == SpvOpPhi && (i->block == tb || i->block == ob)))
+            continue;
+         ok = i == t1;
+         branches++;
+      }
+      if (!ok || branches != 1)
+         continue;
+      unsigned nh = 0;
+      for (xe_inst *i = l->insts.first; i && i != t2 && ok; i = i->next) {
+         if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+            continue;
+         ok = speculatable(m, i) && ++nh <= MAX_HOISTED;
+      }
+      if (!ok)
+         continue;
+      /* T's phis: after the merge, T is reached from P only once. */
+      xe_foreach_inst(i, &tb->insts) {
+         if (i->opcode != SpvOpPhi)
+            break;
+         ok &= phi_value(i, xe_block_id(p)) == phi_value(i, lid);
+      }
+      if (!ok)
+         continue;
+      /* The rewrite. */
+      for (xe_inst *i = l->insts.first, *nx; i && i != t2; i = nx) {
+         nx = i->next;
+         drop_wrap_decorations(m, i);
+         xe_inst_remove(m, i);
+         xe_list_insert_before(m, t1, i);
+      }
+      uint32_t c1 = xe_op(t1, 0), c2 = xe_op(t2, 0);
+      xe_builder bld = xe_builder_before(m, t1);
+      uint32_t nc = xe_build2(&bld, side == 0 ? SpvOpLogicalOr : SpvOpLogicalAnd,
+                              xe_type_bool(m), c1, c2);
+      /* clang's name for the same condition, where the module has names. */
+      if (xe_name(m, c1))
+         xe_set_name(m, nc, side == 0 ? "or.cond" : "and.cond");
+      uint32_t ops[3] = { nc, side == 0 ? tid : lid, side == 0 ? lid : tid };
+      xe_set_ops(t1, ops, 3, NULL);
+      remove_phi_entries(tb, lid);
+      /* L stays, empty, on the edge to O: the guarded region's single
+       * entry when O has other predecessors (a loop header, as clang's
+       * preheader); threading bypasses it otherwise. */
+      xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &oid, 1, NULL);
+      xe_list_insert_before(m, t2, br);
+      xe_inst_delete(m, t2);
+      c->merged++;
+      return true;
+   }
+   return false;
+}
+
+static bool merge_all(simplify *c)
+{
+   bool changed = false;
+   xe_foreach_block(b, c->f) {
+      while (merge_block(c, b))
+         changed = true;
+   }
+   return changed;
+}
+
+/* ---- two-way phis to selects ---- */
+
+/* Is side (a successor of x's conditional branch) either j itself or a
+ * block reached only from x, of a few speculatable instructions and
+ * OpBranch j?  *r gets the block in between (NULL when side is j). */
+static bool select_side(simplify *c, xe_inst *tx, uint32_t side, uint32_t jid, xe_block **r)
+{
+   *r = NULL;
+   if (side == jid)
+      return true;
+   xe_block *rb = block_of_label(c->m, side);
+   uint32_t to;
+   if (!rb || rb == c->f->first)
+      return false;
+   xe_inst *t = xe_block_terminator(rb);
+   if (!t || t->opcode != SpvOpBranch || (to = xe_op(t, 0)) != jid || has_merge(t))
+      return false;
+   uint32_t n = 0, branches = 0;
+   const xe_use *u = xe_uses(c->m, side, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      if (is_meta(i) || (i->opcode == SpvOpPhi && i->block && xe_block_id(i->block) == jid))
+         continue;
+      if (i != tx)
+         return false;
+      branches++;
+   }
+   if (branches != 1)
+      return false;
+   unsigned nh = 0;
+   xe_foreach_inst(i, &rb->insts) {
+      if (i == t)
+         break;
+      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+         continue;
+      if (!speculatable(c->m, i) || ++nh > MAX_HOISTED)
+         return false;
+   }
+   *r = rb;
+   return true;
+}
+
+/* Types an OpSelect of this phi may have: scalars and vectors of
+ * integers, floats and booleans. */
+static bool selectable_type(xe_module *m, uint32_t type_id)
+{
+   const xe_inst *t = xe_def(m, type_id);
+   if (t && t->opcode == SpvOpTypeVector)
+      t = xe_def(m, xe_op(t, 0));
+   return t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat ||
+                t->opcode == SpvOpTypeBool);
+}
+
+/* X: c ? A : B where each side is J or a small block going only to J, and
+ * J is reached only that way:
+ *    X: c ? (R: v = ...; br J) : J;  J: p = phi(v, R; w, X)
+ * -> X: v = ...; p' = select c v w; br J
+ * clang's -O2 turns `a && b` on values (not branches) into such selects,
+ * ocloc keeps the branches: with them the guarded body is one block, as
+ * subgroup-versioning needs it (its accesses all run where the guard
+ * holds). */
+static bool select_block(simplify *c, xe_block *x)
+{
+   xe_module *m = c->m;
+   xe_inst *tx = xe_block_terminator(x);
+   if (!tx || tx->opcode != SpvOpBranchConditional || has_merge(tx) ||
+       xe_op(tx, 1) == xe_op(tx, 2))
+      return false;
+   uint32_t a = xe_op(tx, 1), b = xe_op(tx, 2), jid = 0;
+   xe_block *ra = block_of_label(m, a), *rbk = block_of_label(m, b);
+   if (!ra || !rbk)
+      return false;
+   /* J: the side that is not a forwarding candidate, or both sides' target. */
+   xe_inst *ta = xe_block_terminator(ra), *tb = xe_block_terminator(rbk);
+   if (ta && ta->opcode == SpvOpBranch && xe_op(ta, 0) == b)
+      jid = b;
+   else if (tb && tb->opcode == SpvOpBranch && xe_op(tb, 0) == a)
+      jid = a;
+   else if (ta && tb && ta->opcode == SpvOpBranch && tb->opcode == SpvOpBranch &&
+            xe_op(ta, 0) == xe_op(tb, 0))
+      jid = xe_op(ta, 0);
+   else
+      return false;
+   xe_block *j = block_of_label(m, jid), *r1, *r2;
+   if (!j || j == x || !select_side(c, tx, a, jid, &r1) || !select_side(c, tx, b, jid, &r2))
+      return false;
+   uint32_t pa = r1 ? xe_block_id(r1) : xe_block_id(x);
+   uint32_t pb = r2 ? xe_block_id(r2) : xe_block_id(x);
+   /* J's predecessors are exactly the two sides, and every phi of J can
+    * become a select. */
+   uint32_t n = 0;
+   const xe_use *u = xe_uses(m, jid, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *i = u[k].inst;
+      if (is_meta(i))
+         continue;
+      if (i->opcode == SpvOpPhi || (i->block == x && i == tx) || (r1 && i->block == r1) ||
+          (r2 && i->block == r2))
+         continue;
+      return false;
+   }
+   xe_foreach_inst(i, &j->insts) {
+      if (i->opcode != SpvOpPhi)
+         break;
+      if (xe_nops(i) != 4 || !phi_value(i, pa) || !phi_value(i, pb) ||
+          !selectable_type(m, i->type_id))
+         return false;
+   }
+   /* The rewrite. */
+   xe_block *sides[2] = { r1, r2 };
+   for (int s = 0; s < 2; s++) {
+      if (!sides[s])
+         continue;
+      xe_inst *st = xe_block_terminator(sides[s]);
+      for (xe_inst *i = sides[s]->insts.first, *nx; i && i != st; i = nx) {
+         nx = i->next;
+         drop_wrap_decorations(m, i);
+         xe_inst_remove(m, i);
+         xe_list_insert_before(m, tx, i);
+      }
+   }
+   uint32_t cond = xe_op(tx, 0);
+   xe_builder bld = xe_builder_before(m, tx);
+   for (xe_inst *i = j->insts.first, *nx; i && i->opcode == SpvOpPhi; i = nx) {
+      nx = i->next;
+      uint32_t sel = xe_build3(&bld, SpvOpSelect, i->type_id, cond, phi_value(i, pa),
+                               phi_value(i, pb));
+      xe_replace_all_uses(m, i->result_id, sel);
+      const char *name = xe_name(m, i->result_id);
+      if (name)
+         xe_set_name(m, sel, name);
+      xe_inst_kill(m, i);
+   }
+   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &jid, 1, NULL);
+   xe_list_insert_before(m, tx, br);
+   xe_inst_delete(m, tx);
+   /* r1, r2 keep only their branches, with no predecessor: deleted next. */
+   c->selects++;
+   return true;
+}
+
+static bool select_all(simplify *c)
+{
+   bool changed = false;
+   xe_foreach_block(b, c->f)
+      changed |= select_block(c, b);
+   return changed;
+}
+
+static bool simplify_function(simplify *c)
+{
+   bool progress = false;
+   for (unsigned round = 0; round < 1000; round++) {
+      bool changed = fold_all(c, round > 0);
+      changed |= delete_unreachable(c);
+      changed |= thread_all(c);
+      changed |= merge_all(c);
+      changed |= select_all(c);
+      if (!changed)
+         break;
+      progress = true;
+   }
+   /* Blocks the last threading left without predecessors. */
+   progress |= delete_unreachable(c);
+   return progress;
+}
+
+bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
+{
+   xe_module *m = ctx->module;
+   unsigned nk = 0;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
+   bool progress = false;
+   xe_foreach_fn(f, m) {
+      if (!f->first)
+         continue; /* an import */
+      /* A kernel the driver keeps as it came (--isa-check) stays whole. */
+      bool keep = false;
+      for (unsigned k = 0; k < nk; k++)
+         keep |= (ks[k].fn == f || ks[k].body == f) &&
+                 !xe_kernel_rewritable(ctx->options, ks[k].name);
+      if (keep)
+         continue;
+      char buf[64];
+      const char *name = xe_name(m, xe_function_id(f));
+      simplify c = { .m = m, .f = f, .r = ctx->remarks,
+                     .fname = name ? name : xe_id_text(m, xe_function_id(f), buf, sizeof buf) };
+      if (!simplify_function(&c))
+         continue;
+      progress = true;
+      xe_remark(ctx->remarks, c.fname, XE_REMARK_APPLIED,
+                "folded %u branch%s on known values, bypassed %u empty block%s, merged %u "
+                "short-circuit branch%s, turned %u two-way phi branch%s into selects, deleted %u "
+                "unreachable block%s",
+                c.folded, c.folded == 1 ? "" : "es", c.threaded, c.threaded == 1 ? "" : "s",
+                c.merged, c.merged == 1 ? "" : "es", c.selects, c.selects == 1 ? "" : "es",
+                c.deleted, c.deleted == 1 ? "" : "s");
+   }
+   free(ks);
+   return progress;
+}
