@@ -144,6 +144,9 @@ struct xe_module {
    struct xe_stale *stale;     /* replaced analyses, freed between passes (a
                                 * pass may still hold pointers into them) */
    struct cJSON *manifest;     /* host contract entries, NULL when none */
+   struct xe_mf_index *manifest_index;   /* kernel name -> its object in manifest
+                                          * (src/manifest/manifest.h), built on first
+                                          * use by the pass-facing writer; NULL before */
 };
 
 /* ---- module ---- */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ir_internal.h"
+#include "manifest.h"
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -75,6 +76,7 @@ void xe_module_free(xe_module *m)
    xe__stale_free(m);
    if (m->manifest)
       cJSON_Delete(m->manifest);
+   xe_mf_index_free(m->manifest_index);
    free(m->defs);
    free(m);
 }
