@@ -272,6 +272,12 @@ bool xe_opcode_is_terminator(uint16_t op);
 bool xe_opcode_is_branch(uint16_t op);
 const char *xe_opcode_name(uint16_t op);   /* "OpIAdd"; "Op<n>" when unknown */
 enum xe_section xe_opcode_section(uint16_t op);
+/* The operand index (as xe_op counts) of the Memory Operands mask of an
+ * OpLoad (1) or OpStore (2); 0 for any other opcode.  The mask itself is
+ * optional: present only when xe_nops(i) is larger. */
+unsigned xe_memory_operands_index(const xe_inst *i);
+/* Whether i is an OpLoad or OpStore whose Memory Operands include Volatile. */
+bool xe_access_is_volatile(const xe_inst *i);
 
 /* ---- def-use (on demand) ---- */
 

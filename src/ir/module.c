@@ -684,6 +684,17 @@ int xe_param_index(const xe_function *f, uint32_t id)
 
 /* ---- opcode facts ---- */
 
+unsigned xe_memory_operands_index(const xe_inst *i)
+{
+   return i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
+}
+
+bool xe_access_is_volatile(const xe_inst *i)
+{
+   unsigned k = xe_memory_operands_index(i);
+   return k && xe_nops(i) > k && (xe_op(i, k) & SpvMemoryAccessVolatileMask);
+}
+
 bool xe_opcode_is_branch(uint16_t op)
 {
    return op == SpvOpBranch || op == SpvOpBranchConditional || op == SpvOpSwitch;
