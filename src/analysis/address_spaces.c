@@ -165,6 +165,12 @@ void xe_as_free(xe_as_info *a)
    a->conflict = NULL;
 }
 
+static int layout_cmp(const void *pa, const void *pb)
+{
+   const xe_inst *a = *(xe_inst *const *)pa, *b = *(xe_inst *const *)pb;
+   return a == b ? 0 : xe_layout_before(a, b) ? -1 : 1;
+}
+
 int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
 {
    uint32_t n = m->bound;
@@ -179,27 +185,29 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
          xe_foreach_inst(p, &f->params)
             if (p->result_id)
                ps[p->result_id] = XE_AS_NONE;
-   /* The calls to a function of this module, in layout order, found in one
-    * walk: the rounds below visit only them (and analyse only their
-    * callers), not every instruction of the module per round, which at a
-    * few thousand kernels no longer fits in the cache. */
+   /* The calls to a function of this module, in layout order, from the
+    * functions' use lists: the rounds below visit only them (and analyse
+    * only their callers), not every instruction of the module per round,
+    * which at a few thousand kernels no longer fits in the cache. */
    xe_inst **calls = NULL;
    size_t ncalls = 0, cap = 0;
-   xe_foreach_fn(f, m) {
-      xe_foreach_block(b, f) {
-         xe_foreach_inst(i, &b->insts) {
-            if (i->opcode != SpvOpFunctionCall || !xe_function_by_id(m, xe_op(i, 0)))
-               continue;
-            if (ncalls == cap) {
-               cap = cap ? 2 * cap : 64;
-               calls = realloc(calls, cap * sizeof(*calls));
-               if (!calls)
-                  abort();
-            }
-            calls[ncalls++] = i;
+   xe_foreach_fn(g, m) {
+      uint32_t nu;
+      const xe_use *u = xe_uses(m, xe_function_id(g), &nu);
+      for (uint32_t k = 0; k < nu; k++) {
+         xe_inst *i = u[k].inst;
+         if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)
+            continue;
+         if (ncalls == cap) {
+            cap = cap ? 2 * cap : 64;
+            calls = realloc(calls, cap * sizeof(*calls));
+            if (!calls)
+               abort();
          }
+         calls[ncalls++] = i;
       }
    }
+   qsort(calls, ncalls, sizeof(*calls), layout_cmp);
    /* OpenCL C forbids recursion, so this settles; the bound is a guard. */
    for (int round = 0; round < 16; round++) {
       bool changed = false;
