@@ -185,15 +185,16 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
          xe_foreach_inst(p, &f->params)
             if (p->result_id)
                ps[p->result_id] = XE_AS_NONE;
-   /* The calls to a function of this module, in layout order, from the
-    * functions' use lists: the rounds below visit only them (and analyse
-    * only their callers), not every instruction of the module per round,
-    * which at a few thousand kernels no longer fits in the cache. */
+   /* The calls to a function of this module, from the functions' use
+    * lists, sorted into layout order here: the rounds below visit only
+    * them (and analyse only their callers), not every instruction of the
+    * module per round, which at a few thousand kernels no longer fits in
+    * the cache. */
    xe_inst **calls = NULL;
    size_t ncalls = 0, cap = 0;
    xe_foreach_fn(g, m) {
       uint32_t nu;
-      const xe_use *u = xe_uses(m, xe_function_id(g), &nu);
+      const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
       for (uint32_t k = 0; k < nu; k++) {
          xe_inst *i = u[k].inst;
          if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)

@@ -292,6 +292,11 @@ typedef struct xe_use {
  * xe_uses_release.  The use lists are built on the first call (one walk of
  * the module) and kept current by the edit functions afterwards. */
 const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count);
+/* The same uses in no particular order, for callers that order (or group)
+ * them themselves: it skips the sort xe_uses may need after edits, which
+ * for an id used in every kernel (a built-in variable, a common type) is
+ * O(n log n) each time the layout changed. */
+const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count);
 /* Number of uses of id, O(1) once the use lists exist. */
 uint32_t xe_use_count(xe_module *m, uint32_t id);
 /* Frees the copies xe_uses returned (the pipeline does it between passes). */

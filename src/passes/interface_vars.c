@@ -73,8 +73,10 @@ static uint32_t rename_low(xe_module *m, uint32_t id)
  * (of the global variables and of the functions), so that each entry point
  * costs the size of its call tree's references, not a walk of every
  * instruction in it: at a few thousand kernels such walks, one per entry
- * point, no longer fit in the cache.  Both lists are in layout order, the
- * order in which a walk of the function's blocks meets them. */
+ * point, no longer fit in the cache.  Both lists are sorted into layout
+ * order, the order in which a walk of the function's blocks meets them
+ * (the use lists are read unordered: sorting a variable's uses across all
+ * kernels would cost more than sorting each function's few). */
 typedef struct fn_call {
    xe_inst *inst;            /* the OpFunctionCall */
    xe_function *callee;
@@ -132,7 +134,7 @@ static void refs_build(xe_module *m, refs *r)
       if (!is_global_var(m, v->result_id))
          continue;
       uint32_t nu;
-      const xe_use *u = xe_uses(m, v->result_id, &nu);
+      const xe_use *u = xe_uses_unordered(m, v->result_id, &nu);
       for (uint32_t k = 0; k < nu; k++) {
          xe_inst *i = u[k].inst;
          if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
@@ -144,7 +146,7 @@ static void refs_build(xe_module *m, refs *r)
    }
    xe_foreach_fn(g, m) {
       uint32_t nu;
-      const xe_use *u = xe_uses(m, xe_function_id(g), &nu);
+      const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
       for (uint32_t k = 0; k < nu; k++) {
          xe_inst *i = u[k].inst;
          if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)
