@@ -254,6 +254,16 @@ START_TEST(use_lists_follow_edits)
    for (uint32_t k = 1; k < n; k++)
       ck_assert(xe_layout_before(u[k - 1].inst, u[k].inst) ||
                 (u[k - 1].inst == u[k].inst && u[k - 1].word < u[k].word));
+   /* xe_uses_unordered: the same uses, in any order */
+   uint32_t nu;
+   const xe_use *uu = xe_uses_unordered(m, c0, &nu);
+   ck_assert_uint_eq(nu, n);
+   for (uint32_t k = 0; k < n; k++) {
+      bool found = false;
+      for (uint32_t j = 0; j < nu; j++)
+         found |= uu[j].inst == u[k].inst && uu[j].word == u[k].word;
+      ck_assert(found);
+   }
    ck_assert_msg(xe_check_uses(m, &err), "%s", err);
    /* replace all uses, then kill the definition with its name */
    xe_replace_all_uses(m, c1, c0);

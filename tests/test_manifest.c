@@ -96,27 +96,77 @@ static cJSON *built(void)
       "   {\"text\":\"w*global_size[1]\",\"terms\":[{\"coeff\":2,\"arg\":2,\"launch\":\"local_size\",\"dim\":1}]}]},"
       " \"zero_fill\":true,\"distinct_allocation\":false,"
       " \"requires\":{\"nonnegative_args\":[2],\"max_elements\":2147483648}}");
-   xe_mf_add(&root, "k", "padding", e);
-   xe_mf_add(&root, "k", "padding",
+   xe_mf_add(&root, NULL, "k", "padding", e);
+   xe_mf_add(&root, NULL, "k", "padding",
              cJSON_Parse("{\"kind\":\"guard\",\"condition\":\"x < n\",\"proof\":\"same_index\","
                          "\"narrowed\":\"an atomic\"}"));
-   xe_mf_add(&root, "k", "spec_constants",
+   xe_mf_add(&root, NULL, "k", "spec_constants",
              cJSON_Parse("{\"argument\":\"m\",\"index\":3,\"type\":\"i64\",\"size\":8,"
                          "\"flag_spec_id\":2,\"value_spec_id\":3,\"flag_default\":true,"
                          "\"value_default\":\"-9223372036854775808\",\"loops\":2,"
                          "\"guarantee\":\"g\"}"));
-   xe_mf_add(&root, "k", "launch",
+   xe_mf_add(&root, NULL, "k", "launch",
              cJSON_Parse("{\"pass\":\"block-io\",\"requirement\":\"subgroup_size\",\"value\":16,"
                          "\"origin\":\"--subgroup-size\"}"));
-   xe_mf_add(&root, "k", "launch",
+   xe_mf_add(&root, NULL, "k", "launch",
              cJSON_Parse("{\"pass\":\"block-io\",\"requirement\":\"local_size\","
                          "\"value\":[32,2,1],\"origin\":\"--local-size\"}"));
-   xe_mf_add(&root, "K", "alignment",
+   xe_mf_add(&root, NULL, "K", "alignment",
              cJSON_Parse("{\"pass\":\"block-io\",\"requirement\":\"global_offset\","
                          "\"dimension\":1,\"multiple_of\":32}"));
-   xe_mf_add(&root, "K", "images", cJSON_Parse("{\"anything\":[1,2]}"));
+   xe_mf_add(&root, NULL, "K", "images", cJSON_Parse("{\"anything\":[1,2]}"));
    return root;
 }
+
+/* The kernel index (xe_mf_index) changes no document: the same adds, in
+ * an order that revisits earlier kernels, with kernels added behind the
+ * index's back and onto a second document through the same index, print
+ * the same as without it. */
+static void index_adds(cJSON **root, xe_mf_index **ix)
+{
+   char name[32];
+   for (int pass = 0; pass < 3; pass++) {
+      for (int k = 0; k < 300; k++) {
+         int kk = pass == 1 ? 299 - k : (k * 7) % 300;
+         snprintf(name, sizeof(name), "kernel_%d", kk);
+         xe_mf_add(root, ix, name, pass == 2 ? "launch" : "padding", cJSON_CreateNumber(kk));
+         if (k % 50 == 0) {
+            /* An addition without the index: it must notice and rebuild. */
+            snprintf(name, sizeof(name), "extra_%d_%d", pass, k);
+            xe_mf_add(root, NULL, name, "padding", cJSON_CreateNumber(-1));
+            xe_mf_add(root, ix, name, "launch", cJSON_CreateNumber(-2));
+         }
+      }
+   }
+   ck_assert_ptr_eq(xe_mf_kernel_json(root, ix, "kernel_17"),
+                    cJSON_GetObjectItemCaseSensitive(
+                       cJSON_GetObjectItemCaseSensitive(*root, "kernels"), "kernel_17"));
+}
+
+START_TEST(kernel_index)
+{
+   cJSON *plain = NULL, *indexed = NULL, *other = NULL;
+   xe_mf_index *ix = NULL;
+   index_adds(&plain, NULL);
+   index_adds(&indexed, &ix);
+   ck_assert_ptr_nonnull(ix);
+   char *a = cJSON_PrintUnformatted(plain), *b = cJSON_PrintUnformatted(indexed);
+   ck_assert_str_eq(a, b);
+   /* Another document through the same index: rebuilt, not confused. */
+   xe_mf_add(&other, &ix, "kernel_3", "padding", cJSON_CreateNumber(1));
+   xe_mf_add(&other, &ix, "kernel_3", "padding", cJSON_CreateNumber(2));
+   cJSON *ks = cJSON_GetObjectItemCaseSensitive(other, "kernels");
+   ck_assert_int_eq(cJSON_GetArraySize(ks), 1);
+   ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                       cJSON_GetObjectItemCaseSensitive(ks, "kernel_3"), "padding")), 2);
+   cJSON_free(a);
+   cJSON_free(b);
+   cJSON_Delete(plain);
+   cJSON_Delete(indexed);
+   cJSON_Delete(other);
+   xe_mf_index_free(ix);
+}
+END_TEST
 
 START_TEST(roundtrip_built)
 {
@@ -259,6 +309,7 @@ int main(void)
    TCase *tc = tcase_create("reader");
    tcase_add_test(tc, roundtrip_goldens);
    tcase_add_test(tc, roundtrip_built);
+   tcase_add_test(tc, kernel_index);
    tcase_add_test(tc, wrong_version);
    tcase_add_test(tc, missing_section);
    tcase_add_test(tc, malformed_entry);

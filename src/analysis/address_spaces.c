@@ -165,6 +165,12 @@ void xe_as_free(xe_as_info *a)
    a->conflict = NULL;
 }
 
+static int layout_cmp(const void *pa, const void *pb)
+{
+   const xe_inst *a = *(xe_inst *const *)pa, *b = *(xe_inst *const *)pb;
+   return a == b ? 0 : xe_layout_before(a, b) ? -1 : 1;
+}
+
 int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
 {
    uint32_t n = m->bound;
@@ -179,51 +185,70 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
          xe_foreach_inst(p, &f->params)
             if (p->result_id)
                ps[p->result_id] = XE_AS_NONE;
+   /* The calls to a function of this module, from the functions' use
+    * lists, sorted into layout order here: the rounds below visit only
+    * them (and analyse only their callers), not every instruction of the
+    * module per round, which at a few thousand kernels no longer fits in
+    * the cache. */
+   xe_inst **calls = NULL;
+   size_t ncalls = 0, cap = 0;
+   xe_foreach_fn(g, m) {
+      uint32_t nu;
+      const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
+      for (uint32_t k = 0; k < nu; k++) {
+         xe_inst *i = u[k].inst;
+         if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)
+            continue;
+         if (ncalls == cap) {
+            cap = cap ? 2 * cap : 64;
+            calls = realloc(calls, cap * sizeof(*calls));
+            if (!calls)
+               abort();
+         }
+         calls[ncalls++] = i;
+      }
+   }
+   qsort(calls, ncalls, sizeof(*calls), layout_cmp);
    /* OpenCL C forbids recursion, so this settles; the bound is a guard. */
    for (int round = 0; round < 16; round++) {
       bool changed = false;
-      xe_foreach_fn(f, m) {
-         if (!f->first)
-            continue;
-         /* Analysed at its first call: most kernels call nothing, and an
-          * analysis of each function in each round is most of the cost. */
+      for (size_t c0 = 0, c1; c0 < ncalls; c0 = c1) {
+         xe_function *f = calls[c0]->block->fn;
+         for (c1 = c0 + 1; c1 < ncalls && calls[c1]->block->fn == f;)
+            c1++;
+         /* Analysed once per round, as its calls see it at the start of
+          * their function's turn: most kernels call nothing. */
          xe_as_info a = { 0 };
-         xe_foreach_block(b, f) {
-            xe_foreach_inst(i, &b->insts) {
-               if (i->opcode != SpvOpFunctionCall)
+         xe_as_analyze(m, f, ps, n, &a);
+         for (size_t ci = c0; ci < c1; ci++) {
+            xe_inst *i = calls[ci];
+            xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+            unsigned k = 1;
+            xe_foreach_inst(p, &callee->params) {
+               if (p->opcode != SpvOpFunctionParameter)
                   continue;
-               xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
-               if (!callee)
+               if (k >= xe_nops(i))
+                  break;
+               uint32_t arg = xe_op(i, k++);
+               if (!xe_is_generic_ptr_type(m, p->type_id))
                   continue;
-               if (!a.space)
-                  xe_as_analyze(m, f, ps, n, &a);
-               unsigned k = 1;
-               xe_foreach_inst(p, &callee->params) {
-                  if (p->opcode != SpvOpFunctionParameter)
-                     continue;
-                  if (k >= xe_nops(i))
-                     break;
-                  uint32_t arg = xe_op(i, k++);
-                  if (!xe_is_generic_ptr_type(m, p->type_id))
-                     continue;
-                  bool c = false;
-                  int s = join(ps[p->result_id], operand_space(m, &a, arg), &c);
-                  if (xe_as_conflict(&a, arg))
-                     c = true;
-                  if (s != ps[p->result_id] || (c && !conf[p->result_id])) {
-                     ps[p->result_id] = s;
-                     conf[p->result_id] |= c;
-                     changed = true;
-                  }
+               bool c = false;
+               int s = join(ps[p->result_id], operand_space(m, &a, arg), &c);
+               if (xe_as_conflict(&a, arg))
+                  c = true;
+               if (s != ps[p->result_id] || (c && !conf[p->result_id])) {
+                  ps[p->result_id] = s;
+                  conf[p->result_id] |= c;
+                  changed = true;
                }
             }
          }
-         if (a.space)
-            xe_as_free(&a);
+         xe_as_free(&a);
       }
       if (!changed)
          break;
    }
+   free(calls);
    /* Parameters no call reaches with a pointer stay unknown. */
    for (uint32_t k = 0; k < n; k++)
       if (ps[k] == XE_AS_NONE)

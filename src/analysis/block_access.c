@@ -35,7 +35,7 @@ static uint64_t base_alignment(xe_module *m, const xe_lane_fact *f, bool assume_
 
 static bool mem_aligned(const xe_inst *i, unsigned first_mem_op, uint64_t *align)
 {
-   if (xe_nops(i) <= first_mem_op)
+   if (!first_mem_op || xe_nops(i) <= first_mem_op)
       return false;
    uint32_t mask = xe_op(i, first_mem_op);
    if (mask & SpvMemoryAccessVolatileMask)
@@ -53,19 +53,14 @@ static bool has_nsw(const xe_module *m, uint32_t id)
    return xe_decoration(m, id, SpvDecorationNoSignedWrap, &v, 0);
 }
 
-static bool is_volatile(const xe_inst *i, unsigned first_mem_op)
-{
-   return xe_nops(i) > first_mem_op && (xe_op(i, first_mem_op) & SpvMemoryAccessVolatileMask);
-}
-
 /* Decides one access; returns NULL when it converts, else the reason. */
 const char *xe_block_access_decide(xe_module *m, bool assume_aligned, const xe_lanes *plain,
                                    const xe_lanes *assumed, xe_block_access *a, char *why,
                                    size_t n)
 {
    xe_inst *t = xe_def(m, a->elem_type);
-   unsigned first_mem = a->store ? 2 : 1;
-   if (is_volatile(a->inst, first_mem))
+   unsigned first_mem = xe_memory_operands_index(a->inst);
+   if (xe_access_is_volatile(a->inst))
       return "volatile access";
    if (!t || (t->opcode != SpvOpTypeInt && t->opcode != SpvOpTypeFloat)) {
       snprintf(why, n, "element type is not a scalar integer or float");

@@ -83,11 +83,6 @@ int xe_sgv_hoistable(xe_sgv *c, uint32_t id, unsigned depth)
    return res;
 }
 
-static bool is_volatile(const xe_inst *i, unsigned first_mem_op)
-{
-   return xe_nops(i) > first_mem_op && (xe_op(i, first_mem_op) & SpvMemoryAccessVolatileMask);
-}
-
 /* Why the region cannot be duplicated, or NULL. */
 const char *xe_sgv_region_why(xe_sgv *c, char *why, size_t n)
 {
@@ -313,7 +308,7 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
          const char *why = NULL;
          unsigned width = et && (et->opcode == SpvOpTypeInt || et->opcode == SpvOpTypeFloat) ?
                           xe_op(et, 0) : 0;
-         if (is_volatile(i, st ? 2 : 1))
+         if (xe_access_is_volatile(i))
             why = "volatile access";
          else if (width != 8 && width != 16 && width != 32 && width != 64)
             why = "element type is not an 8-, 16-, 32- or 64-bit integer or float";

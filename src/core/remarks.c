@@ -50,10 +50,10 @@ void xe_remarks_free(xe_remarks *r)
  * manifest layer builds it (src/manifest/manifest.h). */
 cJSON *xe_manifest_kernel(xe_module *m, const char *kernel)
 {
-   return xe_mf_kernel_json(&m->manifest, kernel);
+   return xe_mf_kernel_json(&m->manifest, &m->manifest_index, kernel);
 }
 
 void xe_manifest_add(xe_module *m, const char *kernel, const char *section, cJSON *entry)
 {
-   xe_mf_add(&m->manifest, kernel, section, entry);
+   xe_mf_add(&m->manifest, &m->manifest_index, kernel, section, entry);
 }

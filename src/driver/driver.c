@@ -177,8 +177,12 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
       }
    }
    r->words = xe_write(m, &r->nwords, false);
-   if (m->manifest)
+   if (m->manifest) {
+      if (h && h->manifest_module &&
+          !cJSON_AddStringToObject(m->manifest, "module", h->manifest_module))
+         abort();
       r->manifest_json = cJSON_Print(m->manifest);
+   }
    xe_module_free(m);
 }
 

@@ -15,6 +15,11 @@ typedef struct xe_pipeline_hooks {
    bool time_passes;
    FILE *time_to;
    struct cJSON *report;      /* when set, gets a "passes" array */
+   /* When set, the manifest's "module" member (the output file as the
+    * manifest names it): the command line's, added before the driver prints
+    * the manifest so that the JSON is printed once and never parsed back
+    * (xeopt_result_manifest_json has it then; the C API leaves it out). */
+   const char *manifest_module;
 } xe_pipeline_hooks;
 
 enum xe_status {

@@ -144,6 +144,9 @@ struct xe_module {
    struct xe_stale *stale;     /* replaced analyses, freed between passes (a
                                 * pass may still hold pointers into them) */
    struct cJSON *manifest;     /* host contract entries, NULL when none */
+   struct xe_mf_index *manifest_index;   /* kernel name -> its object in manifest
+                                          * (src/manifest/manifest.h), built on first
+                                          * use by the pass-facing writer; NULL before */
 };
 
 /* ---- module ---- */
@@ -269,6 +272,12 @@ bool xe_opcode_is_terminator(uint16_t op);
 bool xe_opcode_is_branch(uint16_t op);
 const char *xe_opcode_name(uint16_t op);   /* "OpIAdd"; "Op<n>" when unknown */
 enum xe_section xe_opcode_section(uint16_t op);
+/* The operand index (as xe_op counts) of the Memory Operands mask of an
+ * OpLoad (1) or OpStore (2); 0 for any other opcode.  The mask itself is
+ * optional: present only when xe_nops(i) is larger. */
+unsigned xe_memory_operands_index(const xe_inst *i);
+/* Whether i is an OpLoad or OpStore whose Memory Operands include Volatile. */
+bool xe_access_is_volatile(const xe_inst *i);
 
 /* ---- def-use (on demand) ---- */
 
@@ -283,6 +292,11 @@ typedef struct xe_use {
  * xe_uses_release.  The use lists are built on the first call (one walk of
  * the module) and kept current by the edit functions afterwards. */
 const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count);
+/* The same uses in no particular order, for callers that order (or group)
+ * them themselves: it skips the sort xe_uses may need after edits, which
+ * for an id used in every kernel (a built-in variable, a common type) is
+ * O(n log n) each time the layout changed. */
+const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count);
 /* Number of uses of id, O(1) once the use lists exist. */
 uint32_t xe_use_count(xe_module *m, uint32_t id);
 /* Frees the copies xe_uses returned (the pipeline does it between passes). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ir_internal.h"
+#include "manifest.h"
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -75,6 +76,7 @@ void xe_module_free(xe_module *m)
    xe__stale_free(m);
    if (m->manifest)
       cJSON_Delete(m->manifest);
+   xe_mf_index_free(m->manifest_index);
    free(m->defs);
    free(m);
 }
@@ -681,6 +683,17 @@ int xe_param_index(const xe_function *f, uint32_t id)
 }
 
 /* ---- opcode facts ---- */
+
+unsigned xe_memory_operands_index(const xe_inst *i)
+{
+   return i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
+}
+
+bool xe_access_is_volatile(const xe_inst *i)
+{
+   unsigned k = xe_memory_operands_index(i);
+   return k && xe_nops(i) > k && (xe_op(i, k) & SpvMemoryAccessVolatileMask);
+}
 
 bool xe_opcode_is_branch(uint16_t op)
 {

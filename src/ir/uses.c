@@ -511,6 +511,20 @@ const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count)
    return copy;
 }
 
+const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count)
+{
+   struct xe_defuse *d = built(m);
+   if (id >= d->cap || !d->ids[id].n) {
+      *count = 0;
+      return NULL;
+   }
+   idinfo *e = &d->ids[id];
+   xe_use *copy = arena_take(d, e->n);
+   memcpy(copy, e->v, e->n * sizeof(xe_use));
+   *count = e->n;
+   return copy;
+}
+
 uint32_t xe_use_count(xe_module *m, uint32_t id)
 {
    struct xe_defuse *d = built(m);

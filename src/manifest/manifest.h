@@ -194,14 +194,28 @@ const xe_mf_kernel *xe_mf_find(const xe_mf *m, const char *kernel);
 
 /* ---- the writer ---- */
 
+/* An index from kernel name to the kernel's object under "kernels", for a
+ * document built with the two functions below.  Why: cJSON finds an object
+ * member by a linear search, and every pass looks up each kernel it writes
+ * for, so without an index a module of n kernels cost O(n^2) string
+ * compares (15 million at 1,600 kernels).  The index is created on first
+ * use through *index, rebuilt when the document changed behind it (another
+ * root, or kernels added without it), and released with xe_mf_index_free.
+ * It holds pointers into the document: kernels must not be removed from a
+ * document while its index lives (nothing in xeopt removes them). */
+typedef struct xe_mf_index xe_mf_index;
+void xe_mf_index_free(xe_mf_index *index);
+
 /* Appends entry (owned by the document afterwards) to
  * kernels[kernel][section] of *root, creating the document (with its
- * schema version), the kernel and the section when missing.  Aborts when
- * out of memory, as the rest of the optimizer does. */
-void xe_mf_add(struct cJSON **root, const char *kernel, const char *section,
-               struct cJSON *entry);
-/* The kernel's object in *root, created (with the document) when missing. */
-struct cJSON *xe_mf_kernel_json(struct cJSON **root, const char *kernel);
+ * schema version), the kernel and the section when missing.  index may be
+ * NULL (a linear search per call).  Aborts when out of memory, as the rest
+ * of the optimizer does. */
+void xe_mf_add(struct cJSON **root, xe_mf_index **index, const char *kernel,
+               const char *section, struct cJSON *entry);
+/* The kernel's object in *root, created (with the document) when missing;
+ * index as for xe_mf_add. */
+struct cJSON *xe_mf_kernel_json(struct cJSON **root, xe_mf_index **index, const char *kernel);
 /* The JSON of a read manifest: xe_mf_write(xe_mf_read(j)) equals j for
  * every manifest xeopt writes.  NULL when out of memory. */
 struct cJSON *xe_mf_write(const xe_mf *m);

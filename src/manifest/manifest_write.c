@@ -21,7 +21,86 @@ static void *need(void *p)
    return p;
 }
 
-cJSON *xe_mf_kernel_json(cJSON **root, const char *kernel)
+/* ---- the kernel index (manifest.h) ---- */
+
+struct xe_mf_index {
+   const cJSON *kernels;   /* the "kernels" object indexed */
+   const cJSON *tail;      /* its last member when last synchronised */
+   cJSON **slot;           /* open addressing, linear probing; NULL = empty */
+   size_t mask;            /* capacity - 1, capacity a power of two */
+   size_t n;               /* members indexed; at most half the capacity */
+};
+
+static uint64_t name_hash(const char *s)
+{
+   uint64_t h = 14695981039346656037u;   /* FNV-1a */
+   for (; *s; s++)
+      h = (h ^ (unsigned char)*s) * 1099511628211u;
+   return h;
+}
+
+static void index_put(xe_mf_index *ix, cJSON *k)
+{
+   if (2 * (ix->n + 1) > ix->mask + 1) {
+      size_t cap = 2 * (ix->mask + 1);
+      cJSON **old = ix->slot;
+      size_t old_cap = ix->mask + 1;
+      ix->slot = need(calloc(cap, sizeof(*ix->slot)));
+      ix->mask = cap - 1;
+      ix->n = 0;
+      for (size_t s = 0; s < old_cap; s++)
+         if (old[s])
+            index_put(ix, old[s]);
+      free(old);
+   }
+   size_t s = name_hash(k->string) & ix->mask;
+   while (ix->slot[s])
+      s = (s + 1) & ix->mask;
+   ix->slot[s] = k;
+   ix->n++;
+}
+
+/* Makes *index describe kernels: kept when it already does, rebuilt from
+ * the document otherwise (first use, another document, or members added
+ * without the index: the last member is not the one it saw last). */
+static xe_mf_index *index_sync(xe_mf_index **index, const cJSON *kernels)
+{
+   xe_mf_index *ix = *index;
+   const cJSON *tail = kernels->child ? kernels->child->prev : NULL;
+   if (ix && ix->kernels == kernels && ix->tail == tail)
+      return ix;
+   if (!ix) {
+      ix = *index = need(calloc(1, sizeof(*ix)));
+      ix->slot = need(calloc(16, sizeof(*ix->slot)));
+      ix->mask = 15;
+   }
+   memset(ix->slot, 0, (ix->mask + 1) * sizeof(*ix->slot));
+   ix->n = 0;
+   ix->kernels = kernels;
+   ix->tail = tail;
+   for (cJSON *k = kernels->child; k; k = k->next)
+      if (k->string)
+         index_put(ix, k);
+   return ix;
+}
+
+static cJSON *index_find(const xe_mf_index *ix, const char *kernel)
+{
+   for (size_t s = name_hash(kernel) & ix->mask; ix->slot[s]; s = (s + 1) & ix->mask)
+      if (!strcmp(ix->slot[s]->string, kernel))
+         return ix->slot[s];
+   return NULL;
+}
+
+void xe_mf_index_free(xe_mf_index *index)
+{
+   if (!index)
+      return;
+   free(index->slot);
+   free(index);
+}
+
+cJSON *xe_mf_kernel_json(cJSON **root, xe_mf_index **index, const char *kernel)
 {
    if (!*root) {
       *root = need(cJSON_CreateObject());
@@ -29,20 +108,30 @@ cJSON *xe_mf_kernel_json(cJSON **root, const char *kernel)
       need(cJSON_AddObjectToObject(*root, "kernels"));
    }
    cJSON *kernels = cJSON_GetObjectItemCaseSensitive(*root, "kernels");
-   /* Passes go kernel by kernel, so the kernel asked for is nearly always
-    * the last one added: try it before cJSON's linear search, which made a
-    * manifest of n kernels cost O(n^2).  Keys are unique (kernels are only
-    * added after a failed search), so a matching last key is the one the
-    * search would find. */
+   if (index && kernels) {
+      xe_mf_index *ix = index_sync(index, kernels);
+      cJSON *k = index_find(ix, kernel);
+      if (!k) {
+         k = need(cJSON_AddObjectToObject(kernels, kernel));
+         index_put(ix, k);
+         ix->tail = k;
+      }
+      return k;
+   }
+   /* Without an index: passes go kernel by kernel, so the kernel asked for
+    * is often the last one added; try it before cJSON's linear search.
+    * Keys are unique (kernels are only added after a failed search), so a
+    * matching last key is the one the search would find. */
    cJSON *tail = kernels && kernels->child ? kernels->child->prev : NULL;
    cJSON *k = tail && !tail->next && tail->string && !strcmp(tail->string, kernel)
                  ? tail : cJSON_GetObjectItemCaseSensitive(kernels, kernel);
    return k ? k : need(cJSON_AddObjectToObject(kernels, kernel));
 }
 
-void xe_mf_add(cJSON **root, const char *kernel, const char *section, cJSON *entry)
+void xe_mf_add(cJSON **root, xe_mf_index **index, const char *kernel, const char *section,
+               cJSON *entry)
 {
-   cJSON *k = xe_mf_kernel_json(root, kernel);
+   cJSON *k = xe_mf_kernel_json(root, index, kernel);
    cJSON *arr = cJSON_GetObjectItemCaseSensitive(k, section);
    if (!arr)
       arr = need(cJSON_AddArrayToObject(k, section));

@@ -69,28 +69,129 @@ static uint32_t rename_low(xe_module *m, uint32_t id)
    return id;
 }
 
-/* Collects the functions reachable from f, marking them with stamp. */
-static void reach(xe_module *m, xe_function *f, uint32_t stamp, xe_function ***seen, unsigned *n)
+/* What the pass needs of one function, gathered once from the use lists
+ * (of the global variables and of the functions), so that each entry point
+ * costs the size of its call tree's references, not a walk of every
+ * instruction in it: at a few thousand kernels such walks, one per entry
+ * point, no longer fit in the cache.  Both lists are sorted into layout
+ * order, the order in which a walk of the function's blocks meets them
+ * (the use lists are read unordered: sorting a variable's uses across all
+ * kernels would cost more than sorting each function's few). */
+typedef struct fn_call {
+   xe_inst *inst;            /* the OpFunctionCall */
+   xe_function *callee;
+} fn_call;
+
+typedef struct fn_refs {
+   xe_use *vars;             /* operands naming a global variable */
+   unsigned nvars, capvars;
+   fn_call *calls;
+   unsigned ncalls, capcalls;
+   uint32_t stamp;           /* entry point that last reached the function */
+} fn_refs;
+
+typedef struct refs {
+   fn_refs *of;              /* by xe_function.mark - 1 */
+   unsigned nfns;
+} refs;
+
+static void *grow(void *p, unsigned *cap, unsigned n, size_t size)
+{
+   if (n < *cap)
+      return p;
+   *cap = *cap ? 2 * *cap : 4;
+   p = realloc(p, *cap * size);
+   if (!p)
+      abort();
+   return p;
+}
+
+static int use_cmp(const void *pa, const void *pb)
+{
+   const xe_use *a = pa, *b = pb;
+   if (a->inst == b->inst)
+      return (int)a->word - (int)b->word;
+   return xe_layout_before(a->inst, b->inst) ? -1 : 1;
+}
+
+static int call_cmp(const void *pa, const void *pb)
+{
+   const fn_call *a = pa, *b = pb;
+   return a->inst == b->inst ? 0 : xe_layout_before(a->inst, b->inst) ? -1 : 1;
+}
+
+/* Numbers the functions (mark = index + 1) and fills r from the use lists. */
+static void refs_build(xe_module *m, refs *r)
+{
+   unsigned n = 0;
+   xe_foreach_fn(f, m)
+      f->mark = ++n;
+   r->nfns = n;
+   r->of = calloc(n ? n : 1, sizeof(*r->of));
+   if (!r->of)
+      abort();
+   xe_foreach_inst(v, &m->sec[XE_SEC_GLOBAL]) {
+      if (!is_global_var(m, v->result_id))
+         continue;
+      uint32_t nu;
+      const xe_use *u = xe_uses_unordered(m, v->result_id, &nu);
+      for (uint32_t k = 0; k < nu; k++) {
+         xe_inst *i = u[k].inst;
+         if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
+            continue;
+         fn_refs *fr = &r->of[i->block->fn->mark - 1];
+         fr->vars = grow(fr->vars, &fr->capvars, fr->nvars, sizeof(*fr->vars));
+         fr->vars[fr->nvars++] = u[k];
+      }
+   }
+   xe_foreach_fn(g, m) {
+      uint32_t nu;
+      const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
+      for (uint32_t k = 0; k < nu; k++) {
+         xe_inst *i = u[k].inst;
+         if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)
+            continue;
+         fn_refs *fr = &r->of[i->block->fn->mark - 1];
+         fr->calls = grow(fr->calls, &fr->capcalls, fr->ncalls, sizeof(*fr->calls));
+         fr->calls[fr->ncalls++] = (fn_call){ i, g };
+      }
+   }
+   for (unsigned f = 0; f < n; f++) {
+      fn_refs *fr = &r->of[f];
+      qsort(fr->vars, fr->nvars, sizeof(*fr->vars), use_cmp);
+      qsort(fr->calls, fr->ncalls, sizeof(*fr->calls), call_cmp);
+   }
+}
+
+static void refs_free(refs *r)
+{
+   for (unsigned f = 0; f < r->nfns; f++) {
+      free(r->of[f].vars);
+      free(r->of[f].calls);
+   }
+   free(r->of);
+}
+
+/* Collects the functions reachable from f (depth first, callees in call
+ * order), marking them with stamp. */
+static void reach(refs *r, xe_function *f, uint32_t stamp, xe_function ***seen, unsigned *n)
 {
    xe_function **stack = NULL;
    unsigned sp = 0;
-   f->mark = stamp;
+   r->of[f->mark - 1].stamp = stamp;
    stack = realloc(stack, sizeof(*stack));
    stack[sp++] = f;
    while (sp) {
       xe_function *g = stack[--sp];
       *seen = realloc(*seen, (*n + 1) * sizeof(**seen));
       (*seen)[(*n)++] = g;
-      xe_foreach_block(b, g) {
-         xe_foreach_inst(i, &b->insts) {
-            if (i->opcode != SpvOpFunctionCall)
-               continue;
-            xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
-            if (callee && callee->mark != stamp) {
-               callee->mark = stamp;
-               stack = realloc(stack, (sp + 1) * sizeof(*stack));
-               stack[sp++] = callee;
-            }
+      const fn_refs *gr = &r->of[g->mark - 1];
+      for (unsigned k = 0; k < gr->ncalls; k++) {
+         xe_function *callee = gr->calls[k].callee;
+         if (r->of[callee->mark - 1].stamp != stamp) {
+            r->of[callee->mark - 1].stamp = stamp;
+            stack = realloc(stack, (sp + 1) * sizeof(*stack));
+            stack[sp++] = callee;
          }
       }
    }
@@ -115,33 +216,31 @@ static unsigned interface_start(const xe_inst *ep)
    return k;
 }
 
-static bool fix_entry(xe_module *m, xe_inst *ep, uint32_t stamp, xe_remarks *r)
+static bool fix_entry(xe_module *m, refs *rf, xe_inst *ep, uint32_t stamp, xe_remarks *r)
 {
    xe_function *fn = xe_function_by_id(m, xe_op(ep, 1));
    if (!fn)
       return false;
    unsigned nfn = 0;
    xe_function **seen = NULL;
-   reach(m, fn, stamp, &seen, &nfn);
+   reach(rf, fn, stamp, &seen, &nfn);
    unsigned first = interface_start(ep);
    uint32_t *add = NULL;
    unsigned nadd = 0;
    for (unsigned f = 0; f < nfn; f++) {
-      xe_foreach_block(b, seen[f]) {
-         xe_foreach_inst(i, &b->insts) {
-            for (unsigned w = i->first_op; w < i->nwords; w++) {
-               uint32_t id = i->words[w];
-               if (i->kinds[w] != XE_W_ID || !is_global_var(m, id) || listed(ep, first, id))
-                  continue;
-               bool dup = false;
-               for (unsigned k = 0; k < nadd; k++)
-                  dup |= add[k] == id;
-               if (dup)
-                  continue;
-               add = realloc(add, (nadd + 1) * sizeof(*add));
-               add[nadd++] = id;
-            }
-         }
+      const fn_refs *fr = &rf->of[seen[f]->mark - 1];
+      for (unsigned v = 0; v < fr->nvars; v++) {
+         /* Read now: rename_low may have renumbered the variable. */
+         uint32_t id = fr->vars[v].inst->words[fr->vars[v].word];
+         if (!is_global_var(m, id) || listed(ep, first, id))
+            continue;
+         bool dup = false;
+         for (unsigned k = 0; k < nadd; k++)
+            dup |= add[k] == id;
+         if (dup)
+            continue;
+         add = realloc(add, (nadd + 1) * sizeof(*add));
+         add[nadd++] = id;
       }
    }
    free(seen);
@@ -189,10 +288,11 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
       return false;
    bool progress = false;
    uint32_t stamp = 0;
-   xe_foreach_fn(f, m)
-      f->mark = 0;
+   refs rf;
+   refs_build(m, &rf);
    xe_foreach_inst(ep, &m->sec[XE_SEC_ENTRY_POINT])
-      progress |= fix_entry(m, ep, ++stamp, r);
+      progress |= fix_entry(m, &rf, ep, ++stamp, r);
+   refs_free(&rf);
    xe_foreach_fn(f, m)
       f->mark = 0;
    return progress;

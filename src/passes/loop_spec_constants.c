@@ -408,6 +408,13 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
    unsigned nk;
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
+   /* One table for all kernels: it is 34 KiB (MAX_PARAMS entries of
+    * 4 * MAX_CHAIN uses), and a zeroed allocation per kernel cleared it
+    * all for the one or two entries a kernel fills (collect clears each
+    * entry it takes). */
+   spec_arg *args = malloc(MAX_PARAMS * sizeof(spec_arg));
+   if (!args)
+      abort();
    for (unsigned ki = 0; ki < nk; ki++) {
       const xe_kernel *k = &ks[ki];
       if (!k->body || !k->body->first || !xe_kernel_rewritable(opt, k->name))
@@ -424,7 +431,6 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
                    "kernel's arguments");
          continue;
       }
-      spec_arg *args = calloc(MAX_PARAMS, sizeof(spec_arg));
       unsigned nargs = 0;
       collect(m, k, r, args, &nargs);
       xe_inst *last_sel = NULL;
@@ -432,8 +438,8 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
          specialize_arg(m, r, opt, k, &args[j], &last_sel);
       unused_specializations(m, opt, k, args, nargs, r);
       progress |= nargs > 0;
-      free(args);
    }
+   free(args);
    for (unsigned s = 0; s < opt->specialize.n; s++) {
       const char *v = opt->specialize.v[s], *colon = strchr(v, ':');
       if (!colon || colon == v || !strchr(colon, '=')) {

@@ -255,35 +255,33 @@ static void print_warnings(const char *file, const char *lines)
    }
 }
 
-/* Writes the manifest beside the output (or where --manifest says). */
-static int write_manifest(const cli *c, const char *json)
+/* Where the manifest goes: --manifest's file, or beside the output; NULL
+ * when the output is standard output and no --manifest was given. */
+static char *manifest_path(const cli *c)
 {
-   char *path = c->manifest ? strdup(c->manifest)
-                : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
+   return c->manifest ? strdup(c->manifest)
+          : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
+}
+
+/* Writes the manifest (json, which already names the module: run() hands
+ * module_ref to the driver through hooks.manifest_module) to path. */
+static int write_manifest(const cli *c, const char *path, const char *json)
+{
    if (!path) {
       if (!c->quiet)
          xe_warning(NULL, "passes changed the host contract but the output is standard "
                           "output: give --manifest=FILE to keep the manifest");
       return 0;
    }
-   cJSON *j = cJSON_Parse(json);
-   cJSON_AddStringToObject(j, "module", module_ref(c->out, path));
-   char *text = cJSON_Print(j);
-   int rc = write_text(path, text);
-   cJSON_free(text);
-   cJSON_Delete(j);
-   free(path);
-   return rc;
+   return write_text(path, json);
 }
 
 /* When this run changed no contract, a manifest left where it would go by
  * an earlier run (other options, say) describes another module: a host
  * that read it would pad or specialize for nothing, so it goes.  Only our
  * own manifest for this output is removed, never some other file. */
-static void remove_stale_manifest(const cli *c)
+static void remove_stale_manifest(const cli *c, const char *path)
 {
-   char *path = c->manifest ? strdup(c->manifest)
-                : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
    if (!path)
       return;
    size_t n;
@@ -299,7 +297,6 @@ static void remove_stale_manifest(const cli *c)
    cJSON_Delete(j);
    free(text);
    free(err);
-   free(path);
 }
 
 static int write_report(const cli *c, const xeopt_result *r)
@@ -326,6 +323,8 @@ static int run(cli *c)
    }
    if (c->report)
       c->hooks.report = cJSON_CreateObject();
+   char *mpath = manifest_path(c);
+   c->hooks.manifest_module = mpath ? module_ref(c->out, mpath) : NULL;
    xeopt_result *r = xe_optimize_ex(&c->opt, bytes, size, &c->hooks);
    free(bytes);
    if (!c->quiet)
@@ -344,10 +343,11 @@ static int run(cli *c)
          free(err);
       }
       if (!rc && xeopt_result_manifest_json(r))
-         rc = write_manifest(c, xeopt_result_manifest_json(r));
+         rc = write_manifest(c, mpath, xeopt_result_manifest_json(r));
       else if (!rc)
-         remove_stale_manifest(c);
+         remove_stale_manifest(c, mpath);
    }
+   free(mpath);
    if (c->remarks && !c->quiet)
       print_remarks(&r->remarks);
    if (c->report && !rc)

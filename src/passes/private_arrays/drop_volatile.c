@@ -38,9 +38,9 @@ bool pa_drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remarks *
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
-         unsigned mop = i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
-         if (!mop || xe_nops(i) <= mop || !(xe_op(i, mop) & SpvMemoryAccessVolatileMask))
+         if (!xe_access_is_volatile(i))
             continue;
+         unsigned mop = xe_memory_operands_index(i);
          xe_inst *p = xe_def(m, xe_op(i, 0));
          if (!p || !is_function_ptr(m, p->type_id))
             continue;
