@@ -271,8 +271,7 @@ static bool any_volatile_access(xe_module *m, xe_inst *var)
       return false;
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
-         unsigned mop = i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
-         if (!mop || xe_nops(i) <= mop || !(xe_op(i, mop) & SpvMemoryAccessVolatileMask))
+         if (!xe_access_is_volatile(i))
             continue;
          uint32_t idx;
          if (root_var(m, xe_op(i, 0), &idx) == var)
