@@ -1006,15 +1006,21 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
    unsigned nk = 0;
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
+   /* A kernel the driver keeps as it came (--isa-check) stays whole:
+    * marked once (a walk of the kernels per function was quadratic). */
+   xe_foreach_fn(f, m)
+      f->mark = 0;
+   for (unsigned k = 0; k < nk; k++) {
+      if (xe_kernel_rewritable(ctx->options, ks[k].name))
+         continue;
+      ks[k].fn->mark = 1;
+      if (ks[k].body)
+         ks[k].body->mark = 1;
+   }
    xe_foreach_fn(f, m) {
       if (!f->first)
          continue; /* an import */
-      /* A kernel the driver keeps as it came (--isa-check) stays whole. */
-      bool keep = false;
-      for (unsigned k = 0; k < nk; k++)
-         keep |= (ks[k].fn == f || ks[k].body == f) &&
-                 !xe_kernel_rewritable(ctx->options, ks[k].name);
-      if (keep)
+      if (f->mark)
          continue;
       char buf[64];
       const char *name = xe_name(m, xe_function_id(f));
@@ -1031,6 +1037,8 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
                 c.merged, c.merged == 1 ? "" : "es", c.selects, c.selects == 1 ? "" : "es",
                 c.deleted, c.deleted == 1 ? "" : "s");
    }
+   xe_foreach_fn(f, m)
+      f->mark = 0;
    free(ks);
    return progress;
 }
