@@ -392,24 +392,30 @@ static void reset(xeopt_result *r)
    xe_remarks_free(&r->remarks);
 }
 
+/* Does an "applied" remark of kernel exist (of pass and starting with
+ * prefix, when they are not NULL)? */
+static bool has_applied(const xe_remarks *rem, const char *kernel, const char *pass,
+                        const char *prefix)
+{
+   for (unsigned k = 0; k < rem->n; k++) {
+      const xe_remark_entry *e = &rem->v[k];
+      if (e->kind == XE_REMARK_APPLIED && e->kernel && !strcmp(e->kernel, kernel) &&
+          (!pass || (e->pass && !strcmp(e->pass, pass))) &&
+          (!prefix || !strncmp(e->message, prefix, strlen(prefix))))
+         return true;
+   }
+   return false;
+}
+
 static bool kernel_applied(const xe_remarks *rem, const char *kernel)
 {
-   for (unsigned k = 0; k < rem->n; k++)
-      if (rem->v[k].kind == XE_REMARK_APPLIED && rem->v[k].kernel &&
-          !strcmp(rem->v[k].kernel, kernel))
-         return true;
-   return false;
+   return has_applied(rem, kernel, NULL, NULL);
 }
 
 /* Did subgroup-versioning version this kernel? */
 static bool kernel_versioned(const xe_remarks *rem, const char *kernel)
 {
-   for (unsigned k = 0; k < rem->n; k++)
-      if (rem->v[k].kind == XE_REMARK_APPLIED && rem->v[k].kernel && rem->v[k].pass &&
-          !strcmp(rem->v[k].pass, "subgroup-versioning") && !strcmp(rem->v[k].kernel, kernel) &&
-          !strncmp(rem->v[k].message, "versioned ", 10))
-         return true;
-   return false;
+   return has_applied(rem, kernel, "subgroup-versioning", "versioned ");
 }
 
 /* IGC's counts of the two paths of the versioned kernels of one pipeline
