@@ -1006,16 +1006,23 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
    unsigned nk = 0;
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
-   /* A kernel the driver keeps as it came (--isa-check) stays whole:
-    * marked once (a walk of the kernels per function was quadratic). */
+   /* A kernel the driver keeps as it came (--isa-check) stays whole, and
+    * so do the helpers it may call: while any kernel is excluded only the
+    * other kernels' own functions are simplified (as generic-address
+    * does).  mark 1: leave alone; marked once (a walk of the kernels per
+    * function was quadratic). */
+   bool excluded = ctx->options->exclude.n > 0;
    xe_foreach_fn(f, m)
-      f->mark = 0;
-   for (unsigned k = 0; k < nk; k++) {
-      if (xe_kernel_rewritable(ctx->options, ks[k].name))
-         continue;
-      ks[k].fn->mark = 1;
-      if (ks[k].body)
-         ks[k].body->mark = 1;
+      f->mark = excluded;
+   for (unsigned pass = 0; pass < 2 && excluded; pass++) {
+      for (unsigned k = 0; k < nk; k++) {
+         bool keep = !xe_kernel_rewritable(ctx->options, ks[k].name);
+         if (keep != (pass == 1))
+            continue;   /* rewritable ones first, so a shared body stays alone */
+         ks[k].fn->mark = keep;
+         if (ks[k].body)
+            ks[k].body->mark = keep;
+      }
    }
    xe_foreach_fn(f, m) {
       if (!f->first)
