@@ -1000,6 +1000,38 @@ static bool simplify_function(simplify *c)
    return progress;
 }
 
+/* Marks f and every function it calls, directly or not (mark = 1). */
+static void keep_reachable(xe_module *m, xe_function *f)
+{
+   if (!f || f->mark)
+      return;
+   f->mark = 1;
+   xe_function **stack = malloc(sizeof(*stack));
+   unsigned n = 0, cap = 1;
+   stack[n++] = f;
+   while (n) {
+      xe_function *g = stack[--n];
+      xe_foreach_block(b, g) {
+         xe_foreach_inst(i, &b->insts) {
+            if (i->opcode != SpvOpFunctionCall)
+               continue;
+            xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+            if (!callee || callee->mark)
+               continue;
+            callee->mark = 1;
+            if (n == cap) {
+               cap *= 2;
+               stack = realloc(stack, cap * sizeof(*stack));
+               if (!stack)
+                  abort();
+            }
+            stack[n++] = callee;
+         }
+      }
+   }
+   free(stack);
+}
+
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
@@ -1007,22 +1039,15 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
    /* A kernel the driver keeps as it came (--isa-check) stays whole, and
-    * so do the helpers it may call: while any kernel is excluded only the
-    * other kernels' own functions are simplified (as generic-address
-    * does).  mark 1: leave alone; marked once (a walk of the kernels per
+    * so does every function it may call (a helper it shares with other
+    * kernels included).  mark 1: leave alone; marked once by a walk of
+    * the excluded kernels' call graphs (a walk of the kernels per
     * function was quadratic). */
-   bool excluded = ctx->options->exclude.n > 0;
    xe_foreach_fn(f, m)
-      f->mark = excluded;
-   for (unsigned pass = 0; pass < 2 && excluded; pass++) {
-      for (unsigned k = 0; k < nk; k++) {
-         bool keep = !xe_kernel_rewritable(ctx->options, ks[k].name);
-         if (keep != (pass == 1))
-            continue;   /* rewritable ones first, so a shared body stays alone */
-         ks[k].fn->mark = keep;
-         if (ks[k].body)
-            ks[k].body->mark = keep;
-      }
+      f->mark = 0;
+   for (unsigned k = 0; k < nk; k++) {
+      if (!xe_kernel_rewritable(ctx->options, ks[k].name))
+         keep_reachable(m, ks[k].fn);
    }
    xe_foreach_fn(f, m) {
       if (!f->first)
