@@ -7,8 +7,8 @@
  * Neither changes what a kernel computes.  Nor does a third: ocloc's
  * front end declares the capability FPFastMathModeINTEL without the
  * extension SPV_INTEL_fp_fast_math_mode that enables it (fast-math flags on
- * float instructions, which the interpreter computes exactly anyway); the
- * copy gets the extension.
+ * float instructions, which the interpreter computes exactly anyway);
+ * interface-vars declares it.
  */
 #include <stdlib.h>
 
@@ -32,8 +32,6 @@ bool xe_exec_check_module(const xe_module *m, char **err)
    xeopt_pass_interface_vars(&ctx);
    xe_module_invalidate(c);
    xeopt_pass_block_order(&ctx);
-   if (xe_has_capability(c, SpvCapabilityFPFastMathModeINTEL))
-      xe_add_extension(c, "SPV_INTEL_fp_fast_math_mode");
    bool ok = xe_validate(c, err);
    xe_options_free(&o);
    xe_module_free(c);

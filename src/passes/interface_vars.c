@@ -20,6 +20,12 @@
  * Host contract: none.  Before 1.4 only Input and Output variables belong
  * in the interface, and the pass does nothing for them (llvm-spirv lists
  * its built-ins).
+ *
+ * The other declaration a front end leaves out: Intel's (ocloc -spv_only)
+ * declares the capability FPFastMathModeINTEL without the extension
+ * SPV_INTEL_fp_fast_math_mode that enables it, so spirv-val rejects its
+ * modules (IGC takes them, and takes them with the extension too).  The
+ * pass declares the extension, at any version.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -284,9 +290,16 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
    xe_remarks *r = ctx->remarks;
-   if (m->version < 0x10400)
-      return false;
    bool progress = false;
+   if (xe_has_capability(m, SpvCapabilityFPFastMathModeINTEL) &&
+       !xe_has_extension(m, "SPV_INTEL_fp_fast_math_mode")) {
+      xe_add_extension(m, "SPV_INTEL_fp_fast_math_mode");
+      xe_remark(r, NULL, XE_REMARK_APPLIED, "declared the extension SPV_INTEL_fp_fast_math_mode "
+                "that the capability FPFastMathModeINTEL needs (Intel's front end omits it)");
+      progress = true;
+   }
+   if (m->version < 0x10400)
+      return progress;
    uint32_t stamp = 0;
    refs rf;
    refs_build(m, &rf);
