@@ -164,8 +164,10 @@ static void refs_build(xe_module *m, refs *r)
    }
    for (unsigned f = 0; f < n; f++) {
       fn_refs *fr = &r->of[f];
-      qsort(fr->vars, fr->nvars, sizeof(*fr->vars), use_cmp);
-      qsort(fr->calls, fr->ncalls, sizeof(*fr->calls), call_cmp);
+      if (fr->nvars)   /* qsort's base must not be NULL, even for 0 elements */
+         qsort(fr->vars, fr->nvars, sizeof(*fr->vars), use_cmp);
+      if (fr->ncalls)
+         qsort(fr->calls, fr->ncalls, sizeof(*fr->calls), call_cmp);
    }
 }
 
