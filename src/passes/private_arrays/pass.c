@@ -48,6 +48,21 @@
  * two rewrites are planned first (what length and element width they
  * would give, without remarks or edits) and made only if the model says
  * the kernel is not slower on any target device. */
+/* Asks the cost model about ch on kernel kfn (named kn) on every device of
+ * --target; true when it says slower somewhere, with both estimates in est
+ * (160 bytes) and the first such device in *worst. */
+static bool model_says_slower(xe_ctx *ctx, xe_function *kfn, const char *kn,
+                              const xe_cost_change *ch, char est[160], enum xe_device *worst)
+{
+   unsigned devs = xe_options_target(ctx->options, kn);
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   *worst = XE_DEV_DG2;
+   if (xe_cost_compare(ctx->module, kfn, devs, ch, before, after, worst))
+      return false;
+   xe_cost_format(est, 160, devs, before, after);
+   return true;
+}
+
 static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn, parr *a)
 {
    xe_module *m = ctx->module;
@@ -55,13 +70,10 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
                          .elem_bytes = pa_plan_bytes(m, f, a) };
    if (!ch.len && !ch.elem_bytes)
       return true; /* nothing to ask: the rewrites will say why not */
-   unsigned devs = xe_options_target(ctx->options, kn);
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   enum xe_device worst = XE_DEV_DG2;
-   if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
-      return true;
    char est[160];
-   xe_cost_format(est, sizeof(est), devs, before, after);
+   enum xe_device worst;
+   if (!model_says_slower(ctx, kfn, kn, &ch, est, &worst))
+      return true;
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
              "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
@@ -82,13 +94,10 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
    xe_cost_change ch = { .var = a->var->result_id };
    if (!pa_plan_split(m, a, &ch.split_comps, &ch.split_used))
       return true; /* pa_split says why not */
-   unsigned devs = xe_options_target(ctx->options, kn);
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   enum xe_device worst = XE_DEV_DG2;
-   if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
-      return true;
    char est[160];
-   xe_cost_format(est, sizeof(est), devs, before, after);
+   enum xe_device worst;
+   if (!model_says_slower(ctx, kfn, kn, &ch, est, &worst))
+      return true;
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
              "%u parts and the kernel's other private arrays exceed what IGC keeps in registers "
@@ -106,11 +115,27 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
                                unsigned *n)
 {
    xe_module *m = ctx->module;
-   unsigned devs = xe_options_target(ctx->options, kn);
    uint32_t *keep = NULL;
    *n = 0;
-   if (!devs || !f->first)
+   if (!xe_options_target(ctx->options, kn) || !f->first)
       return NULL;
+   /* The variables with a Volatile access, from one walk of f. */
+   xe_inst **vols = NULL;
+   unsigned nvols = 0;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         xe_inst *root = xe_access_is_volatile(i) ? pa_root_var(m, xe_op(i, 0)) : NULL;
+         bool seen = !root;
+         for (unsigned q = 0; q < nvols && !seen; q++)
+            seen = vols[q] == root;
+         if (seen)
+            continue;
+         vols = realloc(vols, (nvols + 1) * sizeof(*vols));
+         if (!vols)
+            abort();
+         vols[nvols++] = root;
+      }
+   }
    xe_foreach_inst(v, &f->first->insts) {
       if (v->opcode != SpvOpVariable)
          continue;
@@ -120,23 +145,15 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
       if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len))
          continue;
       bool vol = false;
-      xe_foreach_block(b, f) {
-         xe_foreach_inst(i, &b->insts) {
-            unsigned mop = i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
-            if (mop && xe_nops(i) > mop && (xe_op(i, mop) & SpvMemoryAccessVolatileMask) &&
-                pa_root_var(m, xe_op(i, 0)) == v)
-               vol = true;
-         }
-      }
+      for (unsigned q = 0; q < nvols && !vol; q++)
+         vol = vols[q] == v;
       if (!vol)
          continue;
       xe_cost_change ch = { .var = v->result_id, .not_volatile = true };
-      double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-      enum xe_device worst = XE_DEV_DG2;
-      if (xe_cost_compare(m, kfn, devs, &ch, before, after, &worst))
-         continue;
       char est[160];
-      xe_cost_format(est, sizeof(est), devs, before, after);
+      enum xe_device worst;
+      if (!model_says_slower(ctx, kfn, kn, &ch, est, &worst))
+         continue;
       parr a = { .var = v, .len = (uint32_t)len };
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                 "volatile: '%s[%u]' keeps Volatile: the cost model says dropping it is slower on "
@@ -148,6 +165,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
          abort();
       keep[(*n)++] = v->result_id;
    }
+   free(vols);
    return keep;
 }
 
