@@ -197,7 +197,7 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
       const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
       for (uint32_t k = 0; k < nu; k++) {
          xe_inst *i = u[k].inst;
-         if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)
+         if (!xe_use_is_call(&u[k]) || !i->block)
             continue;
          if (ncalls == cap) {
             cap = cap ? 2 * cap : 64;

@@ -175,7 +175,7 @@ unsigned xe_function_callers(const xe_module *m, const xe_function *f)
    uint32_t n, calls = 0;
    const xe_use *u = xe_uses((xe_module *)m, xe_function_id(f), &n);
    for (uint32_t k = 0; k < n; k++)
-      calls += u[k].inst->opcode == SpvOpFunctionCall && u[k].word == u[k].inst->first_op;
+      calls += xe_use_is_call(&u[k]);
    return calls;
 }
 

@@ -286,6 +286,13 @@ typedef struct xe_use {
    uint16_t word;     /* index into inst->words */
 } xe_use;
 
+/* Is use u the callee operand of an OpFunctionCall (a call of the id whose
+ * use it is), not an argument? */
+static inline bool xe_use_is_call(const xe_use *u)
+{
+   return u->inst->opcode == SpvOpFunctionCall && u->word == u->inst->first_op;
+}
+
 /* Every use of id in layout order, as a pointer to *count entries owned by
  * the module: a copy of id's use list taken now, so the caller may edit the
  * users while walking it.  The copy lives until xe_module_invalidate or

@@ -155,7 +155,7 @@ static void refs_build(xe_module *m, refs *r)
       const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
       for (uint32_t k = 0; k < nu; k++) {
          xe_inst *i = u[k].inst;
-         if (i->opcode != SpvOpFunctionCall || u[k].word != i->first_op || !i->block)
+         if (!xe_use_is_call(&u[k]) || !i->block)
             continue;
          fn_refs *fr = &r->of[i->block->fn->mark - 1];
          fr->calls = grow(fr->calls, &fr->capcalls, fr->ncalls, sizeof(*fr->calls));
