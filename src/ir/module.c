@@ -498,6 +498,12 @@ void xe_inst_delete(xe_module *m, xe_inst *i)
    xe_inst_free(i);
 }
 
+void xe_terminator_to_branch(xe_module *m, xe_inst *term, uint32_t target)
+{
+   xe_list_insert_before(m, term, xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL));
+   xe_inst_delete(m, term);
+}
+
 /* Layout position as a tuple: sections first (by section), then functions
  * (by function order: OpFunction, parameters, blocks by order with the
  * label first, OpFunctionEnd). */

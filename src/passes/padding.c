@@ -171,9 +171,7 @@ static void remove_guard(xe_guard_ctx *c, xe_guard *g)
    }
    xe_inst *t = xe_block_terminator(g->b);
    uint32_t target = xe_block_id(g->reg.in);
-   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL);
-   xe_list_insert_before(c->m, t, br);
-   xe_inst_delete(c->m, t);
+   xe_terminator_to_branch(c->m, t, target);
    uint32_t from = xe_block_id(g->b);
    xe_foreach_inst(i, &g->reg.out->insts) {
       if (i->opcode != SpvOpPhi)

@@ -390,9 +390,7 @@ static void fold_to(simplify *c, xe_block *b, xe_inst *t, uint32_t target)
          labels[nl++] = v;
    }
    uint32_t sel = xe_op(t, 0);
-   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL);
-   xe_list_insert_before(c->m, t, br);
-   xe_inst_delete(c->m, t);
+   xe_terminator_to_branch(c->m, t, target);
    for (unsigned q = 0; q < nl; q++)
       remove_phi_entries(block_of_label(c->m, labels[q]), xe_block_id(b));
    delete_dead_selector(c->m, sel);
@@ -814,9 +812,7 @@ static bool merge_block(simplify *c, xe_block *p)
       /* L stays, empty, on the edge to O: the guarded region's single
        * entry when O has other predecessors (a loop header, as clang's
        * preheader); threading bypasses it otherwise. */
-      xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &oid, 1, NULL);
-      xe_list_insert_before(m, t2, br);
-      xe_inst_delete(m, t2);
+      xe_terminator_to_branch(m, t2, oid);
       c->merged++;
       return true;
    }
@@ -966,9 +962,7 @@ static bool select_block(simplify *c, xe_block *x)
          xe_set_name(m, sel, name);
       xe_inst_kill(m, i);
    }
-   xe_inst *br = xe_inst_create(SpvOpBranch, 0, 0, &jid, 1, NULL);
-   xe_list_insert_before(m, tx, br);
-   xe_inst_delete(m, tx);
+   xe_terminator_to_branch(m, tx, jid);
    /* r1, r2 keep only their branches, with no predecessor: deleted next. */
    c->selects++;
    return true;
