@@ -1,17 +1,8 @@
 /*
  * --isa-check: IGC in the loop (isa_check.h).
  *
- * Counting follows bench/isa (its header comment has the rules) in a
- * simpler form: every instruction line counts (labels and the heap's
- * trailing nop/illegal padding do not); a send whose payload is r127 is
- * the prologue's argument load and is not classified; a message through
- * the scratch surface (`ss[`, `scratch`) is private, and on dg2 so is an
- * `a64` gather/scatter (IGC 22.43 puts private arrays in stateless a64
- * memory there while buffers are stateful; bench/isa tells the two apart
- * by data flow, this does not, so a generic-pointer access counts as
- * private on dg2); a transposed LSC message (`.d32x16t`) or a `block`
- * message is a block message; any other load/store/atomic/gather/scatter/
- * untyped message is scattered.
+ * Each kernel heap is counted by isa_count.c, with bench/isa's rules, so
+ * the verdicts use the numbers the sweep and the README tables report.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -26,6 +17,7 @@
 #include <unistd.h>
 
 #include "isa_check.h"
+#include "isa_count.h"
 #include "io.h"
 
 static char *find_tool(const char *env, const char *name)
@@ -115,136 +107,6 @@ static char *slurp(const char *path)
    return buf;
 }
 
-/* A transposed LSC data size: ".d32x16t", ".d64t". */
-static bool transposed(const char *s)
-{
-   for (const char *p = strstr(s, ".d"); p; p = strstr(p + 1, ".d")) {
-      const char *q = p + 2;
-      if (!isdigit((unsigned char)*q))
-         continue;
-      while (isdigit((unsigned char)*q))
-         q++;
-      if (*q == 'u') {
-         q++;
-         while (isdigit((unsigned char)*q))
-            q++;
-      }
-      if (*q == 'x') {
-         q++;
-         if (!isdigit((unsigned char)*q))
-            continue;
-         while (isdigit((unsigned char)*q))
-            q++;
-      }
-      if (*q == 't' && !isalnum((unsigned char)q[1]))
-         return true;
-   }
-   return false;
-}
-
-static void classify(enum xe_device d, const char *src0, const char *msg, xe_isa_counts *c)
-{
-   if (!strcmp(src0, "r127"))
-      return; /* argument payload */
-   char low[256];
-   size_t n = 0;
-   for (; msg[n] && n + 1 < sizeof(low); n++)
-      low[n] = (char)tolower((unsigned char)msg[n]);
-   low[n] = 0;
-   bool lsc = (!strncmp(low, "load", 4) || !strncmp(low, "store", 5) || !strncmp(low, "atomic", 6) ||
-               !strncmp(low, "prefetch", 8)) &&
-              (strstr(low, ".ugm") || strstr(low, ".slm") || strstr(low, ".tgm"));
-   bool mem = lsc || strstr(low, "block") || strstr(low, "gather") || strstr(low, "scatter") ||
-              strstr(low, "untyped") || strstr(low, "typed") || strstr(low, "atomic") ||
-              strstr(low, "surface") || strstr(low, "scratch");
-   if (!mem || !strncmp(low, "fence", 5) || !strncmp(low, "end of thread", 13))
-      return;
-   if (strstr(low, "scratch") || strstr(low, "ss[") ||
-       (d == XE_DEV_DG2 && strstr(low, "a64") && (strstr(low, "gather") || strstr(low, "scatter") ||
-                                                  strstr(low, "untyped"))))
-      c->priv++;
-   else if (lsc ? (transposed(low) || strstr(low, "block2d")) : strstr(low, "block") != NULL)
-      c->block++;
-   else
-      c->scattered++;
-}
-
-static void count(enum xe_device d, char *text, xe_isa_counts *c)
-{
-   memset(c, 0, sizeof(*c));
-   /* Lines, trimmed; the trailing nop/illegal padding dropped. */
-   unsigned nl = 0, cap = 0;
-   char **lines = NULL;
-   for (char *s = text, *e; s && *s; s = e ? e + 1 : NULL) {
-      if ((e = strchr(s, '\n')))
-         *e = 0;
-      while (isspace((unsigned char)*s))
-         s++;
-      size_t len = strlen(s);
-      while (len && isspace((unsigned char)s[len - 1]))
-         s[--len] = 0;
-      if (!*s)
-         continue;
-      if (nl == cap) {
-         cap = cap ? cap * 2 : 256;
-         lines = realloc(lines, cap * sizeof(char *));
-         if (!lines)
-            abort();
-      }
-      lines[nl++] = s;
-   }
-   while (nl && (!strncmp(lines[nl - 1], "nop", 3) || !strncmp(lines[nl - 1], "illegal", 7)))
-      nl--;
-   /* Label positions (instruction counts), for loops: a branch back to a
-    * label above it closes a loop of that many instructions. */
-   unsigned *label_at = calloc(nl + 1, sizeof(unsigned));
-   char **label = calloc(nl + 1, sizeof(char *));
-   unsigned nlabels = 0;
-   for (unsigned k = 0; k < nl; k++) {
-      char *s = lines[k];
-      size_t len = strlen(s);
-      if (s[0] == 'L' && s[len - 1] == ':') {
-         s[len - 1] = 0;
-         label[nlabels] = s;
-         label_at[nlabels++] = c->instructions;
-         continue;
-      }
-      char *comment = strstr(s, "//");
-      if (comment)
-         *comment = 0, comment += 2;
-      char *body = s;
-      if (*body == '(') {
-         char *close = strchr(body, ')');
-         body = close ? close + 1 : body;
-         while (isspace((unsigned char)*body))
-            body++;
-      }
-      if (!*body || !strncmp(body, "illegal", 7))
-         continue;
-      c->instructions++;
-      for (unsigned j = 0; j < nlabels; j++) {
-         const char *t = strstr(body, label[j]);
-         size_t ll = strlen(label[j]);
-         if (t && !isalnum((unsigned char)t[ll]) && c->instructions - label_at[j] > c->loop)
-            c->loop = c->instructions - label_at[j];
-      }
-      if (strncmp(body, "send", 4))
-         continue;
-      c->sends++;
-      /* send.X (N|M0) dst src0 ...: the fourth token is src0. */
-      char tok[4][32] = { "", "", "", "" };
-      sscanf(body, "%31s %31s %31s %31s", tok[0], tok[1], tok[2], tok[3]);
-      const char *msg = comment ? strchr(comment, ';') : NULL;
-      msg = msg ? msg + 1 : comment ? comment : "";
-      while (isspace((unsigned char)*msg))
-         msg++;
-      classify(d, tok[3], msg, c);
-   }
-   free(label_at);
-   free(label);
-   free(lines);
-}
-
 static int by_name(const void *a, const void *b)
 {
    return strcmp(((const xe_isa_kernel *)a)->name, ((const xe_isa_kernel *)b)->name);
@@ -316,7 +178,8 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
          *out = realloc(*out, (*nout + 1) * sizeof(xe_isa_kernel));
          xe_isa_kernel *k = &(*out)[(*nout)++];
          k->name = strndup(de->d_name, len - sl);
-         count(d, text, &k->c);
+         if (!xe_isa_count(d, text, &k->c))
+            abort(); /* out of memory */
       }
       free(text);
       free(heap);

@@ -1,0 +1,24 @@
+/*
+ * Counting a kernel's ISA as IGC wrote it: the text `iga64 -d` prints for
+ * one kernel heap (ocloc disasm's <kernel>_KernelHeap.dat), read with the
+ * rules of bench/isa's header comment, which the sweep, the README tables
+ * and --isa-check all share: every instruction line (labels and the heap's
+ * trailing nop/illegal padding are not), every send, and each memory
+ * message as private (scratch surface, or on dg2 an address computed from
+ * the hardware thread id sr0), block (one address per message) or
+ * scattered (one per lane); the prologue's argument loads are not
+ * classified.  `loop` is the longest loop body, in instructions.
+ */
+#ifndef XEOPT_ISA_COUNT_H
+#define XEOPT_ISA_COUNT_H
+
+#include <stdbool.h>
+
+#include "cost.h"
+
+/* Counts the iga64 text of one kernel for device d into *c.  text is
+ * modified (split into lines in place); it stays the caller's.  False only
+ * when memory runs out (then *c is zero). */
+bool xe_isa_count(enum xe_device d, char *text, xe_isa_counts *c);
+
+#endif
