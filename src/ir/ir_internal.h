@@ -32,6 +32,27 @@ static inline uint32_t *xe__inline_uslot(const xe_inst *i)
    return xe__words_inline(i) ? (uint32_t *)(i + 1) + i->nwords : NULL;
 }
 
+/* The module's instruction pool (pool.c).  xe__pool_alloc returns n
+ * zeroed bytes, 8-aligned, that live until xe__pool_free (the module's
+ * end); xe__pool_size(n) is what one such allocation takes from the pool,
+ * so that xe__pool_reserve(m, sum of sizes) makes the next allocations
+ * come from one chunk.  xe__pool_release marks n bytes at p dead (for
+ * AddressSanitizer; the memory is not reused). */
+size_t xe__pool_size(size_t n);
+void xe__pool_reserve(xe_module *m, size_t n);
+void *xe__pool_alloc(xe_module *m, size_t n);
+void xe__pool_release(void *p, size_t n);
+void xe__pool_free(xe_module *m);
+/* A zeroed instruction of nwords words carved from m's pool, laid out as
+ * xe_inst_alloc's. */
+xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords);
+/* Bytes of one instruction of nwords words with its inline words, use-list
+ * slots and kinds. */
+static inline size_t xe__inst_bytes(unsigned nwords)
+{
+   return sizeof(xe_inst) + (size_t)nwords * 9;
+}
+
 /* Is l one of m's section lists? */
 static inline bool xe__is_section(const xe_module *m, const xe_list *l)
 {

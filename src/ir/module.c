@@ -78,6 +78,7 @@ void xe_module_free(xe_module *m)
       cJSON_Delete(m->manifest);
    xe_mf_index_free(m->manifest_index);
    free(m->defs);
+   xe__pool_free(m);   /* last: the instructions above were carved from it */
    free(m);
 }
 
@@ -208,14 +209,26 @@ static void set_header(xe_inst *i, SpvOp op, uint32_t type_id, uint32_t result_i
 
 /* Words and kinds live in one allocation after the struct until an
  * operand change needs more room; then they move to their own buffer. */
-xe_inst *xe_inst_alloc(unsigned nwords)
+/* Lays out a zeroed block of xe__inst_bytes(nwords): the instruction, its
+ * words, room for its use-list slots (xe__inline_uslot) and its word kinds. */
+static xe_inst *inst_init(void *mem, unsigned nwords)
 {
-   /* One allocation: the instruction, its words, room for its use-list
-    * slots (xe__inline_uslot) and its word kinds. */
-   xe_inst *i = xcalloc(1, sizeof(*i) + nwords * 9);
+   xe_inst *i = mem;
    i->words = (uint32_t *)(i + 1);
    i->kinds = (uint8_t *)(i->words + 2 * (size_t)nwords);
    i->nwords = nwords;
+   return i;
+}
+
+xe_inst *xe_inst_alloc(unsigned nwords)
+{
+   return inst_init(xcalloc(1, xe__inst_bytes(nwords)), nwords);
+}
+
+xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords)
+{
+   xe_inst *i = inst_init(xe__pool_alloc(m, xe__inst_bytes(nwords)), nwords);
+   i->pooled = true;
    return i;
 }
 
@@ -234,9 +247,9 @@ xe_inst *xe_inst_create(uint16_t opcode, uint32_t type_id, uint32_t result_id,
    return i;
 }
 
-xe_inst *xe_inst_clone(const xe_inst *src)
+/* Copies src into i, an instruction of src->nwords words. */
+static xe_inst *copy_inst(xe_inst *i, const xe_inst *src)
 {
-   xe_inst *i = xe_inst_alloc(src->nwords);
    memcpy(i->words, src->words, src->nwords * 4);
    memcpy(i->kinds, src->kinds, src->nwords);
    i->opcode = src->opcode;
@@ -244,6 +257,11 @@ xe_inst *xe_inst_clone(const xe_inst *src)
    i->result_id = src->result_id;
    i->first_op = src->first_op;
    return i;
+}
+
+xe_inst *xe_inst_clone(const xe_inst *src)
+{
+   return copy_inst(xe_inst_alloc(src->nwords), src);
 }
 
 static bool inst_inline(const xe_inst *i)
@@ -261,7 +279,10 @@ void xe_inst_free(xe_inst *i)
    }
    if (i->uslot != xe__inline_uslot(i))
       free(i->uslot);
-   free(i);
+   if (i->pooled)
+      xe__pool_release(i, sizeof(*i));   /* its bytes go with the module's pool */
+   else
+      free(i);
 }
 
 /* Writes word w of i, keeping the indexes current. */
@@ -782,9 +803,10 @@ static uint32_t idmap_get(idmap *mp, uint32_t id)
    return id;
 }
 
-static xe_inst *clone_remapped(const xe_inst *i, idmap *mp)
+/* A copy of i in m's pool (the clone joins m) with ids renamed by mp. */
+static xe_inst *clone_remapped(xe_module *m, const xe_inst *i, idmap *mp)
 {
-   xe_inst *c = xe_inst_clone(i);
+   xe_inst *c = copy_inst(xe__inst_alloc_pooled(m, i->nwords), i);
    for (unsigned w = 1; w < c->nwords; w++)
       if (c->kinds[w] == XE_W_ID)
          c->words[w] = idmap_get(mp, c->words[w]);
@@ -820,14 +842,15 @@ xe_function *xe_function_clone(xe_module *m, xe_function *f)
          if (i->result_id)
             *idmap_slot(&mp, i->result_id) = xe_fresh_id(m);
    }
-   xe_function *nf = xe_function_create(m, clone_remapped(f->def, &mp), clone_remapped(f->end, &mp));
+   xe_function *nf = xe_function_create(m, clone_remapped(m, f->def, &mp),
+                                          clone_remapped(m, f->end, &mp));
    xe_foreach_inst(p, &f->params)
-      xe_list_append(m, &nf->params, clone_remapped(p, &mp));
+      xe_list_append(m, &nf->params, clone_remapped(m, p, &mp));
    xe_foreach_block(b, f) {
       xe_block *nb = xe_block_create(m, nf, idmap_get(&mp, xe_block_id(b)));
       xe_block_insert(nf, NULL, nb);
       xe_foreach_inst(i, &b->insts)
-         xe_block_append(m, nb, clone_remapped(i, &mp));
+         xe_block_append(m, nb, clone_remapped(m, i, &mp));
    }
    xe_function_append(m, nf);
    free(mp.key);

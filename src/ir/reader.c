@@ -21,6 +21,7 @@
 #undef kDefaultMaxIdBound
 
 #include "io.h"
+#include "ir_internal.h"
 
 struct reader {
    xe_module *m;
@@ -75,9 +76,9 @@ static bool is_global_only(uint16_t op)
           (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp);
 }
 
-static xe_inst *make_inst(const spv_parsed_instruction_t *p)
+static xe_inst *make_inst(xe_module *m, const spv_parsed_instruction_t *p)
 {
-   xe_inst *i = xe_inst_alloc(p->num_words);
+   xe_inst *i = xe__inst_alloc_pooled(m, p->num_words);
    memcpy(i->words, p->words, p->num_words * 4);
    i->opcode = p->opcode;
    i->type_id = p->type_id;
@@ -207,7 +208,7 @@ static spv_result_t place_global(struct reader *r, xe_inst *i)
 static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
 {
    struct reader *r = data;
-   xe_inst *i = make_inst(p);
+   xe_inst *i = make_inst(r->m, p);
    spv_result_t res = check_ids(r, i);
    if (res != SPV_SUCCESS)
       xe_inst_free(i);
@@ -240,6 +241,23 @@ static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
       for (size_t k = 0; k < nbytes / 4; k++)
          w[k] = swap32(w[k]);
    return w;
+}
+
+/* Reserves the pool room every instruction will take, from the word
+ * counts, so that they are carved from one chunk in layout order.  A word
+ * count the parser will reject ends the walk: the estimate only sizes the
+ * chunk. */
+static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
+{
+   size_t bytes = 0;
+   for (size_t at = 5; at < n;) {
+      uint32_t wc = w[at] >> 16;
+      if (wc == 0 || wc > n - at)
+         break;
+      bytes += xe__pool_size(xe__inst_bytes(wc));
+      at += wc;
+   }
+   xe__pool_reserve(m, bytes);
 }
 
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
@@ -292,6 +310,7 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
 
    struct reader r = { .m = xe_module_create(), .section = 0 };
    r.m->bound = bound;
+   reserve_pool(r.m, words, nwords);
    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
    spv_diagnostic diag = NULL;
    spv_result_t res = spvBinaryParse(ctx, &r, words, nwords, on_header, on_inst, &diag);
