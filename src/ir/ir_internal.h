@@ -82,6 +82,12 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w);
  * global types/constants are indexed by their literals too). */
 bool xe__uses_keyed(const xe_module *m, const xe_inst *i);
 void xe__defuse_free(struct xe_defuse *d);
+/* Hands the module per-id counts of uses and of names/decorations (n ids,
+ * malloc'd arrays the module takes over) for the first build of the use
+ * lists; the reader takes them as it reads.  They only size arrays: a
+ * count an edit made stale costs a reallocation, not a wrong list. */
+void xe__uses_hint(xe_module *m, uint32_t n, uint32_t *uses, uint32_t *meta);
+void xe__uses_hint_free(xe_module *m);
 /* Writes word w of an instruction through the indexes (type_id follows a
  * result-type word). */
 void xe__set_word(xe_inst *i, unsigned w, uint32_t value);

@@ -73,6 +73,7 @@ void xe_module_free(xe_module *m)
       function_free(f);
    }
    xe__defuse_free(m->defuse);
+   xe__uses_hint_free(m);
    xe__stale_free(m);
    if (m->manifest)
       cJSON_Delete(m->manifest);

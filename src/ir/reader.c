@@ -32,7 +32,51 @@ struct reader {
    xe_block *block;          /* open block */
    bool after_functions;     /* a function has ended */
    bool forward_pointers;    /* the module uses OpTypeForwardPointer */
+   /* Per-id counts of uses and of names/decorations naming the id, for the
+    * first build of the use lists (xe__uses_hint): taken here, while each
+    * instruction is at hand, they spare that build a walk of the module. */
+   uint32_t *uses, *meta;
+   uint32_t ncounts;
 };
+
+/* Makes the counts cover id (doubling, and never far past the bound:
+ * check_ids rejects larger ids first). */
+static void counts_reserve(struct reader *r, uint32_t id)
+{
+   if (id < r->ncounts)
+      return;
+   uint64_t n = r->ncounts ? r->ncounts : 1024;
+   while (n <= id)
+      n *= 2;
+   if (n > (uint64_t)r->m->bound + 1024)
+      n = (uint64_t)r->m->bound + 1024;
+   r->uses = realloc(r->uses, n * sizeof(uint32_t));
+   r->meta = realloc(r->meta, n * sizeof(uint32_t));
+   if (!r->uses || !r->meta)
+      abort();
+   memset(r->uses + r->ncounts, 0, (n - r->ncounts) * sizeof(uint32_t));
+   memset(r->meta + r->ncounts, 0, (n - r->ncounts) * sizeof(uint32_t));
+   r->ncounts = (uint32_t)n;
+}
+
+/* Counts i's uses, and the name or decoration it is (section s), as the
+ * build of the use lists will enter them (uses.c: count_visit). */
+static void count_uses(struct reader *r, const xe_inst *i, int s)
+{
+   if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd)
+      return;
+   for (unsigned w = 1; w < i->nwords; w++) {
+      if (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) {
+         counts_reserve(r, i->words[w]);
+         r->uses[i->words[w]]++;
+      }
+   }
+   if ((s == XE_SEC_DEBUG_NAME || s == XE_SEC_ANNOTATION) && xe_nops(i) >= 1 &&
+       xe_op_kind(i, 0) == XE_W_ID) {
+      counts_reserve(r, xe_op(i, 0));
+      r->meta[xe_op(i, 0)]++;
+   }
+}
 
 static spv_result_t fail(struct reader *r, const char *fmt, ...)
 {
@@ -210,6 +254,8 @@ static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
    struct reader *r = data;
    xe_inst *i = make_inst(r->m, p);
    spv_result_t res = check_ids(r, i);
+   if (res == SPV_SUCCESS)
+      count_uses(r, i, r->fn || i->opcode == SpvOpFunction ? -1 : (int)xe_opcode_section(i->opcode));
    if (res != SPV_SUCCESS)
       xe_inst_free(i);
    else if (r->fn)
@@ -329,7 +375,11 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       while (top > 1 && !r.m->defs[top - 1])
          top--;
       r.m->bound = top;
+      xe__uses_hint(r.m, r.ncounts, r.uses, r.meta);
+      r.uses = r.meta = NULL;
    }
+   free(r.uses);
+   free(r.meta);
    if (res != SPV_SUCCESS) {
       if (!r.err) {
          /* SPIRV-Tools' messages name the word themselves. */
