@@ -561,6 +561,18 @@ static void layout_key(const xe_inst *i, uint64_t k[5])
 
 bool xe_layout_before(const xe_inst *a, const xe_inst *b)
 {
+   /* Both in blocks of functions, the common case (sorting uses): the same
+    * comparison as the keys below make, from the block and function alone,
+    * without finding the module and the section first. */
+   const xe_block *ba = a->block, *bb = b->block;
+   if (ba && bb && ba->fn && bb->fn) {
+      if (ba->fn->order != bb->fn->order)
+         return ba->fn->order < bb->fn->order;
+      if (ba->order != bb->order)
+         return ba->order < bb->order;
+      uint64_t oa = a == ba->label ? 0 : a->order, ob = b == bb->label ? 0 : b->order;
+      return oa < ob;
+   }
    uint64_t ka[5], kb[5];
    layout_key(a, ka);
    layout_key(b, kb);
