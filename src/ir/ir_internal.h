@@ -88,6 +88,11 @@ void xe__defuse_free(struct xe_defuse *d);
  * count an edit made stale costs a reallocation, not a wrong list. */
 void xe__uses_hint(xe_module *m, uint32_t n, uint32_t *uses, uint32_t *meta);
 void xe__uses_hint_free(xe_module *m);
+/* id's live use list, in layout order when ordered is set: for scans in the
+ * IR that edit nothing while they read it (xe_uses hands passes a copy,
+ * which per kernel and per pass at 1,600 kernels was a module's worth of
+ * copying each time the kernels were listed). */
+const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered);
 /* Writes word w of an instruction through the indexes (type_id follows a
  * result-type word). */
 void xe__set_word(xe_inst *i, unsigned w, uint32_t value);

@@ -622,6 +622,20 @@ const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count)
    return copy;
 }
 
+const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered)
+{
+   struct xe_defuse *d = built(m);
+   if (id >= d->cap || !d->ids[id].n) {
+      *count = 0;
+      return NULL;
+   }
+   idinfo *e = &d->ids[id];
+   if (ordered)
+      sort_uses(m, e);
+   *count = e->n;
+   return e->v;
+}
+
 uint32_t xe_use_count(xe_module *m, uint32_t id)
 {
    struct xe_defuse *d = built(m);
