@@ -59,18 +59,11 @@ static void counts_reserve(struct reader *r, uint32_t id)
    r->ncounts = (uint32_t)n;
 }
 
-/* Counts i's uses, and the name or decoration it is (section s), as the
- * build of the use lists will enter them (uses.c: count_visit). */
-static void count_uses(struct reader *r, const xe_inst *i, int s)
+/* Counts the name or decoration i is (section s) for the id it names, as
+ * the build of the use lists will enter it (uses.c: count_visit); make_inst
+ * counted the uses. */
+static void count_meta(struct reader *r, const xe_inst *i, int s)
 {
-   if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd)
-      return;
-   for (unsigned w = 1; w < i->nwords; w++) {
-      if (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) {
-         counts_reserve(r, i->words[w]);
-         r->uses[i->words[w]]++;
-      }
-   }
    if ((s == XE_SEC_DEBUG_NAME || s == XE_SEC_ANNOTATION) && xe_nops(i) >= 1 &&
        xe_op_kind(i, 0) == XE_W_ID) {
       counts_reserve(r, xe_op(i, 0));
@@ -120,14 +113,21 @@ static bool is_global_only(uint16_t op)
           (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp);
 }
 
-static xe_inst *make_inst(xe_module *m, const spv_parsed_instruction_t *p)
+/* The instruction p, with the kind of each word.  The same walk over the
+ * operands checks that every id is inside the bound (*bad: the first word
+ * that is not, 0 if none) and counts the uses of the valid ones, so that
+ * the reader reads each instruction's words once. */
+static xe_inst *make_inst(struct reader *r, const spv_parsed_instruction_t *p, unsigned *bad)
 {
-   xe_inst *i = xe__inst_alloc_pooled(m, p->num_words);
+   xe_inst *i = xe__inst_alloc_pooled(r->m, p->num_words);
    memcpy(i->words, p->words, p->num_words * 4);
    i->opcode = p->opcode;
    i->type_id = p->type_id;
    i->result_id = p->result_id;
    i->first_op = 1 + (p->type_id != 0) + (p->result_id != 0);
+   uint32_t bound = r->m->bound;
+   *bad = 0;
+   /* Operands come in word order, so the first bad word is found first. */
    for (uint16_t k = 0; k < p->num_operands; k++) {
       const spv_parsed_operand_t *o = &p->operands[k];
       uint8_t kind = XE_W_LIT;
@@ -137,21 +137,28 @@ static xe_inst *make_inst(xe_module *m, const spv_parsed_instruction_t *p)
          kind = XE_W_RESULT;
       else if (is_id_operand(o->type))
          kind = XE_W_ID;
-      for (uint16_t w = 0; w < o->num_words; w++)
-         i->kinds[o->offset + w] = kind;
+      for (uint16_t w = o->offset; w < o->offset + o->num_words; w++) {
+         i->kinds[w] = kind;
+         if (kind == XE_W_LIT || w == 0)
+            continue;
+         uint32_t id = i->words[w];
+         if (id == 0 || id >= bound) {
+            if (!*bad)
+               *bad = w;
+         } else if (kind != XE_W_RESULT) {
+            counts_reserve(r, id);
+            r->uses[id]++;
+         }
+      }
    }
    return i;
 }
 
-static spv_result_t check_ids(struct reader *r, const xe_inst *i)
+static spv_result_t check_ids(struct reader *r, const xe_inst *i, unsigned bad)
 {
-   for (unsigned w = 1; w < i->nwords; w++) {
-      if (i->kinds[w] == XE_W_LIT)
-         continue;
-      if (i->words[w] == 0 || i->words[w] >= r->m->bound)
-         return fail(r, "%s uses id %u, outside the id bound %u", xe_opcode_name(i->opcode),
-                     i->words[w], r->m->bound);
-   }
+   if (bad)
+      return fail(r, "%s uses id %u, outside the id bound %u", xe_opcode_name(i->opcode),
+                  i->words[bad], r->m->bound);
    if (i->result_id && xe_def(r->m, i->result_id))
       return fail(r, "id %u is defined twice", i->result_id);
    return SPV_SUCCESS;
@@ -252,10 +259,11 @@ static spv_result_t place_global(struct reader *r, xe_inst *i)
 static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
 {
    struct reader *r = data;
-   xe_inst *i = make_inst(r->m, p);
-   spv_result_t res = check_ids(r, i);
-   if (res == SPV_SUCCESS)
-      count_uses(r, i, r->fn || i->opcode == SpvOpFunction ? -1 : (int)xe_opcode_section(i->opcode));
+   unsigned bad;
+   xe_inst *i = make_inst(r, p, &bad);
+   spv_result_t res = check_ids(r, i, bad);
+   if (res == SPV_SUCCESS && !r->fn)
+      count_meta(r, i, (int)xe_opcode_section(i->opcode));
    if (res != SPV_SUCCESS)
       xe_inst_free(i);
    else if (r->fn)
