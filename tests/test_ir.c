@@ -301,7 +301,8 @@ END_TEST
 /* The reader carves instructions from the module's pool in layout order;
  * edits before the use lists exist make the reader's use counts stale,
  * which the first build must absorb; pooled instructions survive operand
- * growth, deletion and cloning (run under ASan and memcheck in CI). */
+ * growth, deletion and cloning (run under ASan and memcheck in CI); the
+ * use lists count each function's callers through those edits. */
 START_TEST(pool_and_first_build)
 {
    xe_module *m = assemble(nest_text(false));
@@ -361,6 +362,20 @@ START_TEST(pool_and_first_build)
    xe_inst *dead = copy->first->insts.first;
    ck_assert_uint_eq(dead->opcode, SpvOpBranch);
    xe_inst_delete(m, dead);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* Callers are counted in the use lists: they follow opcode and operand
+    * edits of the call (the wrapper's OpFunctionCall %void %body %wn). */
+   xe_inst *call = m->first_fn->next->first->insts.first;
+   ck_assert_uint_eq(call->opcode, SpvOpFunctionCall);
+   ck_assert_uint_eq(xe_function_callers(m, body), 1);
+   xe_set_opcode(call, SpvOpExtInst);
+   ck_assert_uint_eq(xe_function_callers(m, body), 0);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   xe_set_opcode(call, SpvOpFunctionCall);
+   ck_assert_uint_eq(xe_function_callers(m, body), 1);
+   xe_set_op(call, 0, xe_function_id(copy));
+   ck_assert_uint_eq(xe_function_callers(m, body), 0);
+   ck_assert_uint_eq(xe_function_callers(m, copy), 1);
    ck_assert_msg(xe_check_uses(m, &err), "%s", err);
    xe_module_free(m);
 }

@@ -173,11 +173,7 @@ static void kernel_modes(const xe_module *m, xe_kernel *k)
 unsigned xe_function_callers(const xe_module *m, const xe_function *f)
 {
    /* Def-use is a cache: computing it does not change the module. */
-   uint32_t n, calls = 0;
-   const xe_use *u = xe__uses_peek((xe_module *)m, xe_function_id(f), &n, false);
-   for (uint32_t k = 0; k < n; k++)
-      calls += xe_use_is_call(&u[k]);
-   return calls;
+   return xe__call_count((xe_module *)m, xe_function_id(f));
 }
 
 /* The callee when fn is "OpFunctionCall body(params in order); OpReturn". */

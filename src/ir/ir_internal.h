@@ -93,6 +93,10 @@ void xe__uses_hint_free(xe_module *m);
  * which per kernel and per pass at 1,600 kernels was a module's worth of
  * copying each time the kernels were listed). */
 const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered);
+/* Number of OpFunctionCall instructions whose callee is id, O(1). */
+uint32_t xe__call_count(xe_module *m, uint32_t id);
+/* Keeps that count when i's opcode changed from old_opcode (xe_set_opcode). */
+void xe__uses_opcode_changed(xe_module *m, xe_inst *i, uint16_t old_opcode);
 /* Writes word w of an instruction through the indexes (type_id follows a
  * result-type word). */
 void xe__set_word(xe_inst *i, unsigned w, uint32_t value);

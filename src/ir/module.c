@@ -388,10 +388,13 @@ void xe_set_opcode(xe_inst *i, uint16_t opcode)
    if (keyed)
       xe__uses_unlink(m, i);
    bool cfg = xe_opcode_is_terminator(i->opcode) || xe_opcode_is_terminator(opcode);
+   uint16_t old = i->opcode;
    i->opcode = opcode;
    i->words[0] = (uint32_t)i->nwords << 16 | opcode;
    if (keyed)
       xe__uses_link(m, i);
+   else if (m)
+      xe__uses_opcode_changed(m, i, old);
    touch(i, cfg);
 }
 
