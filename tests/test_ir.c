@@ -298,6 +298,89 @@ START_TEST(use_lists_follow_edits)
 }
 END_TEST
 
+/* The reader carves instructions from the module's pool in layout order;
+ * edits before the use lists exist make the reader's use counts stale,
+ * which the first build must absorb; pooled instructions survive operand
+ * growth, deletion and cloning (run under ASan and memcheck in CI); the
+ * use lists count each function's callers through those edits. */
+START_TEST(pool_and_first_build)
+{
+   xe_module *m = assemble(nest_text(false));
+   char *err = NULL;
+   const xe_inst *prev = NULL;
+   unsigned n = 0;
+   xe_foreach_fn(f, m) {
+      ck_assert(f->def->pooled);
+      xe_foreach_block(b, f) {
+         ck_assert(b->label->pooled);
+         xe_foreach_inst(i, &b->insts) {
+            ck_assert(i->pooled);
+            if (prev)   /* neighbours in the layout are neighbours in memory */
+               ck_assert((const char *)prev < (const char *)i);
+            prev = i;
+            n++;
+         }
+      }
+   }
+   ck_assert_uint_gt(n, 10);
+   /* Before the first build: %jnext = OpIAdd %uint %j %c1 gets %c0 for
+    * %c1, so %c0 has one use more than the reader counted. */
+   xe_function *body = m->first_fn;   /* %body, written before the wrapper */
+   xe_inst *jnext = NULL;
+   xe_foreach_block(b, body)
+      xe_foreach_inst(i, &b->insts)
+         if (i->opcode == SpvOpIAdd && !jnext)
+            jnext = i;
+   ck_assert_ptr_nonnull(jnext);
+   uint32_t c1 = xe_op(jnext, 1), c0 = 0;
+   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
+      uint64_t v;
+      if (xe_const_uint(m, i->result_id, &v) && v == 0)
+         c0 = i->result_id;
+   }
+   ck_assert(c0 && c0 != c1);
+   ck_assert_ptr_null(m->defuse);
+   xe_set_op(jnext, 1, c0);
+   uint32_t before = xe_use_count(m, c0);   /* builds the lists */
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   uint32_t nu;
+   const xe_use *u = xe_uses(m, c0, &nu);
+   ck_assert_uint_eq(nu, before);
+   bool found = false;
+   for (uint32_t k = 0; k < nu; k++)
+      found |= u[k].inst == jnext;
+   ck_assert(found);
+   /* A pooled instruction whose operands grow moves its words out. */
+   uint32_t ops[3] = { xe_op(jnext, 0), c0, c1 };
+   ck_assert(xe_set_ops(jnext, ops, 2, NULL));
+   ck_assert(xe_set_ops(jnext, ops, 2, NULL));
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* Clones are carved from the pool too; deleting pooled instructions
+    * leaves their memory to the module. */
+   xe_function *copy = xe_function_clone(m, body);
+   ck_assert(copy->def->pooled && copy->first->insts.first->pooled);
+   xe_inst *dead = copy->first->insts.first;
+   ck_assert_uint_eq(dead->opcode, SpvOpBranch);
+   xe_inst_delete(m, dead);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* Callers are counted in the use lists: they follow opcode and operand
+    * edits of the call (the wrapper's OpFunctionCall %void %body %wn). */
+   xe_inst *call = m->first_fn->next->first->insts.first;
+   ck_assert_uint_eq(call->opcode, SpvOpFunctionCall);
+   ck_assert_uint_eq(xe_function_callers(m, body), 1);
+   xe_set_opcode(call, SpvOpExtInst);
+   ck_assert_uint_eq(xe_function_callers(m, body), 0);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   xe_set_opcode(call, SpvOpFunctionCall);
+   ck_assert_uint_eq(xe_function_callers(m, body), 1);
+   xe_set_op(call, 0, xe_function_id(copy));
+   ck_assert_uint_eq(xe_function_callers(m, body), 0);
+   ck_assert_uint_eq(xe_function_callers(m, copy), 1);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   xe_module_free(m);
+}
+END_TEST
+
 /* A cached CFG stays valid across edits that keep blocks and terminators,
  * and is recomputed after a terminator changes. */
 START_TEST(analysis_generations)
@@ -463,6 +546,7 @@ int main(void)
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);
+   tcase_add_test(tc, pool_and_first_build);
    tcase_add_test(tc, idmap_sparse);
    tcase_add_test(tc, spec_id_cursor);
    tcase_add_test(tc, analysis_generations);

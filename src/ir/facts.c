@@ -11,6 +11,7 @@
 
 #include "builder.h"
 #include "ir.h"
+#include "ir_internal.h"
 
 /* ---- opcode names (table generated from the grammar) ---- */
 
@@ -143,7 +144,7 @@ uint32_t xe_opencl_std(xe_module *m, bool add)
 static const xe_use *mode_uses(const xe_module *m, uint32_t fn_id, uint32_t *n)
 {
    /* The use lists are a cache: asking does not change the module. */
-   return xe_uses((xe_module *)m, fn_id, n);
+   return xe__uses_peek((xe_module *)m, fn_id, n, true);
 }
 
 static bool is_mode_of(const xe_use *u)
@@ -172,11 +173,7 @@ static void kernel_modes(const xe_module *m, xe_kernel *k)
 unsigned xe_function_callers(const xe_module *m, const xe_function *f)
 {
    /* Def-use is a cache: computing it does not change the module. */
-   uint32_t n, calls = 0;
-   const xe_use *u = xe_uses((xe_module *)m, xe_function_id(f), &n);
-   for (uint32_t k = 0; k < n; k++)
-      calls += xe_use_is_call(&u[k]);
-   return calls;
+   return xe__call_count((xe_module *)m, xe_function_id(f));
 }
 
 /* The callee when fn is "OpFunctionCall body(params in order); OpReturn". */

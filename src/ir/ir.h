@@ -66,6 +66,8 @@ struct xe_inst {
    uint16_t opcode;
    uint16_t nwords;      /* total, word 0 included */
    uint16_t first_op;    /* index of the first word after type and result */
+   bool pooled;          /* carved from its module's pool (pool.c): freed with the
+                          * module, not by xe_inst_free */
    uint32_t type_id;     /* 0 if none */
    uint32_t result_id;   /* 0 if none */
    uint32_t *words;      /* nwords words; words[0] = nwords << 16 | opcode */
@@ -137,10 +139,14 @@ struct xe_module {
    struct xe_defuse *defuse;   /* use lists, names, decorations, SpecIds: built on
                                 * first use, then kept up to date by the edit
                                 * functions (uses.c) */
+   struct xe_use_hint *use_hint;   /* the reader's per-id counts, until the build
+                                    * of defuse takes them (uses.c) */
    uint32_t order_epoch;       /* bumped when a block or function with instructions
                                 * moves: use lists are re-sorted on demand */
    uint32_t epoch;             /* bumped by xe_module_invalidate: every cached
                                 * function analysis is stale afterwards */
+   struct xe_pool *pool;       /* memory the reader's and clones' instructions are
+                                * carved from (pool.c), NULL before the first */
    struct xe_stale *stale;     /* replaced analyses, freed between passes (a
                                 * pass may still hold pointers into them) */
    struct cJSON *manifest;     /* host contract entries, NULL when none */

@@ -32,6 +32,27 @@ static inline uint32_t *xe__inline_uslot(const xe_inst *i)
    return xe__words_inline(i) ? (uint32_t *)(i + 1) + i->nwords : NULL;
 }
 
+/* The module's instruction pool (pool.c).  xe__pool_alloc returns n
+ * zeroed bytes, 8-aligned, that live until xe__pool_free (the module's
+ * end); xe__pool_size(n) is what one such allocation takes from the pool,
+ * so that xe__pool_reserve(m, sum of sizes) makes the next allocations
+ * come from one chunk.  xe__pool_release marks n bytes at p dead (for
+ * AddressSanitizer; the memory is not reused). */
+size_t xe__pool_size(size_t n);
+void xe__pool_reserve(xe_module *m, size_t n);
+void *xe__pool_alloc(xe_module *m, size_t n);
+void xe__pool_release(void *p, size_t n);
+void xe__pool_free(xe_module *m);
+/* A zeroed instruction of nwords words carved from m's pool, laid out as
+ * xe_inst_alloc's. */
+xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords);
+/* Bytes of one instruction of nwords words with its inline words, use-list
+ * slots and kinds. */
+static inline size_t xe__inst_bytes(unsigned nwords)
+{
+   return sizeof(xe_inst) + (size_t)nwords * 9;
+}
+
 /* Is l one of m's section lists? */
 static inline bool xe__is_section(const xe_module *m, const xe_list *l)
 {
@@ -61,6 +82,21 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w);
  * global types/constants are indexed by their literals too). */
 bool xe__uses_keyed(const xe_module *m, const xe_inst *i);
 void xe__defuse_free(struct xe_defuse *d);
+/* Hands the module per-id counts of uses and of names/decorations (n ids,
+ * malloc'd arrays the module takes over) for the first build of the use
+ * lists; the reader takes them as it reads.  They only size arrays: a
+ * count an edit made stale costs a reallocation, not a wrong list. */
+void xe__uses_hint(xe_module *m, uint32_t n, uint32_t *uses, uint32_t *meta);
+void xe__uses_hint_free(xe_module *m);
+/* id's live use list, in layout order when ordered is set: for scans in the
+ * IR that edit nothing while they read it (xe_uses hands passes a copy,
+ * which per kernel and per pass at 1,600 kernels was a module's worth of
+ * copying each time the kernels were listed). */
+const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered);
+/* Number of OpFunctionCall instructions whose callee is id, O(1). */
+uint32_t xe__call_count(xe_module *m, uint32_t id);
+/* Keeps that count when i's opcode changed from old_opcode (xe_set_opcode). */
+void xe__uses_opcode_changed(xe_module *m, xe_inst *i, uint16_t old_opcode);
 /* Writes word w of an instruction through the indexes (type_id follows a
  * result-type word). */
 void xe__set_word(xe_inst *i, unsigned w, uint32_t value);

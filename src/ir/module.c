@@ -73,24 +73,30 @@ void xe_module_free(xe_module *m)
       function_free(f);
    }
    xe__defuse_free(m->defuse);
+   xe__uses_hint_free(m);
    xe__stale_free(m);
    if (m->manifest)
       cJSON_Delete(m->manifest);
    xe_mf_index_free(m->manifest_index);
    free(m->defs);
+   xe__pool_free(m);   /* last: the instructions above were carved from it */
    free(m);
 }
 
-static void defs_reserve(xe_module *m, uint32_t id)
+/* Makes defs[id] exist.  clamp: id is one the module defines (the reader's,
+ * below the header's bound), so doubling stops at the bound: a hostile
+ * bound must not make a small module allocate a huge table.  Fresh ids
+ * (xe_fresh_id) grow the table by doubling only: clamped to the bound they
+ * raise, the table grew by 1,024 entries at a time, copying all of it each
+ * time (quadratic: 5 % of the run at 1,600 kernels). */
+static void defs_reserve(xe_module *m, uint32_t id, bool clamp)
 {
    if (id < m->defs_cap)
       return;
-   /* Doubling, but never past the bound while id is below it: a hostile
-    * bound must not make a small module allocate a huge table. */
    uint64_t cap = m->defs_cap ? m->defs_cap : 64;
    while (cap <= id)
       cap *= 2;
-   if (id < m->bound && cap > (uint64_t)m->bound + 1024)
+   if (clamp && id < m->bound && cap > (uint64_t)m->bound + 1024)
       cap = (uint64_t)m->bound + 1024;
    m->defs = realloc(m->defs, cap * sizeof(*m->defs));
    if (!m->defs)
@@ -102,7 +108,7 @@ static void defs_reserve(xe_module *m, uint32_t id)
 uint32_t xe_fresh_id(xe_module *m)
 {
    uint32_t id = m->bound++;
-   defs_reserve(m, id);
+   defs_reserve(m, id, false);
    return id;
 }
 
@@ -110,7 +116,7 @@ void xe_note_def(xe_module *m, xe_inst *i)
 {
    if (!i->result_id)
       return;
-   defs_reserve(m, i->result_id);
+   defs_reserve(m, i->result_id, true);
    m->defs[i->result_id] = i;
    if (i->result_id >= m->bound)
       m->bound = i->result_id + 1;
@@ -208,14 +214,26 @@ static void set_header(xe_inst *i, SpvOp op, uint32_t type_id, uint32_t result_i
 
 /* Words and kinds live in one allocation after the struct until an
  * operand change needs more room; then they move to their own buffer. */
-xe_inst *xe_inst_alloc(unsigned nwords)
+/* Lays out a zeroed block of xe__inst_bytes(nwords): the instruction, its
+ * words, room for its use-list slots (xe__inline_uslot) and its word kinds. */
+static xe_inst *inst_init(void *mem, unsigned nwords)
 {
-   /* One allocation: the instruction, its words, room for its use-list
-    * slots (xe__inline_uslot) and its word kinds. */
-   xe_inst *i = xcalloc(1, sizeof(*i) + nwords * 9);
+   xe_inst *i = mem;
    i->words = (uint32_t *)(i + 1);
    i->kinds = (uint8_t *)(i->words + 2 * (size_t)nwords);
    i->nwords = nwords;
+   return i;
+}
+
+xe_inst *xe_inst_alloc(unsigned nwords)
+{
+   return inst_init(xcalloc(1, xe__inst_bytes(nwords)), nwords);
+}
+
+xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords)
+{
+   xe_inst *i = inst_init(xe__pool_alloc(m, xe__inst_bytes(nwords)), nwords);
+   i->pooled = true;
    return i;
 }
 
@@ -234,9 +252,9 @@ xe_inst *xe_inst_create(uint16_t opcode, uint32_t type_id, uint32_t result_id,
    return i;
 }
 
-xe_inst *xe_inst_clone(const xe_inst *src)
+/* Copies src into i, an instruction of src->nwords words. */
+static xe_inst *copy_inst(xe_inst *i, const xe_inst *src)
 {
-   xe_inst *i = xe_inst_alloc(src->nwords);
    memcpy(i->words, src->words, src->nwords * 4);
    memcpy(i->kinds, src->kinds, src->nwords);
    i->opcode = src->opcode;
@@ -244,6 +262,11 @@ xe_inst *xe_inst_clone(const xe_inst *src)
    i->result_id = src->result_id;
    i->first_op = src->first_op;
    return i;
+}
+
+xe_inst *xe_inst_clone(const xe_inst *src)
+{
+   return copy_inst(xe_inst_alloc(src->nwords), src);
 }
 
 static bool inst_inline(const xe_inst *i)
@@ -261,7 +284,10 @@ void xe_inst_free(xe_inst *i)
    }
    if (i->uslot != xe__inline_uslot(i))
       free(i->uslot);
-   free(i);
+   if (i->pooled)
+      xe__pool_release(i, sizeof(*i));   /* its bytes go with the module's pool */
+   else
+      free(i);
 }
 
 /* Writes word w of i, keeping the indexes current. */
@@ -362,10 +388,13 @@ void xe_set_opcode(xe_inst *i, uint16_t opcode)
    if (keyed)
       xe__uses_unlink(m, i);
    bool cfg = xe_opcode_is_terminator(i->opcode) || xe_opcode_is_terminator(opcode);
+   uint16_t old = i->opcode;
    i->opcode = opcode;
    i->words[0] = (uint32_t)i->nwords << 16 | opcode;
    if (keyed)
       xe__uses_link(m, i);
+   else if (m)
+      xe__uses_opcode_changed(m, i, old);
    touch(i, cfg);
 }
 
@@ -535,6 +564,18 @@ static void layout_key(const xe_inst *i, uint64_t k[5])
 
 bool xe_layout_before(const xe_inst *a, const xe_inst *b)
 {
+   /* Both in blocks of functions, the common case (sorting uses): the same
+    * comparison as the keys below make, from the block and function alone,
+    * without finding the module and the section first. */
+   const xe_block *ba = a->block, *bb = b->block;
+   if (ba && bb && ba->fn && bb->fn) {
+      if (ba->fn->order != bb->fn->order)
+         return ba->fn->order < bb->fn->order;
+      if (ba->order != bb->order)
+         return ba->order < bb->order;
+      uint64_t oa = a == ba->label ? 0 : a->order, ob = b == bb->label ? 0 : b->order;
+      return oa < ob;
+   }
    uint64_t ka[5], kb[5];
    layout_key(a, ka);
    layout_key(b, kb);
@@ -782,9 +823,10 @@ static uint32_t idmap_get(idmap *mp, uint32_t id)
    return id;
 }
 
-static xe_inst *clone_remapped(const xe_inst *i, idmap *mp)
+/* A copy of i in m's pool (the clone joins m) with ids renamed by mp. */
+static xe_inst *clone_remapped(xe_module *m, const xe_inst *i, idmap *mp)
 {
-   xe_inst *c = xe_inst_clone(i);
+   xe_inst *c = copy_inst(xe__inst_alloc_pooled(m, i->nwords), i);
    for (unsigned w = 1; w < c->nwords; w++)
       if (c->kinds[w] == XE_W_ID)
          c->words[w] = idmap_get(mp, c->words[w]);
@@ -820,14 +862,15 @@ xe_function *xe_function_clone(xe_module *m, xe_function *f)
          if (i->result_id)
             *idmap_slot(&mp, i->result_id) = xe_fresh_id(m);
    }
-   xe_function *nf = xe_function_create(m, clone_remapped(f->def, &mp), clone_remapped(f->end, &mp));
+   xe_function *nf = xe_function_create(m, clone_remapped(m, f->def, &mp),
+                                          clone_remapped(m, f->end, &mp));
    xe_foreach_inst(p, &f->params)
-      xe_list_append(m, &nf->params, clone_remapped(p, &mp));
+      xe_list_append(m, &nf->params, clone_remapped(m, p, &mp));
    xe_foreach_block(b, f) {
       xe_block *nb = xe_block_create(m, nf, idmap_get(&mp, xe_block_id(b)));
       xe_block_insert(nf, NULL, nb);
       xe_foreach_inst(i, &b->insts)
-         xe_block_append(m, nb, clone_remapped(i, &mp));
+         xe_block_append(m, nb, clone_remapped(m, i, &mp));
    }
    xe_function_append(m, nf);
    free(mp.key);

@@ -21,6 +21,7 @@
 #undef kDefaultMaxIdBound
 
 #include "io.h"
+#include "ir_internal.h"
 
 struct reader {
    xe_module *m;
@@ -31,7 +32,44 @@ struct reader {
    xe_block *block;          /* open block */
    bool after_functions;     /* a function has ended */
    bool forward_pointers;    /* the module uses OpTypeForwardPointer */
+   /* Per-id counts of uses and of names/decorations naming the id, for the
+    * first build of the use lists (xe__uses_hint): taken here, while each
+    * instruction is at hand, they spare that build a walk of the module. */
+   uint32_t *uses, *meta;
+   uint32_t ncounts;
 };
+
+/* Makes the counts cover id (doubling, and never far past the bound:
+ * check_ids rejects larger ids first). */
+static void counts_reserve(struct reader *r, uint32_t id)
+{
+   if (id < r->ncounts)
+      return;
+   uint64_t n = r->ncounts ? r->ncounts : 1024;
+   while (n <= id)
+      n *= 2;
+   if (n > (uint64_t)r->m->bound + 1024)
+      n = (uint64_t)r->m->bound + 1024;
+   r->uses = realloc(r->uses, n * sizeof(uint32_t));
+   r->meta = realloc(r->meta, n * sizeof(uint32_t));
+   if (!r->uses || !r->meta)
+      abort();
+   memset(r->uses + r->ncounts, 0, (n - r->ncounts) * sizeof(uint32_t));
+   memset(r->meta + r->ncounts, 0, (n - r->ncounts) * sizeof(uint32_t));
+   r->ncounts = (uint32_t)n;
+}
+
+/* Counts the name or decoration i is (section s) for the id it names, as
+ * the build of the use lists will enter it (uses.c: count_visit); make_inst
+ * counted the uses. */
+static void count_meta(struct reader *r, const xe_inst *i, int s)
+{
+   if ((s == XE_SEC_DEBUG_NAME || s == XE_SEC_ANNOTATION) && xe_nops(i) >= 1 &&
+       xe_op_kind(i, 0) == XE_W_ID) {
+      counts_reserve(r, xe_op(i, 0));
+      r->meta[xe_op(i, 0)]++;
+   }
+}
 
 static spv_result_t fail(struct reader *r, const char *fmt, ...)
 {
@@ -75,14 +113,21 @@ static bool is_global_only(uint16_t op)
           (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp);
 }
 
-static xe_inst *make_inst(const spv_parsed_instruction_t *p)
+/* The instruction p, with the kind of each word.  The same walk over the
+ * operands checks that every id is inside the bound (*bad: the first word
+ * that is not, 0 if none) and counts the uses of the valid ones, so that
+ * the reader reads each instruction's words once. */
+static xe_inst *make_inst(struct reader *r, const spv_parsed_instruction_t *p, unsigned *bad)
 {
-   xe_inst *i = xe_inst_alloc(p->num_words);
+   xe_inst *i = xe__inst_alloc_pooled(r->m, p->num_words);
    memcpy(i->words, p->words, p->num_words * 4);
    i->opcode = p->opcode;
    i->type_id = p->type_id;
    i->result_id = p->result_id;
    i->first_op = 1 + (p->type_id != 0) + (p->result_id != 0);
+   uint32_t bound = r->m->bound;
+   *bad = 0;
+   /* Operands come in word order, so the first bad word is found first. */
    for (uint16_t k = 0; k < p->num_operands; k++) {
       const spv_parsed_operand_t *o = &p->operands[k];
       uint8_t kind = XE_W_LIT;
@@ -92,21 +137,28 @@ static xe_inst *make_inst(const spv_parsed_instruction_t *p)
          kind = XE_W_RESULT;
       else if (is_id_operand(o->type))
          kind = XE_W_ID;
-      for (uint16_t w = 0; w < o->num_words; w++)
-         i->kinds[o->offset + w] = kind;
+      for (uint16_t w = o->offset; w < o->offset + o->num_words; w++) {
+         i->kinds[w] = kind;
+         if (kind == XE_W_LIT || w == 0)
+            continue;
+         uint32_t id = i->words[w];
+         if (id == 0 || id >= bound) {
+            if (!*bad)
+               *bad = w;
+         } else if (kind != XE_W_RESULT) {
+            counts_reserve(r, id);
+            r->uses[id]++;
+         }
+      }
    }
    return i;
 }
 
-static spv_result_t check_ids(struct reader *r, const xe_inst *i)
+static spv_result_t check_ids(struct reader *r, const xe_inst *i, unsigned bad)
 {
-   for (unsigned w = 1; w < i->nwords; w++) {
-      if (i->kinds[w] == XE_W_LIT)
-         continue;
-      if (i->words[w] == 0 || i->words[w] >= r->m->bound)
-         return fail(r, "%s uses id %u, outside the id bound %u", xe_opcode_name(i->opcode),
-                     i->words[w], r->m->bound);
-   }
+   if (bad)
+      return fail(r, "%s uses id %u, outside the id bound %u", xe_opcode_name(i->opcode),
+                  i->words[bad], r->m->bound);
    if (i->result_id && xe_def(r->m, i->result_id))
       return fail(r, "id %u is defined twice", i->result_id);
    return SPV_SUCCESS;
@@ -207,8 +259,11 @@ static spv_result_t place_global(struct reader *r, xe_inst *i)
 static spv_result_t on_inst(void *data, const spv_parsed_instruction_t *p)
 {
    struct reader *r = data;
-   xe_inst *i = make_inst(p);
-   spv_result_t res = check_ids(r, i);
+   unsigned bad;
+   xe_inst *i = make_inst(r, p, &bad);
+   spv_result_t res = check_ids(r, i, bad);
+   if (res == SPV_SUCCESS && !r->fn)
+      count_meta(r, i, (int)xe_opcode_section(i->opcode));
    if (res != SPV_SUCCESS)
       xe_inst_free(i);
    else if (r->fn)
@@ -240,6 +295,23 @@ static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
       for (size_t k = 0; k < nbytes / 4; k++)
          w[k] = swap32(w[k]);
    return w;
+}
+
+/* Reserves the pool room every instruction will take, from the word
+ * counts, so that they are carved from one chunk in layout order.  A word
+ * count the parser will reject ends the walk: the estimate only sizes the
+ * chunk. */
+static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
+{
+   size_t bytes = 0;
+   for (size_t at = 5; at < n;) {
+      uint32_t wc = w[at] >> 16;
+      if (wc == 0 || wc > n - at)
+         break;
+      bytes += xe__pool_size(xe__inst_bytes(wc));
+      at += wc;
+   }
+   xe__pool_reserve(m, bytes);
 }
 
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
@@ -292,6 +364,7 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
 
    struct reader r = { .m = xe_module_create(), .section = 0 };
    r.m->bound = bound;
+   reserve_pool(r.m, words, nwords);
    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
    spv_diagnostic diag = NULL;
    spv_result_t res = spvBinaryParse(ctx, &r, words, nwords, on_header, on_inst, &diag);
@@ -310,7 +383,11 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       while (top > 1 && !r.m->defs[top - 1])
          top--;
       r.m->bound = top;
+      xe__uses_hint(r.m, r.ncounts, r.uses, r.meta);
+      r.uses = r.meta = NULL;
    }
+   free(r.uses);
+   free(r.meta);
    if (res != SPV_SUCCESS) {
       if (!r.err) {
          /* SPIRV-Tools' messages name the word themselves. */

@@ -33,6 +33,10 @@ typedef struct idinfo {
    uint32_t n, cap;
    xe_inst **meta;         /* OpName/OpMemberName/decorations whose target is the id */
    uint32_t nmeta, capmeta;
+   uint32_t ncalls;        /* uses that are the callee of an OpFunctionCall
+                            * (xe_use_is_call), so that counting a function's
+                            * callers reads no user: at 1,600 kernels each
+                            * user is a cache miss, per kernel and per pass */
    bool unsorted;          /* v is not in layout order */
    uint32_t order_epoch;   /* the module's order_epoch when v was last in order */
 } idinfo;
@@ -58,16 +62,29 @@ struct xe_defuse {
    xe_inst **gtab;
    uint32_t gcap, gn;
    chunk *arena;           /* copies handed out by xe_uses */
-   /* The use arrays of the first build, carved from one allocation at
-    * their exact sizes (one malloc, not one per id); an array that grows
-    * later moves out to its own. */
+   /* The use arrays and the name/decoration arrays of the first build,
+    * carved from one allocation each at their exact sizes (one malloc, not
+    * one per id); an array that grows later moves out to its own. */
    xe_use *slab, *slab_end;
+   xe_inst **meta_slab, **meta_slab_end;
 };
 
 static bool in_slab(const struct xe_defuse *d, const xe_use *v)
 {
    return v >= d->slab && v < d->slab_end;
 }
+
+static bool in_meta_slab(const struct xe_defuse *d, xe_inst *const *v)
+{
+   return v >= d->meta_slab && v < d->meta_slab_end;
+}
+
+/* Per-id counts the reader takes as it reads (xe__uses_hint), so that the
+ * first build sizes the arrays without a walk of its own. */
+struct xe_use_hint {
+   uint32_t n;             /* ids covered */
+   uint32_t *uses, *meta;
+};
 
 #define TOMB ((xe_inst *)1)
 
@@ -111,9 +128,11 @@ void xe__defuse_free(struct xe_defuse *d)
    for (uint32_t id = 0; id < d->cap; id++) {
       if (!in_slab(d, d->ids[id].v))
          free(d->ids[id].v);
-      free(d->ids[id].meta);
+      if (!in_meta_slab(d, d->ids[id].meta))
+         free(d->ids[id].meta);
    }
    free(d->slab);
+   free(d->meta_slab);
    free(d->ids);
    free(d->skey);
    free(d->scount);
@@ -285,6 +304,12 @@ bool xe__uses_keyed(const xe_module *m, const xe_inst *i)
 
 /* ---- linking ---- */
 
+/* Is word w of i the callee of an OpFunctionCall (xe_use_is_call)? */
+static bool callee_word(const xe_inst *i, unsigned w)
+{
+   return i->opcode == SpvOpFunctionCall && w == i->first_op;
+}
+
 static bool use_before(const xe_use *a, const xe_inst *bi, unsigned bw)
 {
    return a->inst == bi ? a->word < bw : xe_layout_before(a->inst, bi);
@@ -318,6 +343,7 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
    e->v[e->n].inst = i;
    e->v[e->n].word = (uint16_t)w;
    i->uslot[w] = e->n++;
+   e->ncalls += callee_word(i, w);
 }
 
 void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
@@ -327,6 +353,7 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
    if (k == NO_SLOT)
       return;
    idinfo *e = &d->ids[i->words[w]];
+   e->ncalls -= callee_word(i, w);
    uint32_t last = --e->n;
    if (k != last) {
       e->v[k] = e->v[last];
@@ -353,7 +380,13 @@ void xe__uses_link(xe_module *m, xe_inst *i)
       idinfo *e = info(d, xe_op(i, 0));
       if (e->nmeta == e->capmeta) {
          e->capmeta = e->capmeta ? 2 * e->capmeta : 2;
-         e->meta = xrealloc(e->meta, e->capmeta * sizeof(xe_inst *));
+         if (in_meta_slab(d, e->meta)) {
+            xe_inst **v = xrealloc(NULL, e->capmeta * sizeof(xe_inst *));
+            memcpy(v, e->meta, e->nmeta * sizeof(xe_inst *));
+            e->meta = v;
+         } else {
+            e->meta = xrealloc(e->meta, e->capmeta * sizeof(xe_inst *));
+         }
       }
       e->meta[e->nmeta++] = i;
       if (spec_decoration(m, i))
@@ -410,47 +443,124 @@ static void visit_all(xe_module *m, inst_visitor fn, void *data)
    }
 }
 
-static void link_visit(xe_module *m, xe_inst *i, void *data)
-{
-   (void)data;
-   /* Labels and OpFunctionEnd have no id operands. */
-   if (i->opcode != SpvOpLabel && i->opcode != SpvOpFunctionEnd)
-      xe__uses_link(m, i);
-}
-
-/* Counts the uses link_visit will enter, per id (in cap). */
+/* Counts the uses and names/decorations the build will enter, per id (in
+ * cap and capmeta), when the reader left no counts. */
 static void count_visit(xe_module *m, xe_inst *i, void *data)
 {
    (void)data;
    if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd)
       return;
+   idinfo *ids = m->defuse->ids;
    for (unsigned w = 1; w < i->nwords; w++)
       if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && i->words[w] < m->bound)
-         m->defuse->ids[i->words[w]].cap++;
+         ids[i->words[w]].cap++;
+   if (meta_keyed(m, i) && xe_op(i, 0) < m->bound)
+      ids[xe_op(i, 0)].capmeta++;
+}
+
+/* The build's xe__uses_link: instructions come in layout order, so every
+ * use list stays in order without the layout comparison each append
+ * otherwise makes, and the arrays were sized for them.  An id whose array
+ * is full (the reader's counts predate an edit) takes the general path. */
+static void build_link(xe_module *m, xe_inst *i, void *data)
+{
+   (void)data;
+   /* Labels and OpFunctionEnd have no id operands. */
+   if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd || i->uslot)
+      return;
+   struct xe_defuse *d = m->defuse;
+   if (meta_keyed(m, i) || global_keyed(m, i)) {
+      xe__uses_link(m, i);
+      return;
+   }
+   i->uslot = xe__inline_uslot(i);
+   if (!i->uslot)
+      i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
+   i->uslot[0] = NO_SLOT;
+   for (unsigned w = 1; w < i->nwords; w++) {
+      uint32_t id = i->words[w];
+      i->uslot[w] = NO_SLOT;
+      if ((i->kinds[w] != XE_W_ID && i->kinds[w] != XE_W_TYPE) || id >= m->bound)
+         continue;
+      idinfo *e = &d->ids[id];
+      if (e->n == e->cap) {
+         xe__uses_link_word(m, i, w);
+         continue;
+      }
+      e->v[e->n].inst = i;
+      e->v[e->n].word = (uint16_t)w;
+      i->uslot[w] = e->n++;
+      e->ncalls += callee_word(i, w);
+   }
+}
+
+void xe__uses_hint(xe_module *m, uint32_t n, uint32_t *uses, uint32_t *meta)
+{
+   if (m->use_hint) {
+      free(m->use_hint->uses);
+      free(m->use_hint->meta);
+   } else if (!(m->use_hint = malloc(sizeof(struct xe_use_hint)))) {
+      abort();
+   }
+   *m->use_hint = (struct xe_use_hint){ n, uses, meta };
+}
+
+void xe__uses_hint_free(xe_module *m)
+{
+   if (!m->use_hint)
+      return;
+   free(m->use_hint->uses);
+   free(m->use_hint->meta);
+   free(m->use_hint);
+   m->use_hint = NULL;
 }
 
 static struct xe_defuse *built(const xe_module *cm)
 {
    xe_module *m = (xe_module *)cm; /* the indexes are a cache: building them changes no content */
-   if (!m->defuse) {
-      struct xe_defuse *d = m->defuse = xcalloc(1, sizeof(struct xe_defuse));
-      info(d, m->bound);
-      visit_all(m, count_visit, NULL);
-      size_t total = 0;
-      for (uint32_t id = 0; id < d->cap; id++)
-         total += d->ids[id].cap;
-      d->slab = xrealloc(NULL, (total ? total : 1) * sizeof(xe_use));
-      d->slab_end = d->slab + total;
-      xe_use *p = d->slab;
-      for (uint32_t id = 0; id < d->cap; id++) {
-         if (d->ids[id].cap) {
-            d->ids[id].v = p;
-            p += d->ids[id].cap;
-         }
+   if (m->defuse)
+      return m->defuse;
+   struct xe_defuse *d = m->defuse = xcalloc(1, sizeof(struct xe_defuse));
+   /* Room for the ids passes will add, so the first fresh ids do not copy
+    * the table. */
+   d->cap = m->bound + m->bound / 8 + 64;
+   d->ids = xcalloc(d->cap, sizeof(idinfo));
+   const struct xe_use_hint *h = m->use_hint;
+   if (h) {
+      uint32_t n = h->n < m->bound ? h->n : m->bound;
+      for (uint32_t id = 0; id < n; id++) {
+         d->ids[id].cap = h->uses[id];
+         d->ids[id].capmeta = h->meta[id];
       }
-      visit_all(m, link_visit, NULL);
+   } else {
+      visit_all(m, count_visit, NULL);
    }
-   return m->defuse;
+   size_t total = 0, total_meta = 0;
+   for (uint32_t id = 0; id < m->bound; id++) {
+      total += d->ids[id].cap;
+      total_meta += d->ids[id].capmeta;
+   }
+   d->slab = xrealloc(NULL, (total ? total : 1) * sizeof(xe_use));
+   d->slab_end = d->slab + total;
+   d->meta_slab = xrealloc(NULL, (total_meta ? total_meta : 1) * sizeof(xe_inst *));
+   d->meta_slab_end = d->meta_slab + total_meta;
+   xe_use *p = d->slab;
+   xe_inst **q = d->meta_slab;
+   for (uint32_t id = 0; id < m->bound; id++) {
+      idinfo *e = &d->ids[id];
+      e->order_epoch = m->order_epoch;   /* in layout order, as built */
+      if (e->cap) {
+         e->v = p;
+         p += e->cap;
+      }
+      if (e->capmeta) {
+         e->meta = q;
+         q += e->capmeta;
+      }
+   }
+   visit_all(m, build_link, NULL);
+   xe__uses_hint_free(m);
+   return d;
 }
 
 /* ---- uses ---- */
@@ -523,6 +633,35 @@ const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count)
    memcpy(copy, e->v, e->n * sizeof(xe_use));
    *count = e->n;
    return copy;
+}
+
+const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered)
+{
+   struct xe_defuse *d = built(m);
+   if (id >= d->cap || !d->ids[id].n) {
+      *count = 0;
+      return NULL;
+   }
+   idinfo *e = &d->ids[id];
+   if (ordered)
+      sort_uses(m, e);
+   *count = e->n;
+   return e->v;
+}
+
+uint32_t xe__call_count(xe_module *m, uint32_t id)
+{
+   struct xe_defuse *d = built(m);
+   return id < d->cap ? d->ids[id].ncalls : 0;
+}
+
+void xe__uses_opcode_changed(xe_module *m, xe_inst *i, uint16_t old_opcode)
+{
+   struct xe_defuse *d = m->defuse;
+   unsigned w = i->first_op;
+   if (!d || !i->uslot || w >= i->nwords || i->uslot[w] == NO_SLOT)
+      return;
+   d->ids[i->words[w]].ncalls += (i->opcode == SpvOpFunctionCall) - (old_opcode == SpvOpFunctionCall);
 }
 
 uint32_t xe_use_count(xe_module *m, uint32_t id)
@@ -767,6 +906,11 @@ bool xe_check_uses(xe_module *m, char **err)
             break;
          }
       }
+      uint32_t calls = 0;
+      for (uint32_t k = 0; k < n; k++)
+         calls += xe_use_is_call(&f.use[f.start[id] + k]);
+      if (ok && e->ncalls != calls)
+         ok = fail(err, "%%%u has %u calls counted, %u in the module", id, e->ncalls, calls);
       if (ok && (e ? e->nmeta : 0) != f.nmeta[id])
          ok = fail(err, "%%%u has %u names/decorations indexed, %u in the module", id,
                    e ? e->nmeta : 0, f.nmeta[id]);
