@@ -132,6 +132,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    xe_cost_change ch = { .block = conv, .nblock = c->nc };
    uint32_t b = c->no_guard ? 0 : gb;
    double fb = xe_cost_block_frequency(m, c->f, b);
+   bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
    double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
    enum xe_device worst = XE_DEV_DG2;
    bool ok = true;
@@ -144,7 +145,10 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       before[d] = total;
-      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, c->nc, fast, (slow + guard) / fb);
+      double run = uniform ? xe_cost_versioned_uniform((enum xe_device)d, xe_sgv_uniform_checks(c), !c->no_guard, fast,
+                                                       (slow + guard) / fb)
+                           : xe_cost_versioned((enum xe_device)d, c->nc, fast, (slow + guard) / fb);
+      after[d] = outside + fb * run;
       if (after[d] > before[d] * (1 + 1e-9) && ok) {
          ok = false;
          worst = (enum xe_device)d;
@@ -197,6 +201,11 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    missed_ctx mc = { r, m, k->name };
    c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
+   /* The kernel's own SubgroupSize and LocalSize (not --subgroup-size /
+    * --local-size, which are promises block-io records in a manifest):
+    * with L.x a multiple of S the lane facts below hold in every full
+    * sub-group, and the test can be the uniform one (fast_copy.c). */
+   c.declared = k->subgroup_size && ls && ls[0] % k->subgroup_size == 0;
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
    char why[200], nb[64], nb2[64];
    bool done = false, progress = false;
@@ -311,21 +320,26 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                       xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
                       c.c[q].store ? 16 : 4);
       }
+      const char *test = !xe_sgv_uniform_test(&c)
+         ? "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize"
+         : c.no_guard ? "uniform: the declared sizes prove contiguity in a full sub-group; "
+                        "work-group size x == LocalSize x, lane-0 bases aligned"
+                      : "uniform: the declared sizes prove contiguity in a full sub-group; "
+                        "work-group size x == LocalSize x, lane-0 bases aligned, OpGroupAll of "
+                        "the guard";
       if (c.no_guard) {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
                    "write(s) runs when the sub-group is full and every address is contiguous and "
-                   "aligned (test: sub-group add-reduction of the per-lane predicate == "
-                   "SubgroupMaxSize); otherwise the original code%s%s%s", reads, writes,
+                   "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          sgv_apply(&c, rb, nrb, 0, true, ctx->options->measure_path);
       } else {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the region guarded by %s: a fast copy without the guard, with %u "
                    "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
-                   "holds in every lane and every address is contiguous and aligned (test: "
-                   "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
-                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes,
+                   "holds in every lane and every address is contiguous and aligned (test: %s); "
+                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          sgv_apply(&c, rb, nrb, gcond, gtrue, ctx->options->measure_path);
       }
