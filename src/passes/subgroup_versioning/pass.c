@@ -42,6 +42,25 @@
  * lanes, and the test compares with the size the device chose (8, 16 or
  * 32).
  *
+ * The uniform test.  A kernel that declares SubgroupSize S and LocalSize L
+ * with L.x % S == 0 runs with S lanes per sub-group, and in a work-group
+ * whose local size x is L.x every sub-group is full and one row's run of S
+ * consecutive x ids.  When the lane analysis under S and L proves every
+ * candidate's address lane 0's plus one element per lane (so it holds in
+ * every such sub-group; xe_sgv_cand.proved), B tests only what is uniform
+ * per sub-group (fast_copy.c, uniform_test):
+ *
+ *    WorkgroupSize.x == L.x
+ *    && each lane-0 base aligned (a 32-bit AND; none for a read whose own
+ *       Aligned operand is 4 or more: lane 0 runs that read whenever the
+ *       fast copy runs its block form)
+ *    && OpGroupAll(cond-for-H)                       (with a guard)
+ *
+ * No per-lane address difference and no reduction.  The --subgroup-size
+ * and --local-size options do not count as declared here (they are
+ * promises block-io records for the host); a kernel without both modes, or
+ * with an access the analysis cannot prove, gets the general test above.
+ *
  * An access converts only when its address can be computed at the end of
  * B: from values available there, through pure integer and pointer
  * operations (re-emitted at B; InBounds access chains lose InBounds since
@@ -60,8 +79,10 @@
  * Cost: the region is versioned only where the cost model
  * (src/analysis/cost.h) says the versioned kernel is not slower on any
  * device of --target (cost_allows; docs/cost-model.md): one or two block
- * accesses rarely pay for the sub-group test (the guide's copy kernel
- * would go 22 -> 50 ISA instructions on pvc).  --target=none versions
+ * accesses rarely pay for the sub-group test (the guide's copy kernel's
+ * fast path would go 22 -> 46 ISA instructions on pvc with the general
+ * test, 22 -> 32 with the uniform one: still worse, refused; the uniform
+ * test is priced by xe_cost_versioned_uniform).  --target=none versions
  * without asking.  Kernels on the --isa-check exclusion list are left
  * alone.
  *
