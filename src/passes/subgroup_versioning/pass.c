@@ -194,6 +194,16 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    return false;
 }
 
+/* The uniform test reads WorkgroupSize as a vector of 64-bit size_t. */
+static bool physical64(const xe_module *m)
+{
+   xe_foreach_inst(i, &m->sec[XE_SEC_MEMORY_MODEL]) {
+      if (i->opcode == SpvOpMemoryModel)
+         return xe_op(i, 0) == SpvAddressingModelPhysical64;
+   }
+   return false;
+}
+
 static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
 {
    xe_module *m = ctx->module;
@@ -226,7 +236,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
     * --local-size, which are promises block-io records in a manifest):
     * with L.x a multiple of S the lane facts below hold in every full
     * sub-group, and the test can be the uniform one (fast_copy.c). */
-   c.declared = k->subgroup_size && ls && ls[0] % k->subgroup_size == 0;
+   c.declared = k->subgroup_size && ls && ls[0] % k->subgroup_size == 0 && physical64(m);
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
    char why[200], nb[64], nb2[64];
    bool done = false, progress = false;
