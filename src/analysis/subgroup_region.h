@@ -45,6 +45,13 @@ typedef struct xe_sgv_cand {
     * lane in every full sub-group of a work-group whose local size x is
     * the declared one: no per-lane test is needed (xe_sgv_uniform_test). */
    bool proved;
+   /* proved only if lane 0's 32-bit index is far enough from the wrap
+    * point of its extension (1: sign-, 2: zero-extended; 0: no check):
+    * base[ext(i)] with i moving by one per lane modulo 2^32, the idiom
+    * `int i = get_global_id(0)`, whose extension the analysis cannot prove
+    * without a promise about the global offset.  The uniform test checks
+    * it (one comparison of lane 0's index). */
+   int wrap_mode;
 } xe_sgv_cand;
 
 typedef struct xe_sgv {
@@ -105,8 +112,9 @@ bool xe_sgv_uniform_test(const xe_sgv *c);
  * (a uniform block), lane 0 included, so the operand's promise holds for
  * the base and the test need not check it. */
 bool xe_sgv_align_known(const xe_sgv_cand *a);
-/* The alignment checks the uniform test makes: candidates without
- * xe_sgv_align_known (what the cost model charges version_uaccess for). */
+/* The checks the uniform test makes: alignment for candidates without
+ * xe_sgv_align_known, and wrap_mode checks (what the cost model charges
+ * version_uaccess for). */
 unsigned xe_sgv_uniform_checks(const xe_sgv *c);
 /* Candidate q shares the lane-0 base of an earlier candidate with the same
  * address and direction, when there is one. */

@@ -37,11 +37,26 @@
 // CHECK-NEXT: OpBranchConditional [[GT]]
 // CHECK: OpSubgroupBlockReadINTEL %uint
 // CHECK: OpSubgroupBlockWriteINTEL
+// copy_int_index: `int i = get_global_id(0)` (the guard keeps clang's
+// trunc and sext), sign-extended: i moves by one
+// per lane modulo 2^32, and the extension is contiguous unless lane 0's i is
+// within 15 of INT_MAX (the analysis cannot rule that out without a promise
+// about the global offset); one signed comparison of lane 0's i, shared by
+// both accesses.
+// CHECK-LABEL: %copy_int_index = OpFunction
+// CHECK-NOT: OpGroupIAdd
+// CHECK: [[X0:%[0-9]+]] = OpGroupBroadcast %uint %uint_3 %conv %uint_0
+// CHECK-NEXT: {{%[0-9]+}} = OpSLessThanEqual %bool [[X0]] %uint_2147483632
+// CHECK-NOT: OpSLessThanEqual
+// CHECK: OpGroupAll %bool %uint_3 {{%cmp[_0-9]*}}
+// CHECK: OpBranchConditional
+// CHECK: OpSubgroupBlockWriteINTEL
 // CHECK-LABEL: %copy_undeclared = OpFunction
 // CHECK: OpGroupIAdd %uint %uint_3 Reduce
 // CHECK: OpFunctionEnd
 // REMARK-DAG: copy_declared: [subgroup-versioning] applied: versioned the kernel body: {{.*}}(test: uniform: the declared sizes prove contiguity in a full sub-group; work-group size x == LocalSize x, lane-0 bases aligned)
 // REMARK-DAG: guarded_declared: [subgroup-versioning] applied: versioned the region guarded by %cmp: {{.*}}OpGroupAll of the guard)
+// REMARK-DAG: copy_int_index: [subgroup-versioning] applied: versioned the region guarded by %cmp: {{.*}}(test: uniform: {{.*}}, lane 0's 32-bit index not within the sub-group size of its wrap, OpGroupAll of the guard)
 // REMARK-DAG: copy_undeclared: [subgroup-versioning] applied: {{.*}}(test: sub-group add-reduction of the per-lane predicate == SubgroupMaxSize)
 // MANIFEST-NOT: {{.}}
 //
@@ -67,6 +82,15 @@ kernel void guarded_declared(global float *dst, global const float *src, ulong n
     size_t i = get_global_id(0);
     if (i < n)
         dst[i] = src[i] * 2.0f;
+}
+
+__attribute__((reqd_work_group_size(32, 1, 1)))
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void copy_int_index(global int *dst, global const int *src, int n)
+{
+    int i = get_global_id(0);
+    if (i < n)
+        dst[i] = src[i];
 }
 
 kernel void copy_undeclared(global int *dst, global const int *src)

@@ -261,7 +261,8 @@ static uint32_t uniform_test(vctx *c, uint32_t cond, bool h_true)
    xe_build_inst(&b, xe_inst_create(SpvOpCompositeExtract, u64, wx, eops, 2, ekinds));
    uint32_t fast = xe_build2(&b, SpvOpIEqual, bt, wx, xe_const_int(m, u64, c->k->local_size[0]));
    /* Lane 0's value of each tested index, once per index. */
-   uint32_t *keys = malloc(2 * (c->nc ? c->nc : 1) * sizeof(uint32_t));
+   /* Per index: key, x0, wrap checked (0/1). */
+   uint32_t *keys = malloc(3 * (c->nc ? c->nc : 1) * sizeof(uint32_t));
    unsigned nkeys = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
@@ -274,12 +275,24 @@ static uint32_t uniform_test(vctx *c, uint32_t cond, bool h_true)
          /* base[ext(broadcast(key))]: lane 0's own address computation,
           * on a uniform value (IGC computes it with scalar instructions). */
          uint32_t x0 = 0;
+         bool wrap_done = false;
+         for (unsigned p = 0; p < nkeys; p++)
+            wrap_done |= keys[3 * p] == key && keys[3 * p + 2];
          for (unsigned p = 0; p < nkeys && !x0; p++)
-            x0 = keys[2 * p] == key ? keys[2 * p + 1] : 0;
+            x0 = keys[3 * p] == key ? keys[3 * p + 1] : 0;
          if (!x0) {
             x0 = xe_build3(&b, SpvOpGroupBroadcast, xe_def(m, key)->type_id, scope, hoist(c, key), zero);
-            keys[2 * nkeys] = key, keys[2 * nkeys + 1] = x0;
+            keys[3 * nkeys] = key, keys[3 * nkeys + 1] = x0, keys[3 * nkeys + 2] = 0;
             nkeys++;
+         }
+         if (a->wrap_mode && !wrap_done) {
+            for (unsigned p = 0; p < nkeys; p++)
+               keys[3 * p + 2] |= keys[3 * p] == key;
+            /* Lanes x0 .. x0 + S - 1 stay on one side of the extension's
+             * wrap point: x0 <= 2^31 - S (signed) or 2^32 - S. */
+            uint32_t lim = xe_const_int(m, u32, (a->wrap_mode == 1 ? 0x80000000u : 0) - c->k->subgroup_size);
+            uint32_t nw = xe_build2(&b, a->wrap_mode == 1 ? SpvOpSLessThanEqual : SpvOpULessThanEqual, bt, x0, lim);
+            fast = xe_build2(&b, SpvOpLogicalAnd, bt, fast, nw);
          }
          uint32_t idx0 = mode ? xe_build1(&b, mode == 1 ? SpvOpSConvert : SpvOpUConvert, u64, x0) : x0;
          uint32_t pops[2] = { hoist(c, base), idx0 };

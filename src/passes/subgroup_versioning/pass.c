@@ -54,6 +54,9 @@
  *    && each lane-0 base aligned (a 32-bit AND; none for a read whose own
  *       Aligned operand is 4 or more: lane 0 runs that read whenever the
  *       fast copy runs its block form)
+ *    && for base[sext(i)] (or zext) with a 32-bit i that moves by one per
+ *       lane modulo 2^32 (`int i = get_global_id(0)`): lane 0's i <= 2^31 - S
+ *       (2^32 - S), so no lane crosses the extension's wrap point
  *    && OpGroupAll(cond-for-H)                       (with a guard)
  *
  * No per-lane address difference and no reduction.  The --subgroup-size
@@ -351,13 +354,18 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                       xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
                       c.c[q].store ? 16 : 4);
       }
-      const char *test = !xe_sgv_uniform_test(&c)
-         ? "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize"
-         : c.no_guard ? "uniform: the declared sizes prove contiguity in a full sub-group; "
-                        "work-group size x == LocalSize x, lane-0 bases aligned"
-                      : "uniform: the declared sizes prove contiguity in a full sub-group; "
-                        "work-group size x == LocalSize x, lane-0 bases aligned, OpGroupAll of "
-                        "the guard";
+      bool wrap = false;
+      for (unsigned q = 0; q < c.nc; q++)
+         wrap |= c.c[q].wrap_mode != 0;
+      char test[256];
+      if (!xe_sgv_uniform_test(&c))
+         snprintf(test, sizeof(test), "sub-group add-reduction of the per-lane predicate == "
+                  "SubgroupMaxSize");
+      else
+         snprintf(test, sizeof(test), "uniform: the declared sizes prove contiguity in a full "
+                  "sub-group; work-group size x == LocalSize x, lane-0 bases aligned%s%s",
+                  wrap ? ", lane 0's 32-bit index not within the sub-group size of its wrap" : "",
+                  c.no_guard ? "" : ", OpGroupAll of the guard");
       if (c.no_guard) {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
