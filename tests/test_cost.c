@@ -378,6 +378,17 @@ START_TEST(model_api)
    ck_assert_double_eq_tol(xe_cost_versioned(XE_DEV_PVC, 2, 10, 30),
                            w->version_test + 2 * w->version_access + XE_COST_FAST_FRACTION * 10 +
                               (1 - XE_COST_FAST_FRACTION) * 30, 1e-9);
+   /* The uniform test (declared sizes) is priced by what it is: cheaper
+    * than the general one for the same accesses, the guard's vote extra. */
+   ck_assert_double_eq_tol(xe_cost_versioned_uniform(XE_DEV_PVC, 2, true, 10, 30),
+                           w->version_utest + 2 * w->version_uaccess + w->version_uguard +
+                              XE_COST_FAST_FRACTION * 10 + (1 - XE_COST_FAST_FRACTION) * 30, 1e-9);
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      ck_assert(xe_cost_versioned_uniform((enum xe_device)d, 1, false, 10, 30) <
+                xe_cost_versioned((enum xe_device)d, 1, 10, 30));
+      ck_assert(xe_cost_versioned_uniform((enum xe_device)d, 1, true, 10, 30) >
+                xe_cost_versioned_uniform((enum xe_device)d, 1, false, 10, 30));
+   }
    unsigned set;
    ck_assert(xe_device_parse_set("pvc,dg2", &set) && set == XE_DEV_ALL);
    ck_assert(!xe_device_parse_set("", &set));

@@ -96,6 +96,15 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * (1 tested access) 30, guarded_copy (2) 23, block_io_types (7) 57,
                             * loop_spec_constants_sum16 (17) 67 */
       .version_access = 2.6, /* M: the same fit, per tested access */
+      .version_utest = 2.7,   /* M: the uniform test (fast_copy.c), fixed part: IGC's slow path
+                               * alone (--measure-path=slow) minus the input, least squares over
+                               * kernels with declared sizes and no guard, by alignment checks:
+                               * sg_copy, sg_copy_float, sg_strided (1 check) 8, block_io_wide_store
+                               * (2) 10, block_io_types (7) 36 */
+      .version_uaccess = 4.7, /* M: the same fit, per alignment check */
+      .version_uguard = 17.6, /* M: the OpGroupAll vote on a guard: tests/passes/
+                               * subgroup-versioning-uniform.cl's guarded_declared (1 check and a
+                               * guard) 25, minus the fit at 1 check */
       .barrier = 8,        /* A: fence + gateway message */
    },
    [XE_DEV_PVC] = {
@@ -132,6 +141,10 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_test = 19,  /* M: as dg2: sg_copy (1) 24, guarded_copy (2) 28, block_io_types (7)
                             * 39, loop_spec_constants_sum16 (17) 106 */
       .version_access = 5.1, /* M: the same fit, per tested access */
+      .version_utest = 4.8,   /* M: as dg2: sg_copy, sg_copy_float, sg_strided (1) 9,
+                               * block_io_wide_store (2) 5, block_io_types (7) 25 */
+      .version_uaccess = 2.8, /* M: the same fit, per alignment check */
+      .version_uguard = 13.5, /* M: as dg2: guarded_declared 21 */
       .barrier = 8,        /* A */
    },
 };
@@ -777,4 +790,12 @@ double xe_cost_versioned(enum xe_device d, unsigned tested, double fast, double 
    const xe_cost_weights *w = &WEIGHTS[d];
    return w->version_test + w->version_access * tested + XE_COST_FAST_FRACTION * fast +
           (1 - XE_COST_FAST_FRACTION) * slow;
+}
+
+double xe_cost_versioned_uniform(enum xe_device d, unsigned tested, bool guard, double fast,
+                                 double slow)
+{
+   const xe_cost_weights *w = &WEIGHTS[d];
+   return w->version_utest + w->version_uaccess * tested + (guard ? w->version_uguard : 0) +
+          XE_COST_FAST_FRACTION * fast + (1 - XE_COST_FAST_FRACTION) * slow;
 }

@@ -64,6 +64,10 @@ typedef struct xe_cost_weights {
    double reduce;         /* sub-group reduction or vote */
    double version_test;   /* subgroup-versioning's run-time test, fixed part */
    double version_access; /* the same test, per access it checks */
+   double version_utest;  /* the uniform test (kernels with declared SubgroupSize and LocalSize:
+                           * work-group full in x), fixed part */
+   double version_uaccess;/* the uniform test, per tested access (lane 0's base, 32-bit AND) */
+   double version_uguard; /* the uniform test's all-lanes vote on a guard */
    double barrier;        /* work-group barrier */
 } xe_cost_weights;
 
@@ -154,5 +158,12 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
  * versioned kernel weights IGC's code for the two paths the same way
  * (--isa-check, bench/isa-sweep: --measure-path). */
 double xe_cost_versioned(enum xe_device d, unsigned tested, double fast, double slow);
+/* The same for the uniform test (subgroup-versioning on a kernel that
+ * declares SubgroupSize S and LocalSize L with L.x % S == 0, every tested
+ * address proved contiguous by the lane analysis): version_utest, plus
+ * version_uaccess per tested access and version_uguard when there is a
+ * guard, in place of version_test and version_access. */
+double xe_cost_versioned_uniform(enum xe_device d, unsigned tested, bool guard, double fast,
+                                 double slow);
 
 #endif

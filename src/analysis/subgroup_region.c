@@ -318,6 +318,11 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
           * would fail the contiguity test in every sub-group: a fast copy
           * for them never runs (darktable's 3x3 matrix loads). */
          const xe_lane_fact *pf = xe_lanes_fact(l, ptr);
+         /* Under the declared sizes this fact holds in every full
+          * sub-group of a work-group of the declared width (lanes.h's
+          * sources); the typical launch's below only guesses. */
+         bool proved = c->declared && l->sg && pf->kind == XE_LANE_AFFINE &&
+                       pf->stride == (int64_t)(width / 8);
          if (pf->kind != XE_LANE_UNIFORM && pf->kind != XE_LANE_AFFINE)
             pf = xe_lanes_fact(lanes_typical(c), ptr);
          if (!why && pf->kind == XE_LANE_UNIFORM)
@@ -347,7 +352,19 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
             continue;
          }
          c->c = realloc(c->c, (c->nc + 1) * sizeof(*c->c));
-         c->c[c->nc++] = (xe_sgv_cand){ i, ptr, elem, st, width, 0, NULL, lkey, lmode, lu, lbase, 0 };
+         xe_sgv_cand cd = { i, ptr, elem, st, width, 0, NULL, lkey, lmode, lu, lbase, 0,
+                            proved && !lkey, 0 };
+         uint32_t ib, ik;
+         int im;
+         if (!cd.proved && c->declared && l->sg && !lkey && xe_sgv_index_form(c, &cd, &ib, &ik, &im) &&
+             im) {
+            /* base[ext(i)]: i itself moves by one element per lane (modulo
+             * 2^32) in every full sub-group; the extension is the test's. */
+            const xe_lane_fact *kf = xe_lanes_fact(l, ik);
+            if (kf->kind == XE_LANE_AFFINE && kf->stride == 1)
+               cd.proved = true, cd.wrap_mode = (im == 1 && !kf->nowrap_s) || (im == 2 && !kf->nowrap_u) ? im : 0;
+         }
+         c->c[c->nc++] = cd;
       }
    }
 }
@@ -384,6 +401,44 @@ bool xe_sgv_index_form(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t
       }
    }
    return true;
+}
+
+bool xe_sgv_uniform_test(const xe_sgv *c)
+{
+   if (!c->declared || !c->nc)
+      return false;
+   for (unsigned q = 0; q < c->nc; q++) {
+      if (!c->c[q].proved)
+         return false;
+   }
+   return true;
+}
+
+bool xe_sgv_align_known(const xe_sgv_cand *a)
+{
+   unsigned first = a->store ? 2 : 1;
+   const xe_inst *i = a->inst;
+   if (xe_nops(i) <= first + 1)
+      return false;
+   uint32_t mask = xe_op(i, first);
+   /* Aligned is the lowest memory-access bit with an operand: its literal
+    * comes first. */
+   return (mask & SpvMemoryAccessAlignedMask) && xe_op(i, first + 1) >= (a->store ? 16u : 4u);
+}
+
+unsigned xe_sgv_uniform_checks(const xe_sgv *c)
+{
+   unsigned n = 0;
+   for (unsigned q = 0; q < c->nc; q++) {
+      n += !xe_sgv_align_known(&c->c[q]);
+      /* One wrap check per index (fast_copy.c shares it). */
+      bool first = c->c[q].wrap_mode != 0;
+      uint32_t ix = first ? xe_op(xe_def(c->m, c->c[q].ptr), 1) : 0;
+      for (unsigned p = 0; p < q && first; p++)
+         first = !c->c[p].wrap_mode || xe_op(xe_def(c->m, c->c[p].ptr), 1) != ix;
+      n += first;
+   }
+   return n;
 }
 
 /* Candidate q shares the lane-0 base of an earlier candidate with the same

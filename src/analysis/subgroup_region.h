@@ -40,6 +40,18 @@ typedef struct xe_sgv_cand {
    int loop_mode;
    uint32_t loop_u, loop_base;   /* the uniform term and the base parameter */
    uint32_t loop_x0;             /* lane 0's value of loop_key, built at B */
+   /* The lane analysis under the kernel's own SubgroupSize and LocalSize
+    * (xe_sgv.declared) proves the address lane 0's plus one element per
+    * lane in every full sub-group of a work-group whose local size x is
+    * the declared one: no per-lane test is needed (xe_sgv_uniform_test). */
+   bool proved;
+   /* proved only if lane 0's 32-bit index is far enough from the wrap
+    * point of its extension (1: sign-, 2: zero-extended; 0: no check):
+    * base[ext(i)] with i moving by one per lane modulo 2^32, the idiom
+    * `int i = get_global_id(0)`, whose extension the analysis cannot prove
+    * without a promise about the global offset.  The uniform test checks
+    * it (one comparison of lane 0's index). */
+   int wrap_mode;
 } xe_sgv_cand;
 
 typedef struct xe_sgv {
@@ -56,6 +68,10 @@ typedef struct xe_sgv {
    xe_inst *at;         /* hoisted code goes before this (the pass's) */
    xe_sgv_cand *c;
    unsigned nc;
+   /* The kernel declares SubgroupSize S and LocalSize L with L.x a
+    * multiple of S, and the lane facts given to xe_sgv_collect were
+    * computed with them (the caller sets it). */
+   bool declared;
    /* The lanes as in a typical launch (sub-group 16, local size 16x1x1,
     * offset a multiple of 16), where lane k's global id x is lane 0's plus
     * k: an access whose address is not one element per lane there fails the
@@ -85,6 +101,21 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
  * sign- (*mode 1) or zero-extends (*mode 2). */
 bool xe_sgv_index_form(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key,
                        int *mode);
+/* Can the test be the uniform one: every candidate proved (none in a
+ * loop form), so the sub-group needs no per-lane comparison, only that its
+ * work-group is full in x, that each lane-0 base is aligned and that the
+ * guard holds in every lane (docs/cost-model.md, "Versioning")? */
+bool xe_sgv_uniform_test(const xe_sgv *c);
+/* Does a's own Aligned memory operand already give lane 0's address the
+ * alignment its block access needs (4 bytes for reads, 16 for writes)?
+ * Every lane runs the access whenever the fast copy runs its block form
+ * (a uniform block), lane 0 included, so the operand's promise holds for
+ * the base and the test need not check it. */
+bool xe_sgv_align_known(const xe_sgv_cand *a);
+/* The checks the uniform test makes: alignment for candidates without
+ * xe_sgv_align_known, and wrap_mode checks (what the cost model charges
+ * version_uaccess for). */
+unsigned xe_sgv_uniform_checks(const xe_sgv *c);
 /* Candidate q shares the lane-0 base of an earlier candidate with the same
  * address and direction, when there is one. */
 bool xe_sgv_reuse_base(xe_sgv *c, unsigned q);

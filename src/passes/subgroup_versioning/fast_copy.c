@@ -42,20 +42,22 @@ static uint32_t hoist(vctx *c, uint32_t id)
    return r;
 }
 
-static uint32_t builtin_var(xe_module *m, xe_kernel *k, SpvBuiltIn bi)
+/* The Input variable of built-in bi with pointee type ty (the module's, or
+ * a new one), in the interface of k's entry points. */
+static uint32_t builtin_var(xe_module *m, xe_kernel *k, SpvBuiltIn bi, uint32_t ty)
 {
-   uint32_t u32 = xe_type_int(m, 32), var = 0;
+   uint32_t var = 0;
    xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
       if (i->opcode == SpvOpVariable && xe_builtin_of(m, i->result_id) == (int)bi) {
          xe_inst *t = xe_def(m, i->type_id);
-         if (t && xe_op(t, 1) == u32)
+         if (t && xe_op(t, 1) == ty)
             var = i->result_id;
       }
    }
    if (!var) {
       uint32_t sc = SpvStorageClassInput;
       uint8_t lit = XE_W_LIT;
-      var = xe_global_append(m, SpvOpVariable, xe_type_pointer(m, SpvStorageClassInput, u32), 1, &sc,
+      var = xe_global_append(m, SpvOpVariable, xe_type_pointer(m, SpvStorageClassInput, ty), 1, &sc,
                              &lit);
       uint32_t b = bi;
       xe_decorate(m, var, SpvDecorationBuiltIn, &b, 1);
@@ -119,45 +121,25 @@ typedef struct idx_test {
    uint32_t idx0;    /* lane 0's 64-bit index, built at B */
 } idx_test;
 
-/* Builds the test, the copy and the block accesses.  cond: the guard's
- * condition (0 without a guard), h_true: H is its true target. */
-void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true, int measure)
+/* The general test (pass.c's header comment): every lane's predicate
+ * (the guard, contiguity of each address, no wrap of its index) reduced
+ * with OpGroupIAdd and compared with SubgroupMaxSize, and the uniform
+ * alignment of each lane-0 base.  Sets each candidate's base.  Returns the
+ * bool that selects the fast copy. */
+static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
 {
    xe_module *m = c->m;
-   xe_block *bb = c->cfg->blocks[c->b];
-   xe_block *head = rb[0];
-   if (c->no_guard) {
-      /* Split the entry after its variables: B keeps them and the test,
-       * the new head H the rest. */
-      xe_inst *first = bb->insts.first;
-      while (first && (first->opcode == SpvOpVariable || first->opcode == SpvOpLine ||
-                       first->opcode == SpvOpNoLine))
-         first = first->next;
-      head = xe_block_create(m, c->f, xe_fresh_id(m));
-      xe_block_insert(c->f, bb, head);
-      successors_relabel(m, xe_block_terminator(bb), xe_block_id(bb), xe_block_id(head));
-      for (xe_inst *i = first, *n; i; i = n) {
-         n = i->next;
-         xe_inst_remove(m, i);
-         xe_block_append(m, head, i);
-      }
-      uint32_t hid = xe_block_id(head);
-      xe_block_append(m, bb, xe_inst_create(SpvOpBranch, 0, 0, &hid, 1, NULL));
-      rb[0] = head;   /* B is rb[0] before the split */
-   }
-   xe_inst *term = xe_block_terminator(bb);
-   c->at = term;
-   xe_builder b = xe_builder_before(m, term);
+   xe_builder b = xe_builder_before(m, c->at);
    uint32_t u32 = xe_type_int(m, 32), u64 = xe_type_int(m, 64), bt = xe_type_bool(m);
    xe_add_capability(m, SpvCapabilityInt64);
    xe_add_capability(m, SpvCapabilityGroups);
    uint32_t scope = xe_const_int(m, u32, SCOPE_SUBGROUP), zero = xe_const_int(m, u32, 0);
-   uint32_t lid = xe_build_load(&b, u32, builtin_var(m, c->k, SpvBuiltInSubgroupLocalInvocationId), 0, 0);
+   uint32_t lid = xe_build_load(&b, u32, builtin_var(m, c->k, SpvBuiltInSubgroupLocalInvocationId, u32), 0, 0);
    uint32_t lid64 = xe_build1(&b, SpvOpUConvert, u64, lid);
    /* The guard enters the predicate through OpSelect at the end: IGC 22.43
     * fails without a message on an OpLogicalNot of the guard here. */
    uint32_t pred = 0;
-   uint32_t maxsz = xe_build_load(&b, u32, builtin_var(m, c->k, SpvBuiltInSubgroupMaxSize), 0, 0);
+   uint32_t maxsz = xe_build_load(&b, u32, builtin_var(m, c->k, SpvBuiltInSubgroupMaxSize, u32), 0, 0);
    uint32_t upred = 0;   /* the sub-group-uniform part of the test */
    /* Addresses `base[idx]` with a uniform base: the index is tested once
     * for all the accesses that share it (lane k's index is lane 0's plus k,
@@ -246,6 +228,136 @@ void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true,
    uint32_t fast = xe_build2(&b, SpvOpIEqual, bt, count, maxsz);
    if (upred)
       fast = xe_build2(&b, SpvOpLogicalAnd, bt, fast, upred);
+   return fast;
+}
+
+/* The uniform test, when every candidate is proved contiguous by the lane
+ * analysis under the kernel's declared SubgroupSize S and LocalSize L
+ * (L.x % S == 0; xe_sgv_uniform_test): in a work-group whose local size x
+ * is L.x every sub-group is full and one row's run of S consecutive x ids,
+ * so what is left to test is uniform per sub-group:
+ *   WorkgroupSize.x == L.x (only the last work-group of a non-uniform
+ *     NDRange is narrower; the enqueued size is L, which the kernel
+ *     requires, so the constant stands for EnqueuedWorkgroupSize.x),
+ *   && each lane-0 base 4-byte (reads) or 16-byte (writes) aligned (a
+ *     32-bit AND of the low bits),
+ *   && OpGroupAll(guard) when there is a guard.
+ * No 64-bit per-lane difference, no reduction without a guard.  B is
+ * sub-group uniform, so every lane of the sub-group is active here and the
+ * broadcasts from lane 0 are defined.  Sets each candidate's base. */
+static uint32_t uniform_test(vctx *c, uint32_t cond, bool h_true)
+{
+   xe_module *m = c->m;
+   xe_builder b = xe_builder_before(m, c->at);
+   uint32_t u32 = xe_type_int(m, 32), u64 = xe_type_int(m, 64), bt = xe_type_bool(m);
+   xe_add_capability(m, SpvCapabilityInt64);
+   xe_add_capability(m, SpvCapabilityGroups);
+   uint32_t scope = xe_const_int(m, u32, SCOPE_SUBGROUP), zero = xe_const_int(m, u32, 0);
+   uint32_t v3 = xe_type_vector(m, u64, 3);
+   uint32_t wsz = xe_build_load(&b, v3, builtin_var(m, c->k, SpvBuiltInWorkgroupSize, v3), 0, 0);
+   uint8_t ekinds[2] = { XE_W_ID, XE_W_LIT };
+   uint32_t eops[2] = { wsz, 0 };
+   uint32_t wx = xe_fresh_id(m);
+   xe_build_inst(&b, xe_inst_create(SpvOpCompositeExtract, u64, wx, eops, 2, ekinds));
+   uint32_t fast = xe_build2(&b, SpvOpIEqual, bt, wx, xe_const_int(m, u64, c->k->local_size[0]));
+   /* Lane 0's value of each tested index, once per index. */
+   /* Per index: key, x0, wrap checked (0/1). */
+   uint32_t *keys = malloc(3 * (c->nc ? c->nc : 1) * sizeof(uint32_t));
+   unsigned nkeys = 0;
+   for (unsigned q = 0; q < c->nc; q++) {
+      cand *a = &c->c[q];
+      if (xe_sgv_reuse_base(c, q))
+         continue;
+      xe_inst *pd = xe_def(m, a->ptr);
+      uint32_t base, key, addr0;
+      int mode;
+      if (xe_sgv_index_form(c, a, &base, &key, &mode)) {
+         /* base[ext(broadcast(key))]: lane 0's own address computation,
+          * on a uniform value (IGC computes it with scalar instructions). */
+         uint32_t x0 = 0;
+         bool wrap_done = false;
+         for (unsigned p = 0; p < nkeys; p++)
+            wrap_done |= keys[3 * p] == key && keys[3 * p + 2];
+         for (unsigned p = 0; p < nkeys && !x0; p++)
+            x0 = keys[3 * p] == key ? keys[3 * p + 1] : 0;
+         if (!x0) {
+            x0 = xe_build3(&b, SpvOpGroupBroadcast, xe_def(m, key)->type_id, scope, hoist(c, key), zero);
+            keys[3 * nkeys] = key, keys[3 * nkeys + 1] = x0, keys[3 * nkeys + 2] = 0;
+            nkeys++;
+         }
+         if (a->wrap_mode && !wrap_done) {
+            for (unsigned p = 0; p < nkeys; p++)
+               keys[3 * p + 2] |= keys[3 * p] == key;
+            /* Lanes x0 .. x0 + S - 1 stay on one side of the extension's
+             * wrap point: x0 <= 2^31 - S (signed) or 2^32 - S. */
+            uint32_t lim = xe_const_int(m, u32, (a->wrap_mode == 1 ? 0x80000000u : 0) - c->k->subgroup_size);
+            uint32_t nw = xe_build2(&b, a->wrap_mode == 1 ? SpvOpSLessThanEqual : SpvOpULessThanEqual, bt, x0, lim);
+            fast = xe_build2(&b, SpvOpLogicalAnd, bt, fast, nw);
+         }
+         uint32_t idx0 = mode ? xe_build1(&b, mode == 1 ? SpvOpSConvert : SpvOpUConvert, u64, x0) : x0;
+         uint32_t pops[2] = { hoist(c, base), idx0 };
+         a->base = xe_build(&b, SpvOpPtrAccessChain, pd->type_id, 2, pops)->result_id;
+         if (xe_sgv_align_known(a))
+            continue;
+         addr0 = xe_build1(&b, SpvOpConvertPtrToU, u64, a->base);
+      } else {
+         uint32_t addr = xe_build1(&b, SpvOpConvertPtrToU, u64, hoist(c, a->ptr));
+         addr0 = xe_build3(&b, SpvOpGroupBroadcast, u64, scope, addr, zero);
+         a->base = xe_build1(&b, SpvOpConvertUToPtr, pd->type_id, addr0);
+      }
+      if (xe_sgv_align_known(a))
+         continue;
+      uint32_t lo = xe_build1(&b, SpvOpUConvert, u32, addr0);
+      uint32_t low = xe_build2(&b, SpvOpBitwiseAnd, u32, lo, xe_const_int(m, u32, a->store ? 15 : 3));
+      uint32_t al = xe_build2(&b, SpvOpIEqual, bt, low, zero);
+      fast = xe_build2(&b, SpvOpLogicalAnd, bt, fast, al);
+   }
+   free(keys);
+   if (cond) {
+      /* H on the false side: no lane's cond holds.  Not through an
+       * OpLogicalNot of the guard (general_test says why). */
+      uint32_t all;
+      if (h_true) {
+         all = xe_build2(&b, SpvOpGroupAll, bt, scope, cond);
+      } else {
+         uint32_t any = xe_build2(&b, SpvOpGroupAny, bt, scope, cond);
+         all = xe_build2(&b, SpvOpLogicalEqual, bt, any, xe_const_bool(m, false));
+      }
+      fast = xe_build2(&b, SpvOpLogicalAnd, bt, fast, all);
+   }
+   return fast;
+}
+
+/* Builds the test, the copy and the block accesses.  cond: the guard's
+ * condition (0 without a guard), h_true: H is its true target. */
+void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true, int measure)
+{
+   xe_module *m = c->m;
+   xe_block *bb = c->cfg->blocks[c->b];
+   xe_block *head = rb[0];
+   if (c->no_guard) {
+      /* Split the entry after its variables: B keeps them and the test,
+       * the new head H the rest. */
+      xe_inst *first = bb->insts.first;
+      while (first && (first->opcode == SpvOpVariable || first->opcode == SpvOpLine ||
+                       first->opcode == SpvOpNoLine))
+         first = first->next;
+      head = xe_block_create(m, c->f, xe_fresh_id(m));
+      xe_block_insert(c->f, bb, head);
+      successors_relabel(m, xe_block_terminator(bb), xe_block_id(bb), xe_block_id(head));
+      for (xe_inst *i = first, *n; i; i = n) {
+         n = i->next;
+         xe_inst_remove(m, i);
+         xe_block_append(m, head, i);
+      }
+      uint32_t hid = xe_block_id(head);
+      xe_block_append(m, bb, xe_inst_create(SpvOpBranch, 0, 0, &hid, 1, NULL));
+      rb[0] = head;   /* B is rb[0] before the split */
+   }
+   xe_inst *term = xe_block_terminator(bb);
+   c->at = term;
+   uint32_t fast = xe_sgv_uniform_test(c) ? uniform_test(c, cond, h_true)
+                                          : general_test(c, cond, h_true);
 
    /* The copy R': fresh ids for labels and results. */
    uint32_t bound0 = m->bound;

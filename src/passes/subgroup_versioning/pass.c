@@ -42,6 +42,28 @@
  * lanes, and the test compares with the size the device chose (8, 16 or
  * 32).
  *
+ * The uniform test.  A kernel that declares SubgroupSize S and LocalSize L
+ * with L.x % S == 0 runs with S lanes per sub-group, and in a work-group
+ * whose local size x is L.x every sub-group is full and one row's run of S
+ * consecutive x ids.  When the lane analysis under S and L proves every
+ * candidate's address lane 0's plus one element per lane (so it holds in
+ * every such sub-group; xe_sgv_cand.proved), B tests only what is uniform
+ * per sub-group (fast_copy.c, uniform_test):
+ *
+ *    WorkgroupSize.x == L.x
+ *    && each lane-0 base aligned (a 32-bit AND; none for a read whose own
+ *       Aligned operand is 4 or more: lane 0 runs that read whenever the
+ *       fast copy runs its block form)
+ *    && for base[sext(i)] (or zext) with a 32-bit i that moves by one per
+ *       lane modulo 2^32 (`int i = get_global_id(0)`): lane 0's i <= 2^31 - S
+ *       (2^32 - S), so no lane crosses the extension's wrap point
+ *    && OpGroupAll(cond-for-H)                       (with a guard)
+ *
+ * No per-lane address difference and no reduction.  The --subgroup-size
+ * and --local-size options do not count as declared here (they are
+ * promises block-io records for the host); a kernel without both modes, or
+ * with an access the analysis cannot prove, gets the general test above.
+ *
  * An access converts only when its address can be computed at the end of
  * B: from values available there, through pure integer and pointer
  * operations (re-emitted at B; InBounds access chains lose InBounds since
@@ -60,8 +82,10 @@
  * Cost: the region is versioned only where the cost model
  * (src/analysis/cost.h) says the versioned kernel is not slower on any
  * device of --target (cost_allows; docs/cost-model.md): one or two block
- * accesses rarely pay for the sub-group test (the guide's copy kernel
- * would go 22 -> 50 ISA instructions on pvc).  --target=none versions
+ * accesses rarely pay for the sub-group test (the guide's copy kernel's
+ * fast path would go 22 -> 46 ISA instructions on pvc with the general
+ * test, 22 -> 32 with the uniform one: still worse, refused; the uniform
+ * test is priced by xe_cost_versioned_uniform).  --target=none versions
  * without asking.  Kernels on the --isa-check exclusion list are left
  * alone.
  *
@@ -132,6 +156,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    xe_cost_change ch = { .block = conv, .nblock = c->nc };
    uint32_t b = c->no_guard ? 0 : gb;
    double fb = xe_cost_block_frequency(m, c->f, b);
+   bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
    double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
    enum xe_device worst = XE_DEV_DG2;
    bool ok = true;
@@ -144,7 +169,10 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       before[d] = total;
-      after[d] = outside + fb * xe_cost_versioned((enum xe_device)d, c->nc, fast, (slow + guard) / fb);
+      double run = uniform ? xe_cost_versioned_uniform((enum xe_device)d, xe_sgv_uniform_checks(c), !c->no_guard, fast,
+                                                       (slow + guard) / fb)
+                           : xe_cost_versioned((enum xe_device)d, c->nc, fast, (slow + guard) / fb);
+      after[d] = outside + fb * run;
       if (after[d] > before[d] * (1 + 1e-9) && ok) {
          ok = false;
          worst = (enum xe_device)d;
@@ -166,6 +194,16 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
                 "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
                 "sub-group test)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
                 c->nc);
+   return false;
+}
+
+/* The uniform test reads WorkgroupSize as a vector of 64-bit size_t. */
+static bool physical64(const xe_module *m)
+{
+   xe_foreach_inst(i, &m->sec[XE_SEC_MEMORY_MODEL]) {
+      if (i->opcode == SpvOpMemoryModel)
+         return xe_op(i, 0) == SpvAddressingModelPhysical64;
+   }
    return false;
 }
 
@@ -197,6 +235,11 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    missed_ctx mc = { r, m, k->name };
    c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
    const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
+   /* The kernel's own SubgroupSize and LocalSize (not --subgroup-size /
+    * --local-size, which are promises block-io records in a manifest):
+    * with L.x a multiple of S the lane facts below hold in every full
+    * sub-group, and the test can be the uniform one (fast_copy.c). */
+   c.declared = k->subgroup_size && ls && ls[0] % k->subgroup_size == 0 && physical64(m);
    xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
    char why[200], nb[64], nb2[64];
    bool done = false, progress = false;
@@ -311,21 +354,31 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                       xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
                       c.c[q].store ? 16 : 4);
       }
+      bool wrap = false;
+      for (unsigned q = 0; q < c.nc; q++)
+         wrap |= c.c[q].wrap_mode != 0;
+      char test[256];
+      if (!xe_sgv_uniform_test(&c))
+         snprintf(test, sizeof(test), "sub-group add-reduction of the per-lane predicate == "
+                  "SubgroupMaxSize");
+      else
+         snprintf(test, sizeof(test), "uniform: the declared sizes prove contiguity in a full "
+                  "sub-group; work-group size x == LocalSize x, lane-0 bases aligned%s%s",
+                  wrap ? ", lane 0's 32-bit index not within the sub-group size of its wrap" : "",
+                  c.no_guard ? "" : ", OpGroupAll of the guard");
       if (c.no_guard) {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
                    "write(s) runs when the sub-group is full and every address is contiguous and "
-                   "aligned (test: sub-group add-reduction of the per-lane predicate == "
-                   "SubgroupMaxSize); otherwise the original code%s%s%s", reads, writes,
+                   "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          sgv_apply(&c, rb, nrb, 0, true, ctx->options->measure_path);
       } else {
          xe_remark(r, k->name, XE_REMARK_APPLIED,
                    "versioned the region guarded by %s: a fast copy without the guard, with %u "
                    "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
-                   "holds in every lane and every address is contiguous and aligned (test: "
-                   "sub-group add-reduction of the per-lane predicate == SubgroupMaxSize); "
-                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes,
+                   "holds in every lane and every address is contiguous and aligned (test: %s); "
+                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          sgv_apply(&c, rb, nrb, gcond, gtrue, ctx->options->measure_path);
       }
