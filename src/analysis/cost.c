@@ -304,14 +304,11 @@ static double other_arrays_bytes(xe_module *m, xe_inst *var, const xe_cost_chang
    if (!f || !f->first)
       return 0;
    xe_foreach_inst(v, &f->first->insts) {
-      if (v == var || v->opcode != SpvOpVariable)
-         continue;
-      xe_inst *pt = xe_def(m, v->type_id);
-      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
       uint64_t len;
-      if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len))
+      uint32_t elem;
+      if (v == var || !xe_variable_array(m, v, &len, &elem))
          continue;
-      double esz = (double)xe_type_size(m, xe_op(at, 0));
+      double esz = (double)xe_type_size(m, elem);
       if (ch && ch->var == v->result_id) {
          if (ch->len)
             len = ch->len;
@@ -333,11 +330,14 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
 {
    arr_shape s = { 1, 4, false, 0 };
    xe_module *m = wk->m;
-   xe_inst *pt = xe_def(m, var->type_id);
-   xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
-   uint64_t len = 1, esz = at ? xe_type_size(m, at->result_id) : 4;
-   if (at && at->opcode == SpvOpTypeArray && xe_const_uint(m, xe_op(at, 1), &len))
-      esz = xe_type_size(m, xe_op(at, 0));
+   uint64_t len = 1, esz;
+   uint32_t elem;
+   if (xe_variable_array(m, var, &len, &elem)) {
+      esz = xe_type_size(m, elem);
+   } else {
+      xe_inst *pt = xe_def(m, var->type_id);
+      esz = pt && pt->opcode == SpvOpTypePointer ? xe_type_size(m, xe_op(pt, 1)) : 4;
+   }
    s.len = (uint32_t)(len ? len : 1);
    s.elem_bytes = (uint32_t)(esz ? esz : 4);
    bool vol = any_volatile_access(m, var);

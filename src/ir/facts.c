@@ -275,6 +275,21 @@ void xe_set_execution_mode(xe_module *m, uint32_t fn_id, SpvExecutionMode mode,
 
 /* ---- constants and types ---- */
 
+uint32_t xe_variable_array(const xe_module *m, const xe_inst *var, uint64_t *len, uint32_t *elem)
+{
+   if (!var || var->opcode != SpvOpVariable)
+      return 0;
+   /* Only a pointer type is valid here, but the validator may not have run. */
+   xe_inst *pt = xe_def(m, var->type_id);
+   xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+   uint64_t n;
+   if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &n))
+      return 0;
+   *len = n;
+   *elem = xe_op(at, 0);
+   return at->result_id;
+}
+
 bool xe_const_uint(const xe_module *m, uint32_t id, uint64_t *value)
 {
    xe_inst *d = xe_def(m, id);

@@ -391,6 +391,12 @@ int xe_builtin_of(const xe_module *m, uint32_t var_id);
 /* Integer value of an OpConstant of integer type (zero-extended); false
  * when id is not such a constant. */
 bool xe_const_uint(const xe_module *m, uint32_t id, uint64_t *value);
+/* When var is an OpVariable whose pointee is an OpTypeArray with an
+ * integer OpConstant length (SPIR-V 3.32.6; a specialization-constant
+ * length does not count): the array type's id, with *len its length in
+ * elements and *elem its element type id.  Otherwise 0, and *len and *elem
+ * are not written. */
+uint32_t xe_variable_array(const xe_module *m, const xe_inst *var, uint64_t *len, uint32_t *elem);
 /* Bit width of an integer or float type id, 0 otherwise. */
 unsigned xe_type_width(const xe_module *m, uint32_t type_id);
 /* Size in bytes of a type for Physical64 addressing as OpenCL C lays it

@@ -137,12 +137,9 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
       }
    }
    xe_foreach_inst(v, &f->first->insts) {
-      if (v->opcode != SpvOpVariable)
-         continue;
-      xe_inst *pt = xe_def(m, v->type_id);
-      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
       uint64_t len;
-      if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len))
+      uint32_t elem;
+      if (!xe_variable_array(m, v, &len, &elem))
          continue;
       bool vol = false;
       for (unsigned q = 0; q < nvols && !vol; q++)
@@ -183,14 +180,9 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
    xe_inst **vars = NULL;
    unsigned nv = 0;
    xe_foreach_inst(i, &f->first->insts) {
-      if (i->opcode != SpvOpVariable)
-         continue;
-      xe_inst *pt = xe_def(m, i->type_id);
-      /* (Only a pointer type is valid here; the validator may not have run.) */
-      xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
       uint64_t len;
-      if (!at || at->opcode != SpvOpTypeArray || !xe_const_uint(m, xe_op(at, 1), &len) || !len ||
-          len > UINT32_MAX)
+      uint32_t elem;
+      if (!xe_variable_array(m, i, &len, &elem) || !len || len > UINT32_MAX)
          continue;
       vars = realloc(vars, (nv + 1) * sizeof(xe_inst *));
       vars[nv++] = i;
