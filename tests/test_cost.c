@@ -52,15 +52,6 @@ static int run(const char *name, const char *args, char **rem, char **dis)
    return rc;
 }
 
-static bool have_igc(void)
-{
-   if (tu_have("ocloc") && tu_have("iga64"))
-      return true;
-   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
-   ck_assert_msg(!req || strcmp(req, "1"), "ocloc/iga64 required but missing");
-   return false;
-}
-
 START_TEST(accepted)
 {
    char *rem = NULL, *dis = NULL;
@@ -236,7 +227,7 @@ END_TEST
 
 START_TEST(isa_check_refuses)
 {
-   if (!have_igc())
+   if (!tu_have_igc())
       return;
    char *rem = NULL, *dis = NULL;
    /* The model lets the load through for dg2; IGC's pvc output is worse

@@ -108,15 +108,6 @@ START_TEST(listing_matches_bench_isa)
 }
 END_TEST
 
-static bool have_igc(void)
-{
-   if (tu_have("ocloc") && tu_have("iga64"))
-      return true;
-   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
-   ck_assert_msg(!req || strcmp(req, "1"), "ocloc/iga64 required but missing");
-   return false;
-}
-
 /* Modules whose IGC output has private (scratch and, on dg2, stateless
  * a64) traffic, generic-pointer a64 traffic, block and scattered
  * messages, loops and images. */
@@ -126,7 +117,7 @@ static const char *const modules[] = {
 
 START_TEST(igc_output_matches_bench_isa)
 {
-   if (!have_igc())
+   if (!tu_have_igc())
       return;
    const char *name = modules[_i / XE_DEV_COUNT];
    enum xe_device d = (enum xe_device)(_i % XE_DEV_COUNT);

@@ -161,6 +161,15 @@ void tu_spirv_val(const char *path)
    free(err);
 }
 
+bool tu_have_igc(void)
+{
+   if (tu_have("ocloc") && tu_have("iga64"))
+      return true;
+   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
+   ck_assert_msg(!req || strcmp(req, "1"), "ocloc/iga64 required but missing");
+   return false;
+}
+
 void tu_ocloc(const char *path)
 {
    if (!tu_have("ocloc")) {

@@ -21,6 +21,10 @@ char *tu_tmp(const char *name);
  * When out/err are non-NULL they receive its stdout/stderr (malloc'd). */
 int tu_sh(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool tu_have(const char *tool);
+/* Are ocloc and iga64 (IGC's compiler and disassembler) installed?  False
+ * when not, and the test then skips its IGC part, unless
+ * XEOPT_REQUIRE_OCLOC=1, which fails the test instead. */
+bool tu_have_igc(void);
 char *tu_read(const char *path, size_t *n);
 /* Reads a SPIR-V module (xe_read); fails the test when it cannot.  The
  * caller frees it (xe_module_free).  tu_load_src takes a path relative to
