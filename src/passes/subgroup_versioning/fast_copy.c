@@ -119,6 +119,7 @@ typedef struct idx_test {
    int mode;         /* 0: 64-bit index; 1: sign-, 2: zero-extended from 32 bits */
    uint32_t x0;      /* lane 0's value of key, built at B */
    uint32_t idx0;    /* lane 0's 64-bit index, built at B */
+   bool wrapped;     /* uniform_test: its wrap check is built */
 } idx_test;
 
 /* The general test (pass.c's header comment): every lane's predicate
@@ -161,7 +162,7 @@ static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
          t = it[p].key == key && it[p].mode == mode ? &it[p] : NULL;
       if (!t) {
          t = &it[nit++];
-         t->key = key, t->mode = mode;
+         *t = (idx_test){ .key = key, .mode = mode };
          uint32_t x = hoist(c, key);
          uint32_t xt = xe_def(m, key)->type_id;
          uint32_t x0 = xe_build3(&b, SpvOpGroupBroadcast, xt, scope, x, zero);
@@ -260,10 +261,10 @@ static uint32_t uniform_test(vctx *c, uint32_t cond, bool h_true)
    uint32_t wx = xe_fresh_id(m);
    xe_build_inst(&b, xe_inst_create(SpvOpCompositeExtract, u64, wx, eops, 2, ekinds));
    uint32_t fast = xe_build2(&b, SpvOpIEqual, bt, wx, xe_const_int(m, u64, c->k->local_size[0]));
-   /* Lane 0's value of each tested index, once per index. */
-   /* Per index: key, x0, wrap checked (0/1). */
-   uint32_t *keys = malloc(3 * (c->nc ? c->nc : 1) * sizeof(uint32_t));
-   unsigned nkeys = 0;
+   /* Lane 0's value of each tested index, once per index (key; mode and
+    * idx0 unused here). */
+   idx_test *it = malloc((c->nc ? c->nc : 1) * sizeof(*it));
+   unsigned nit = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
       if (xe_sgv_reuse_base(c, q))
@@ -274,20 +275,17 @@ static uint32_t uniform_test(vctx *c, uint32_t cond, bool h_true)
       if (xe_sgv_index_form(c, a, &base, &key, &mode)) {
          /* base[ext(broadcast(key))]: lane 0's own address computation,
           * on a uniform value (IGC computes it with scalar instructions). */
-         uint32_t x0 = 0;
-         bool wrap_done = false;
-         for (unsigned p = 0; p < nkeys; p++)
-            wrap_done |= keys[3 * p] == key && keys[3 * p + 2];
-         for (unsigned p = 0; p < nkeys && !x0; p++)
-            x0 = keys[3 * p] == key ? keys[3 * p + 1] : 0;
-         if (!x0) {
-            x0 = xe_build3(&b, SpvOpGroupBroadcast, xe_def(m, key)->type_id, scope, hoist(c, key), zero);
-            keys[3 * nkeys] = key, keys[3 * nkeys + 1] = x0, keys[3 * nkeys + 2] = 0;
-            nkeys++;
+         idx_test *t = NULL;
+         for (unsigned p = 0; p < nit && !t; p++)
+            t = it[p].key == key ? &it[p] : NULL;
+         if (!t) {
+            t = &it[nit++];
+            *t = (idx_test){ .key = key };
+            t->x0 = xe_build3(&b, SpvOpGroupBroadcast, xe_def(m, key)->type_id, scope, hoist(c, key), zero);
          }
-         if (a->wrap_mode && !wrap_done) {
-            for (unsigned p = 0; p < nkeys; p++)
-               keys[3 * p + 2] |= keys[3 * p] == key;
+         uint32_t x0 = t->x0;
+         if (a->wrap_mode && !t->wrapped) {
+            t->wrapped = true;
             /* Lanes x0 .. x0 + S - 1 stay on one side of the extension's
              * wrap point: x0 <= 2^31 - S (signed) or 2^32 - S. */
             uint32_t lim = xe_const_int(m, u32, (a->wrap_mode == 1 ? 0x80000000u : 0) - c->k->subgroup_size);
@@ -312,7 +310,7 @@ static uint32_t uniform_test(vctx *c, uint32_t cond, bool h_true)
       uint32_t al = xe_build2(&b, SpvOpIEqual, bt, low, zero);
       fast = xe_build2(&b, SpvOpLogicalAnd, bt, fast, al);
    }
-   free(keys);
+   free(it);
    if (cond) {
       /* H on the false side: no lane's cond holds.  Not through an
        * OpLogicalNot of the guard (general_test says why). */
