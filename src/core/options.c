@@ -19,6 +19,14 @@ void xe_strlist_add(xe_strlist *l, const char *s)
    l->v[l->n++] = strdup(s);
 }
 
+bool xe_strlist_has(const xe_strlist *l, const char *s)
+{
+   for (unsigned k = 0; k < l->n && s; k++)
+      if (!strcmp(l->v[k], s))
+         return true;
+   return false;
+}
+
 void xe_strlist_free(xe_strlist *l)
 {
    for (unsigned k = 0; k < l->n; k++)
@@ -63,10 +71,7 @@ unsigned xe_options_target(const xe_options *o, const char *kernel)
    if (o->target == XE_TARGET_NONE)
       return 0;
    if (o->model_off) {
-      bool listed = false;
-      for (unsigned k = 0; k < o->ask_model.n && kernel && !listed; k++)
-         listed = !strcmp(o->ask_model.v[k], kernel);
-      if (!listed)
+      if (!xe_strlist_has(&o->ask_model, kernel))
          return 0;
    }
    return o->target ? o->target : XE_DEV_ALL;
@@ -74,10 +79,7 @@ unsigned xe_options_target(const xe_options *o, const char *kernel)
 
 bool xe_kernel_rewritable(const xe_options *o, const char *kernel)
 {
-   for (unsigned k = 0; k < o->exclude.n; k++)
-      if (!strcmp(o->exclude.v[k], kernel))
-         return false;
-   return true;
+   return !xe_strlist_has(&o->exclude, kernel);
 }
 
 /* Entries are "" (every kernel) or comma-separated kernel names. */

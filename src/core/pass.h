@@ -22,6 +22,8 @@ typedef struct xe_strlist {
 } xe_strlist;
 void xe_strlist_add(xe_strlist *l, const char *s);
 void xe_strlist_free(xe_strlist *l);
+/* Is s one of l's strings (exactly; s may be NULL: false)? */
+bool xe_strlist_has(const xe_strlist *l, const char *s);
 
 /* Launch options given per kernel or for all kernels (--subgroup-size,
  * --local-size), parsed and checked by xe_options_parse. */

@@ -379,10 +379,7 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
       if (!xe_kernel_rewritable(o2, ks[k].name))
          continue;
       xe_strlist_add(&o3.ask_model, ks[k].name);
-      bool asked = false;
-      for (unsigned q = 0; q < o2->ask_model.n && !asked; q++)
-         asked = !strcmp(o2->ask_model.v[q], ks[k].name);
-      any |= !asked;
+      any |= !xe_strlist_has(&o2->ask_model, ks[k].name);
    }
    xeopt_result t = { 0 };
    unsigned added = 0;
@@ -409,10 +406,7 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
    }
    for (unsigned k = 0; k < nk && ok; k++) {
       const char *name = ks[k].name;
-      bool asked = !xe_kernel_rewritable(o2, name);
-      for (unsigned q = 0; q < o2->ask_model.n && !asked; q++)
-         asked = !strcmp(o2->ask_model.v[q], name);
-      if (asked)
+      if (!xe_kernel_rewritable(o2, name) || xe_strlist_has(&o2->ask_model, name))
          continue;
       bool lower = false, higher = false;
       char figs[2 * XE_DEV_COUNT][64];
@@ -564,9 +558,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
             size_t at = strlen(all);
             snprintf(all + at, sizeof(all) - at, "%s%s", at ? "; " : "", figs[d]);
          }
-         bool asked = false;
-         for (unsigned q = 0; q < o2.ask_model.n && !asked; q++)
-            asked = !strcmp(o2.ask_model.v[q], name);
+         bool asked = xe_strlist_has(&o2.ask_model, name);
          if (worse && !asked && compiled) {
             xe_strlist_add(&o2.ask_model, name);
             added++;
