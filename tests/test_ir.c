@@ -434,6 +434,90 @@ START_TEST(block_order_fixes_dominance)
 }
 END_TEST
 
+/* The layout facts (src/ir/branches.c), the test block-order and
+ * loop-spec-constants ask before building a CFG: a loop nest is not
+ * acyclic; written in order it is forward-reachable, with its exit before
+ * its dominator it is not (the test is only sufficient: block-order then
+ * asks the dominator tree); a single block is both; the labels' scratch is
+ * left clear. */
+START_TEST(layout_facts_from_terminators)
+{
+   xe_module *m = assemble(nest_text(false));
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "k", &k));
+   xe_layout_facts lf = xe_function_layout_facts(m, k.body);
+   ck_assert(!lf.acyclic);
+   ck_assert(lf.forward_reachable);
+   lf = xe_function_layout_facts(m, k.fn);
+   ck_assert(lf.acyclic && lf.forward_reachable);
+   xe_foreach_block(b, k.body)
+      ck_assert_uint_eq(b->label->aux, 0);
+   xe_module_free(m);
+
+   m = assemble(nest_text(true));
+   ck_assert(xe_kernel_by_name(m, "k", &k));
+   lf = xe_function_layout_facts(m, k.body);
+   ck_assert(!lf.forward_reachable);
+   ck_assert(!lf.acyclic);
+   xe_module_free(m);
+
+   /* if/else without a loop: acyclic and in order. */
+   m = assemble("OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+                "OpEntryPoint Kernel %f \"f\"\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+                "%t = OpConstantTrue %bool\n%fnty = OpTypeFunction %void\n"
+                "%f = OpFunction %void None %fnty\n%a = OpLabel\n"
+                "OpBranchConditional %t %b %c\n%b = OpLabel\nOpBranch %d\n"
+                "%c = OpLabel\nOpBranch %d\n%d = OpLabel\nOpReturn\nOpFunctionEnd\n");
+   ck_assert(xe_kernel_by_name(m, "f", &k));
+   lf = xe_function_layout_facts(m, k.fn);
+   ck_assert(lf.acyclic && lf.forward_reachable);
+   xe_module_free(m);
+}
+END_TEST
+
+/* The index of global variables (xe_global_variables) follows edits, and
+ * the use-list check catches an index out of step with the module. */
+START_TEST(global_variables_index)
+{
+   xe_module *m = assemble("OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+                           "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %f \"f\" %g\n"
+                           "%void = OpTypeVoid\n%ulong = OpTypeInt 64 0\n"
+                           "%v3 = OpTypeVector %ulong 3\n%pin = OpTypePointer Input %v3\n"
+                           "%pw = OpTypePointer Workgroup %ulong\n"
+                           "%pf = OpTypePointer Function %ulong\n"
+                           "%g = OpVariable %pin Input\n%w = OpVariable %pw Workgroup\n"
+                           "%fnty = OpTypeFunction %void\n%f = OpFunction %void None %fnty\n"
+                           "%a = OpLabel\n%p = OpVariable %pf Function\nOpReturn\nOpFunctionEnd\n");
+   uint32_t n;
+   xe_inst *const *v = xe_global_variables(m, &n);
+   ck_assert_uint_eq(n, 2);   /* %g and %w; the Function variable is not global */
+   ck_assert(v[0]->opcode == SpvOpVariable && v[1]->opcode == SpvOpVariable);
+   char *err = NULL;
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   /* A new global variable joins; a deleted one leaves. */
+   uint32_t id = xe_fresh_id(m);
+   xe_inst *w = NULL;
+   for (uint32_t k = 0; k < n; k++)
+      if (xe_op(v[k], 0) == SpvStorageClassWorkgroup)
+         w = v[k];
+   ck_assert_ptr_nonnull(w);
+   uint32_t ops[1] = { SpvStorageClassWorkgroup };
+   uint8_t kinds[1] = { XE_W_LIT };
+   xe_inst *nv = xe_inst_create(SpvOpVariable, w->type_id, id, ops, 1, kinds);
+   xe_list_append(m, &m->sec[XE_SEC_GLOBAL], nv);
+   v = xe_global_variables(m, &n);
+   ck_assert_uint_eq(n, 3);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   xe_inst_kill(m, w);
+   v = xe_global_variables(m, &n);
+   ck_assert_uint_eq(n, 2);
+   for (uint32_t k = 0; k < n; k++)
+      ck_assert_ptr_ne(v[k], w);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   xe_module_free(m);
+}
+END_TEST
+
 /* One layout for passes and interpreter (src/ir/layout.c), with OpenCL C's
  * rules: struct { double4 v; char c; } is 64 bytes (double4 aligned to
  * 32, the size rounded up to it); facts.c once capped alignment at 16 and
@@ -543,6 +627,8 @@ int main(void)
    tcase_add_test(tc, cfg_dominators_loops);
    tcase_add_test(tc, builder_find_or_create);
    tcase_add_test(tc, block_order_fixes_dominance);
+   tcase_add_test(tc, layout_facts_from_terminators);
+   tcase_add_test(tc, global_variables_index);
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);

@@ -103,6 +103,9 @@ static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
    char *msg = xe_check_structure(m);
    if (!msg && !xe_check_uses(m, &msg) && !msg)
       msg = strdup("use lists differ");
+   const char *kwhy = msg ? NULL : xe_check_kernels(m);
+   if (kwhy && asprintf(&msg, "the remembered kernel list is stale (%s)", kwhy) < 0)
+      abort();
    if (msg) {
       if (asprintf(err, "after pass %s: %s", p->name, msg) < 0)
          abort();

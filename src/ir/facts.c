@@ -218,17 +218,38 @@ static void kernel_fill(const xe_module *m, xe_inst *ep, xe_kernel *k)
    kernel_modes(m, k);
 }
 
-xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n)
+/*
+ * The kernel list, remembered.  Every pass lists the kernels, and at a few
+ * thousand kernels filling one entry costs about eight cache misses (the
+ * entry function, its wrapper call, the body, their use lists and the
+ * execution modes): listing them again in every pass was a large part of
+ * the passes that do little else.  The list depends on the entry points
+ * and execution modes (entry_gen), on the callers of each body (calls_gen),
+ * on the code of each entry function (its code_gen: the wrapper test) and
+ * on nothing else, so it is kept while those counters stand; functions are
+ * never freed before the module, so the pointers stay good.  Checking the
+ * memo reads only the entry functions' structures.
+ */
+struct xe_kernel_memo {
+   uint32_t epoch, entry_gen, calls_gen;
+   unsigned n;
+   xe_kernel *v;
+   uint32_t *fn_gen;         /* v[k].fn->code_gen when filled */
+};
+
+static bool memo_valid(const xe_module *m, const struct xe_kernel_memo *km)
 {
-   *n = xe_kernels(m, NULL, 0);
-   xe_kernel *ks = calloc(*n ? *n : 1, sizeof(xe_kernel));
-   if (!ks)
-      abort();
-   xe_kernels(m, ks, *n);
-   return ks;
+   if (!km || km->epoch != m->epoch || km->entry_gen != m->entry_gen ||
+       km->calls_gen != m->calls_gen)
+      return false;
+   for (unsigned k = 0; k < km->n; k++) {
+      if (km->v[k].fn && km->v[k].fn->code_gen != km->fn_gen[k])
+         return false;
+   }
+   return true;
 }
 
-unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max)
+static unsigned kernels_fresh(const xe_module *m, xe_kernel *out, unsigned max)
 {
    unsigned n = 0;
    xe_foreach_inst(i, &m->sec[XE_SEC_ENTRY_POINT]) {
@@ -239,6 +260,87 @@ unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max)
       n++;
    }
    return n;
+}
+
+void xe__kernel_memo_free(xe_module *m)
+{
+   struct xe_kernel_memo *km = m->kernels_memo;
+   if (km) {
+      free(km->v);
+      free(km->fn_gen);
+      free(km);
+   }
+   m->kernels_memo = NULL;
+}
+
+/* The memo, refreshed when stale. */
+static const struct xe_kernel_memo *memo(const xe_module *cm)
+{
+   xe_module *m = (xe_module *)cm;   /* a cache: asking changes no IR */
+   if (memo_valid(m, m->kernels_memo))
+      return m->kernels_memo;
+   xe__kernel_memo_free(m);
+   struct xe_kernel_memo *km = calloc(1, sizeof(*km));
+   if (!km)
+      abort();
+   km->n = kernels_fresh(m, NULL, 0);
+   km->v = calloc(km->n ? km->n : 1, sizeof(xe_kernel));
+   km->fn_gen = calloc(km->n ? km->n : 1, sizeof(uint32_t));
+   if (!km->v || !km->fn_gen)
+      abort();
+   kernels_fresh(m, km->v, km->n);
+   for (unsigned k = 0; k < km->n; k++)
+      km->fn_gen[k] = km->v[k].fn ? km->v[k].fn->code_gen : 0;
+   /* Read after the fill: its first call builds the use lists. */
+   km->epoch = m->epoch;
+   km->entry_gen = m->entry_gen;
+   km->calls_gen = m->calls_gen;
+   m->kernels_memo = km;
+   return km;
+}
+
+xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n)
+{
+   const struct xe_kernel_memo *km = memo(m);
+   *n = km->n;
+   xe_kernel *ks = malloc((km->n ? km->n : 1) * sizeof(xe_kernel));
+   if (!ks)
+      abort();
+   memcpy(ks, km->v, km->n * sizeof(xe_kernel));
+   return ks;
+}
+
+unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max)
+{
+   const struct xe_kernel_memo *km = memo(m);
+   if (out && max)
+      memcpy(out, km->v, (max < km->n ? max : km->n) * sizeof(xe_kernel));
+   return km->n;
+}
+
+const char *xe_check_kernels(xe_module *m)
+{
+   struct xe_kernel_memo *km = m->kernels_memo;
+   if (!memo_valid(m, km))
+      return NULL;
+   unsigned n = kernels_fresh(m, NULL, 0);
+   if (n != km->n)
+      return "the number of kernels differs";
+   xe_kernel *f = calloc(n ? n : 1, sizeof(xe_kernel));
+   if (!f)
+      abort();
+   kernels_fresh(m, f, n);
+   const char *why = NULL;
+   for (unsigned k = 0; k < n && !why; k++) {
+      const xe_kernel *a = &km->v[k], *b = &f[k];
+      if (a->entry != b->entry || a->fn != b->fn || a->body != b->body ||
+          a->body_callers != b->body_callers || strcmp(a->name, b->name) ||
+          memcmp(a->local_size, b->local_size, sizeof(a->local_size)) ||
+          a->subgroup_size != b->subgroup_size)
+         why = "a kernel's entry differs";
+   }
+   free(f);
+   return why;
 }
 
 bool xe_kernel_by_name(const xe_module *m, const char *name, xe_kernel *out)

@@ -108,6 +108,15 @@ typedef struct xe_fn_cache {
    uint32_t epoch, gen;     /* the module epoch and generation it was computed at */
 } xe_fn_cache;
 
+/* What the layout order of a function's blocks says about its CFG
+ * (branches.c): both are sufficient tests, false says nothing.
+ * acyclic: every branch goes to a later block, so there is no loop.
+ * forward_reachable: each block's dominators precede it. */
+typedef struct xe_layout_facts {
+   bool acyclic;
+   bool forward_reachable;
+} xe_layout_facts;
+
 struct xe_function {
    xe_inst *def;          /* OpFunction */
    xe_list params;        /* OpFunctionParameter (and OpLine before the first block) */
@@ -145,8 +154,14 @@ struct xe_module {
                                 * moves: use lists are re-sorted on demand */
    uint32_t epoch;             /* bumped by xe_module_invalidate: every cached
                                 * function analysis is stale afterwards */
+   uint32_t entry_gen;         /* bumped on any change in the entry-point and
+                                * execution-mode sections */
+   uint32_t calls_gen;         /* bumped when an OpFunctionCall's callee is linked
+                                * or unlinked (a function's caller count changes) */
+   struct xe_kernel_memo *kernels_memo;   /* xe_kernels' last answer (facts.c) */
    struct xe_pool *pool;       /* memory the reader's and clones' instructions are
                                 * carved from (pool.c), NULL before the first */
+   struct xe_pool *struct_pool;   /* memory of every xe_function and xe_block (pool.c) */
    struct xe_stale *stale;     /* replaced analyses, freed between passes (a
                                 * pass may still hold pointers into them) */
    struct cJSON *manifest;     /* host contract entries, NULL when none */
@@ -261,6 +276,13 @@ xe_block *xe_block_create(xe_module *m, xe_function *f, uint32_t label_id);
 /* Links b at the end of f (after == NULL) or after another block. */
 void xe_block_insert(xe_function *f, xe_block *after, xe_block *b);
 void xe_block_unlink(xe_function *f, xe_block *b);
+/* Kills b's instructions and label (their names and decorations with them,
+ * as xe_inst_kill) and unlinks b from f; b is gone afterwards. */
+void xe_block_delete(xe_module *m, xe_function *f, xe_block *b);
+/* f's layout facts (above), from one walk of its terminators (branches.c).
+ * Uses the labels' aux as scratch and clears it.  A function without blocks
+ * gets both true. */
+xe_layout_facts xe_function_layout_facts(xe_module *m, xe_function *f);
 /* The terminator (skipping trailing OpLine/OpNoLine), or NULL. */
 xe_inst *xe_block_terminator(const xe_block *b);
 /* The first instruction that is not OpPhi/OpLine/OpNoLine, or NULL. */
@@ -313,6 +335,10 @@ const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count);
  * for an id used in every kernel (a built-in variable, a common type) is
  * O(n log n) each time the layout changed. */
 const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count);
+/* Every global OpVariable (storage class other than Function), in no
+ * particular order: *count entries owned by the module, valid until the
+ * next edit.  O(1) once the use lists exist (they keep it). */
+xe_inst *const *xe_global_variables(xe_module *m, uint32_t *count);
 /* Number of uses of id, O(1) once the use lists exist. */
 uint32_t xe_use_count(xe_module *m, uint32_t id);
 /* Frees the copies xe_uses returned (the pipeline does it between passes). */
@@ -377,6 +403,11 @@ typedef struct xe_kernel {
 unsigned xe_kernels(const xe_module *m, xe_kernel *out, unsigned max);
 /* Every kernel, in a malloc'd array the caller frees; *n gets the count. */
 xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n);
+/* The kernel list is remembered while nothing it depends on changes (see
+ * facts.c).  When the memo is current, compares it with a fresh list: NULL
+ * when equal, else what differs (a static string), for the checks between
+ * passes. */
+const char *xe_check_kernels(xe_module *m);
 bool xe_kernel_by_name(const xe_module *m, const char *name, xe_kernel *out);
 /* Number of OpFunctionCall instructions calling f. */
 unsigned xe_function_callers(const xe_module *m, const xe_function *f);

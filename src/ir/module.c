@@ -56,10 +56,10 @@ static void function_free(xe_function *f)
       n = b->next;
       xe_inst_free(b->label);
       free_list(&b->insts);
-      free(b);
+      xe__pool_release(b, sizeof(*b));
    }
    xe_inst_free(f->end);
-   free(f);
+   xe__pool_release(f, sizeof(*f));
 }
 
 void xe_module_free(xe_module *m)
@@ -72,6 +72,7 @@ void xe_module_free(xe_module *m)
       n = f->next;
       function_free(f);
    }
+   xe__kernel_memo_free(m);
    xe__defuse_free(m->defuse);
    xe__uses_hint_free(m);
    xe__stale_free(m);
@@ -180,12 +181,18 @@ xe_function *xe__function_of(const xe_inst *i)
    return NULL;
 }
 
-/* Records that i's function changed (its CFG too when cfg is set). */
+/* Records that i's function changed (its CFG too when cfg is set), or
+ * that an entry point or execution mode did (the kernel list's memo). */
 static void touch(const xe_inst *i, bool cfg)
 {
    xe_function *f = xe__function_of(i);
-   if (!f)
+   if (!f) {
+      xe_module *m = i->list ? i->list->m : NULL;
+      if (m && (i->list == &m->sec[XE_SEC_ENTRY_POINT] ||
+                i->list == &m->sec[XE_SEC_EXECUTION_MODE]))
+         m->entry_gen++;
       return;
+   }
    f->code_gen++;
    if (cfg)
       f->cfg_gen++;
@@ -384,7 +391,8 @@ bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *k
 void xe_set_opcode(xe_inst *i, uint16_t opcode)
 {
    xe_module *m = i->uslot ? xe__module_of(i) : NULL;
-   bool keyed = m && (xe__uses_keyed(m, i) || opcode == SpvOpDecorate || opcode == SpvOpName);
+   bool keyed = m && (xe__uses_keyed(m, i) || opcode == SpvOpDecorate || opcode == SpvOpName ||
+                      opcode == SpvOpVariable);
    if (keyed)
       xe__uses_unlink(m, i);
    bool cfg = xe_opcode_is_terminator(i->opcode) || xe_opcode_is_terminator(opcode);
@@ -590,7 +598,7 @@ bool xe_layout_before(const xe_inst *a, const xe_inst *b)
 
 xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
 {
-   xe_function *f = xcalloc(1, sizeof(*f));
+   xe_function *f = xe__struct_alloc(m, sizeof(*f));
    f->def = def;
    f->end = end;
    f->module = m;
@@ -620,7 +628,7 @@ void xe_function_append(xe_module *m, xe_function *f)
 
 xe_block *xe_block_create(xe_module *m, xe_function *f, uint32_t label_id)
 {
-   xe_block *b = xcalloc(1, sizeof(*b));
+   xe_block *b = xe__struct_alloc(m, sizeof(*b));
    b->fn = f;
    b->insts.m = m;
    b->label = xe_inst_create(SpvOpLabel, 0, label_id, NULL, 0, NULL);
@@ -689,6 +697,15 @@ void xe_block_unlink(xe_function *f, xe_block *b)
    else
       f->last = b->prev;
    b->prev = b->next = NULL;
+}
+
+void xe_block_delete(xe_module *m, xe_function *f, xe_block *b)
+{
+   xe_foreach_inst_safe(i, nx, &b->insts)
+      xe_inst_kill(m, i);
+   xe_block_unlink(f, b);
+   xe_inst_kill(m, b->label);
+   xe__pool_release(b, sizeof(*b));
 }
 
 xe_inst *xe_block_terminator(const xe_block *b)

@@ -196,9 +196,7 @@ static spv_result_t place_in_function(struct reader *r, xe_inst *i)
       xe_list_append(m, &r->fn->params, i);
       return SPV_SUCCESS;
    case SpvOpLabel: {
-      xe_block *b = calloc(1, sizeof(*b));
-      if (!b)
-         abort();
+      xe_block *b = xe__struct_alloc(m, sizeof(*b));
       b->label = i;
       i->block = b;
       xe_block_insert(r->fn, NULL, b);
@@ -298,20 +296,28 @@ static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
 }
 
 /* Reserves the pool room every instruction will take, from the word
- * counts, so that they are carved from one chunk in layout order.  A word
+ * counts, so that they are carved from one chunk in layout order; and the
+ * room of the function and block structures, in another.  A word
  * count the parser will reject ends the walk: the estimate only sizes the
  * chunk. */
 static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
 {
-   size_t bytes = 0;
+   size_t bytes = 0, structs = 0;
    for (size_t at = 5; at < n;) {
       uint32_t wc = w[at] >> 16;
       if (wc == 0 || wc > n - at)
          break;
       bytes += xe__pool_size(xe__inst_bytes(wc));
+      uint32_t op = w[at] & 0xffff;
+      if (op == SpvOpFunction)
+         structs += xe__pool_size(sizeof(xe_function));
+      else if (op == SpvOpLabel)
+         structs += xe__pool_size(sizeof(xe_block));
       at += wc;
    }
    xe__pool_reserve(m, bytes);
+   if (structs)
+      xe__struct_reserve(m, structs);
 }
 
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err)

@@ -37,6 +37,11 @@ typedef struct idinfo {
                             * (xe_use_is_call), so that counting a function's
                             * callers reads no user: at 1,600 kernels each
                             * user is a cache miss, per kernel and per pass */
+   /* Bit d % 32 is set when an OpDecorate(Id) with decoration d targets the
+    * id.  Never cleared (a superset), so asking for a decoration the id
+    * does not have reads none of its names and decorations: llvm-spirv
+    * names and decorates most results, and each is a cache miss. */
+   uint32_t decs;
    bool unsorted;          /* v is not in layout order */
    uint32_t order_epoch;   /* the module's order_epoch when v was last in order */
 } idinfo;
@@ -61,6 +66,9 @@ struct xe_defuse {
     * addressing, TOMB for deleted). */
    xe_inst **gtab;
    uint32_t gcap, gn;
+   /* Every global OpVariable (not Function storage), unordered. */
+   xe_inst **gvars;
+   uint32_t ngvars, capgvars;
    chunk *arena;           /* copies handed out by xe_uses */
    /* The use arrays and the name/decoration arrays of the first build,
     * carved from one allocation each at their exact sizes (one malloc, not
@@ -138,6 +146,7 @@ void xe__defuse_free(struct xe_defuse *d)
    free(d->scount);
    free(d->sused);
    free(d->gtab);
+   free(d->gvars);
    free(d);
 }
 
@@ -297,9 +306,15 @@ static bool meta_keyed(const xe_module *m, const xe_inst *i)
           xe_nops(i) >= 1 && xe_op_kind(i, 0) == XE_W_ID;
 }
 
+static bool global_variable(const xe_module *m, const xe_inst *i)
+{
+   return i->opcode == SpvOpVariable && i->list == &m->sec[XE_SEC_GLOBAL] && xe_nops(i) >= 1 &&
+          xe_op(i, 0) != SpvStorageClassFunction;
+}
+
 bool xe__uses_keyed(const xe_module *m, const xe_inst *i)
 {
-   return meta_keyed(m, i) || global_keyed(m, i);
+   return meta_keyed(m, i) || global_keyed(m, i) || global_variable(m, i);
 }
 
 /* ---- linking ---- */
@@ -343,7 +358,10 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
    e->v[e->n].inst = i;
    e->v[e->n].word = (uint16_t)w;
    i->uslot[w] = e->n++;
-   e->ncalls += callee_word(i, w);
+   if (callee_word(i, w)) {
+      e->ncalls++;
+      m->calls_gen++;
+   }
 }
 
 void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
@@ -353,7 +371,10 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
    if (k == NO_SLOT)
       return;
    idinfo *e = &d->ids[i->words[w]];
-   e->ncalls -= callee_word(i, w);
+   if (callee_word(i, w)) {
+      e->ncalls--;
+      m->calls_gen++;
+   }
    uint32_t last = --e->n;
    if (k != last) {
       e->v[k] = e->v[last];
@@ -361,6 +382,14 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
       e->unsorted = true;
    }
    i->uslot[w] = NO_SLOT;
+}
+
+/* idinfo.decs's bit for a decoration instruction, 0 for other metadata. */
+static uint32_t dec_bit(const xe_inst *i)
+{
+   bool dec = i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
+              i->opcode == SpvOpDecorateString;
+   return dec && xe_nops(i) >= 2 ? 1u << (xe_op(i, 1) & 31) : 0;
 }
 
 void xe__uses_link(xe_module *m, xe_inst *i)
@@ -389,11 +418,20 @@ void xe__uses_link(xe_module *m, xe_inst *i)
          }
       }
       e->meta[e->nmeta++] = i;
+      if (dec_bit(i))
+         e->decs |= dec_bit(i);
       if (spec_decoration(m, i))
          spec_add(d, xe_op(i, 2));
    }
    if (global_keyed(m, i))
       gtab_put(d, i);
+   if (global_variable(m, i)) {
+      if (d->ngvars == d->capgvars) {
+         d->capgvars = d->capgvars ? 2 * d->capgvars : 16;
+         d->gvars = xrealloc(d->gvars, d->capgvars * sizeof(xe_inst *));
+      }
+      d->gvars[d->ngvars++] = i;
+   }
 }
 
 void xe__uses_unlink(xe_module *m, xe_inst *i)
@@ -416,6 +454,15 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
    }
    if (global_keyed(m, i))
       gtab_del(d, i);
+   if (global_variable(m, i)) {
+      /* Few, and deleted rarely: a linear search. */
+      for (uint32_t k = 0; k < d->ngvars; k++) {
+         if (d->gvars[k] == i) {
+            d->gvars[k] = d->gvars[--d->ngvars];
+            break;
+         }
+      }
+   }
    if (i->uslot != xe__inline_uslot(i))
       free(i->uslot);
    i->uslot = NULL;
@@ -469,7 +516,7 @@ static void build_link(xe_module *m, xe_inst *i, void *data)
    if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd || i->uslot)
       return;
    struct xe_defuse *d = m->defuse;
-   if (meta_keyed(m, i) || global_keyed(m, i)) {
+   if (meta_keyed(m, i) || global_keyed(m, i) || global_variable(m, i)) {
       xe__uses_link(m, i);
       return;
    }
@@ -635,6 +682,13 @@ const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count)
    return copy;
 }
 
+xe_inst *const *xe_global_variables(xe_module *m, uint32_t *count)
+{
+   struct xe_defuse *d = built(m);
+   *count = d->ngvars;
+   return d->gvars;
+}
+
 const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered)
 {
    struct xe_defuse *d = built(m);
@@ -662,6 +716,8 @@ void xe__uses_opcode_changed(xe_module *m, xe_inst *i, uint16_t old_opcode)
    if (!d || !i->uslot || w >= i->nwords || i->uslot[w] == NO_SLOT)
       return;
    d->ids[i->words[w]].ncalls += (i->opcode == SpvOpFunctionCall) - (old_opcode == SpvOpFunctionCall);
+   if ((i->opcode == SpvOpFunctionCall) != (old_opcode == SpvOpFunctionCall))
+      m->calls_gen++;
 }
 
 uint32_t xe_use_count(xe_module *m, uint32_t id)
@@ -702,6 +758,8 @@ static xe_inst *first_meta(const xe_module *m, uint32_t id, int op, int op2, int
    if (id >= d->cap)
       return NULL;
    idinfo *e = &d->ids[id];
+   if (dec >= 0 && !(e->decs & 1u << (dec & 31)))
+      return NULL;
    xe_inst *best = NULL;
    for (uint32_t k = 0; k < e->nmeta; k++) {
       xe_inst *i = e->meta[k];
@@ -911,9 +969,23 @@ bool xe_check_uses(xe_module *m, char **err)
          calls += xe_use_is_call(&f.use[f.start[id] + k]);
       if (ok && e->ncalls != calls)
          ok = fail(err, "%%%u has %u calls counted, %u in the module", id, e->ncalls, calls);
+      for (uint32_t k = 0; ok && e && k < e->nmeta; k++) {
+         if (dec_bit(e->meta[k]) & ~e->decs)
+            ok = fail(err, "%%%u: a decoration is missing from its decoration bits", id, 0, 0);
+      }
       if (ok && (e ? e->nmeta : 0) != f.nmeta[id])
          ok = fail(err, "%%%u has %u names/decorations indexed, %u in the module", id,
                    e ? e->nmeta : 0, f.nmeta[id]);
+   }
+   uint32_t ngv = 0;
+   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL])
+      ngv += global_variable(m, i);
+   if (ok && ngv != d->ngvars)
+      ok = fail(err, "%u global variables indexed, %u in the module", d->ngvars, ngv, 0);
+   for (uint32_t k = 0; ok && k < d->ngvars; k++) {
+      if (!global_variable(m, d->gvars[k]) || !d->gvars[k]->uslot)
+         ok = fail(err, "%%%u is indexed as a global variable but is not one in the module",
+                   d->gvars[k]->result_id, 0, 0);
    }
    for (uint32_t k = 0; ok && k < d->gcap; k++) {
       xe_inst *i = d->gtab[k];

@@ -533,12 +533,7 @@ static bool delete_unreachable(simplify *c)
    for (uint32_t b = 0; b < cfg->n; b++) {
       if (!dead[b])
          continue;
-      xe_block *blk = cfg->blocks[b];
-      xe_foreach_inst_safe(i, nx, &blk->insts)
-         xe_inst_kill(m, i);
-      xe_block_unlink(c->f, blk);
-      xe_inst_kill(m, blk->label);
-      free(blk);
+      xe_block_delete(m, c->f, cfg->blocks[b]);
       c->deleted++;
    }
    free(dead);
