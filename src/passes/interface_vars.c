@@ -75,141 +75,20 @@ static uint32_t rename_low(xe_module *m, uint32_t id)
    return id;
 }
 
-/* What the pass needs of one function, gathered once from the use lists
- * (of the global variables and of the functions), so that each entry point
- * costs the size of its call tree's references, not a walk of every
- * instruction in it: at a few thousand kernels such walks, one per entry
- * point, no longer fit in the cache.  Both lists are sorted into layout
- * order, the order in which a walk of the function's blocks meets them
- * (the use lists are read unordered: sorting a variable's uses across all
- * kernels would cost more than sorting each function's few). */
-typedef struct fn_call {
-   xe_inst *inst;            /* the OpFunctionCall */
-   xe_function *callee;
-} fn_call;
-
-typedef struct fn_refs {
-   xe_use *vars;             /* operands naming a global variable */
-   unsigned nvars, capvars;
-   fn_call *calls;
-   unsigned ncalls, capcalls;
-   uint32_t stamp;           /* entry point that last reached the function */
-} fn_refs;
-
-typedef struct refs {
-   fn_refs *of;              /* by xe_function.mark - 1 */
-   unsigned nfns;
-} refs;
-
-static void *grow(void *p, unsigned *cap, unsigned n, size_t size)
-{
-   if (n < *cap)
-      return p;
-   *cap = *cap ? 2 * *cap : 4;
-   p = realloc(p, *cap * size);
-   if (!p)
-      abort();
-   return p;
-}
-
-static int use_cmp(const void *pa, const void *pb)
-{
-   const xe_use *a = pa, *b = pb;
-   if (a->inst == b->inst)
-      return (int)a->word - (int)b->word;
-   return xe_layout_before(a->inst, b->inst) ? -1 : 1;
-}
-
-static int call_cmp(const void *pa, const void *pb)
-{
-   const fn_call *a = pa, *b = pb;
-   return a->inst == b->inst ? 0 : xe_layout_before(a->inst, b->inst) ? -1 : 1;
-}
-
-/* Numbers the functions (mark = index + 1) and fills r from the use lists. */
-static void refs_build(xe_module *m, refs *r)
-{
-   unsigned n = 0;
-   xe_foreach_fn(f, m)
-      f->mark = ++n;
-   r->nfns = n;
-   r->of = calloc(n ? n : 1, sizeof(*r->of));
-   if (!r->of)
-      abort();
-   xe_foreach_inst(v, &m->sec[XE_SEC_GLOBAL]) {
-      if (!is_global_var(m, v->result_id))
-         continue;
-      uint32_t nu;
-      const xe_use *u = xe_uses_unordered(m, v->result_id, &nu);
-      for (uint32_t k = 0; k < nu; k++) {
-         xe_inst *i = u[k].inst;
-         if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
-            continue;
-         fn_refs *fr = &r->of[i->block->fn->mark - 1];
-         fr->vars = grow(fr->vars, &fr->capvars, fr->nvars, sizeof(*fr->vars));
-         fr->vars[fr->nvars++] = u[k];
-      }
-   }
-   xe_foreach_fn(g, m) {
-      uint32_t nu;
-      const xe_use *u = xe_uses_unordered(m, xe_function_id(g), &nu);
-      for (uint32_t k = 0; k < nu; k++) {
-         xe_inst *i = u[k].inst;
-         if (!xe_use_is_call(&u[k]) || !i->block)
-            continue;
-         fn_refs *fr = &r->of[i->block->fn->mark - 1];
-         fr->calls = grow(fr->calls, &fr->capcalls, fr->ncalls, sizeof(*fr->calls));
-         fr->calls[fr->ncalls++] = (fn_call){ i, g };
-      }
-   }
-   for (unsigned f = 0; f < n; f++) {
-      fn_refs *fr = &r->of[f];
-      if (fr->nvars)   /* qsort's base must not be NULL, even for 0 elements */
-         qsort(fr->vars, fr->nvars, sizeof(*fr->vars), use_cmp);
-      if (fr->ncalls)
-         qsort(fr->calls, fr->ncalls, sizeof(*fr->calls), call_cmp);
-   }
-}
-
-static void refs_free(refs *r)
-{
-   for (unsigned f = 0; f < r->nfns; f++) {
-      free(r->of[f].vars);
-      free(r->of[f].calls);
-   }
-   free(r->of);
-}
-
-/* Collects the functions reachable from f (depth first, callees in call
- * order), marking them with stamp. */
-static void reach(refs *r, xe_function *f, uint32_t stamp, xe_function ***seen, unsigned *n)
-{
-   xe_function **stack = NULL;
-   unsigned sp = 0;
-   r->of[f->mark - 1].stamp = stamp;
-   stack = realloc(stack, sizeof(*stack));
-   stack[sp++] = f;
-   while (sp) {
-      xe_function *g = stack[--sp];
-      *seen = realloc(*seen, (*n + 1) * sizeof(**seen));
-      (*seen)[(*n)++] = g;
-      const fn_refs *gr = &r->of[g->mark - 1];
-      for (unsigned k = 0; k < gr->ncalls; k++) {
-         xe_function *callee = gr->calls[k].callee;
-         if (r->of[callee->mark - 1].stamp != stamp) {
-            r->of[callee->mark - 1].stamp = stamp;
-            stack = realloc(stack, (sp + 1) * sizeof(*stack));
-            stack[sp++] = callee;
-         }
-      }
-   }
-   free(stack);
-}
-
 static bool listed(const xe_inst *ep, unsigned first, uint32_t id)
 {
    for (unsigned k = first; k < xe_nops(ep); k++) {
       if (xe_op(ep, k) == id)
+         return true;
+   }
+   return false;
+}
+
+/* Is id among ep's interface operands first .. k-1 (a repeated listing)? */
+static bool listed_before(const xe_inst *ep, unsigned first, unsigned k, uint32_t id)
+{
+   for (unsigned j = first; j < k; j++) {
+      if (xe_op(ep, j) == id)
          return true;
    }
    return false;
@@ -224,34 +103,198 @@ static unsigned interface_start(const xe_inst *ep)
    return k;
 }
 
-static bool fix_entry(xe_module *m, refs *rf, xe_inst *ep, uint32_t stamp, xe_remarks *r)
+static void *grow(void *p, unsigned *cap, unsigned n, size_t size)
 {
-   xe_function *fn = xe_function_by_id(m, xe_op(ep, 1));
-   if (!fn)
-      return false;
-   unsigned nfn = 0;
-   xe_function **seen = NULL;
-   reach(rf, fn, stamp, &seen, &nfn);
+   if (n < *cap)
+      return p;
+   *cap = *cap ? 2 * *cap : 8;
+   p = realloc(p, *cap * size);
+   if (!p)
+      abort();
+   return p;
+}
+
+/*
+ * How the pass finds what is missing without reading every function.  At a
+ * few thousand kernels a walk of every function (or of every call) is a
+ * cache miss per function in a pass that otherwise has little to do, so the
+ * work is driven from the variables that can be missing:
+ *
+ * 1. A global variable that every entry point lists can be missing from
+ *    none.  One walk of the entry-point section counts the listings; the
+ *    other global variables (the IR's index of them, not a walk of the
+ *    types and constants) are the candidates (llvm-spirv lists its built-ins everywhere
+ *    they are used, so typically only the constant-initializer arrays and a
+ *    few built-ins remain).
+ * 2. Each use of a candidate in a function g is missing from every entry
+ *    point whose call tree reaches g and does not list it.  Those entry
+ *    points are found by walking up from g through its callers (the call
+ *    uses of g's id) to the OpEntryPoint instructions that name a function
+ *    (uses of its id, operand 1); the set is remembered per function.
+ * 3. Each entry point with something missing gets the ids in the order the
+ *    interface had always been completed in (the order of the whole-module
+ *    algorithm this replaced, so outputs did not change): functions in the
+ *    depth-first order of its call tree, callees in call order, and uses in
+ *    layout order within a function.  When every missing use lies in one
+ *    function the order is that function's layout order and no call tree
+ *    is walked.
+ */
+
+/* A use of a candidate variable that entry point ep does not list. */
+typedef struct miss {
+   xe_inst *ep;
+   xe_use use;
+   xe_function *fn;      /* the function holding use */
+   unsigned pos;         /* fn's position in ep's call tree (step 3) */
+} miss;
+
+/* The entry points reaching one function (step 2), by fn->mark - 1. */
+typedef struct reached {
+   xe_inst **eps;
+   unsigned n;
+} reached;
+
+typedef struct walk {
+   xe_module *m;
+   reached *memo;
+   unsigned nmemo, capmemo;
+   xe_function **marked;   /* functions whose mark or def->aux the pass set */
+   unsigned nmarked, capmarked;
+   uint32_t stamp;         /* def->aux of the functions the current walk visited */
+} walk;
+
+/* Notes f before the pass first sets its mark or def->aux, so that both
+ * are cleared at the end without a walk of every function. */
+static void remember(walk *w, xe_function *f)
+{
+   if (!f->mark && !f->def->aux) {
+      w->marked = grow(w->marked, &w->capmarked, w->nmarked, sizeof(*w->marked));
+      w->marked[w->nmarked++] = f;
+   }
+}
+
+/* The entry points whose call tree reaches g. */
+static const reached *reaching(walk *w, xe_function *g)
+{
+   if (g->mark)
+      return &w->memo[g->mark - 1];
+   reached out = { NULL, 0 };
+   unsigned cap = 0, sp = 0, capstack = 0;
+   xe_function **stack = NULL;
+   uint32_t stamp = ++w->stamp;
+   remember(w, g);
+   g->def->aux = stamp;
+   stack = grow(stack, &capstack, sp, sizeof(*stack));
+   stack[sp++] = g;
+   while (sp) {
+      xe_function *f = stack[--sp];
+      uint32_t nu;
+      const xe_use *u = xe_uses_unordered(w->m, xe_function_id(f), &nu);
+      for (uint32_t k = 0; k < nu; k++) {
+         /* Word 1 names the function in OpName, OpDecorate and
+          * OpExecutionMode: skipped without reading the instruction. */
+         if (u[k].word < 2)
+            continue;
+         xe_inst *i = u[k].inst;
+         if (i->opcode == SpvOpEntryPoint && i->list == &w->m->sec[XE_SEC_ENTRY_POINT] &&
+             u[k].word == i->first_op + 1) {
+            out.eps = grow(out.eps, &cap, out.n, sizeof(*out.eps));
+            out.eps[out.n++] = i;
+         } else if (xe_use_is_call(&u[k]) && i->block) {
+            xe_function *caller = i->block->fn;
+            if (caller->def->aux == stamp)
+               continue;
+            remember(w, caller);
+            caller->def->aux = stamp;
+            stack = grow(stack, &capstack, sp, sizeof(*stack));
+            stack[sp++] = caller;
+         }
+      }
+   }
+   free(stack);
+   w->memo = grow(w->memo, &w->capmemo, w->nmemo, sizeof(*w->memo));
+   w->memo[w->nmemo++] = out;
+   g->mark = w->nmemo;
+   return &w->memo[g->mark - 1];
+}
+
+static int miss_cmp(const void *pa, const void *pb)
+{
+   const miss *a = pa, *b = pb;
+   if (a->ep != b->ep)
+      return xe_layout_before(a->ep, b->ep) ? -1 : 1;
+   if (a->pos != b->pos)
+      return a->pos < b->pos ? -1 : 1;
+   if (a->use.inst == b->use.inst)
+      return (int)a->use.word - (int)b->use.word;
+   return xe_layout_before(a->use.inst, b->use.inst) ? -1 : 1;
+}
+
+/* Numbers the functions of ep's call tree that hold misses (ms[0..n)) by
+ * their depth-first position (pos; stack order as before: the last callee
+ * pushed is visited next).  The call tree is read from the instructions of
+ * the functions in it. */
+static void tree_positions(walk *w, xe_inst *ep, miss *ms, unsigned n)
+{
+   xe_function *root = xe_function_by_id(w->m, xe_op(ep, 1));
+   if (!root)
+      return;
+   uint32_t stamp = ++w->stamp;
+   unsigned sp = 0, capstack = 0, pos = 0;
+   xe_function **stack = NULL;
+   remember(w, root);
+   root->def->aux = stamp;
+   stack = grow(stack, &capstack, sp, sizeof(*stack));
+   stack[sp++] = root;
+   while (sp) {
+      xe_function *g = stack[--sp];
+      pos++;
+      for (unsigned k = 0; k < n; k++) {
+         if (ms[k].fn == g)
+            ms[k].pos = pos;
+      }
+      xe_foreach_block(b, g) {
+         xe_foreach_inst(i, &b->insts) {
+            if (i->opcode != SpvOpFunctionCall)
+               continue;
+            xe_function *callee = xe_function_by_id(w->m, xe_op(i, 0));
+            if (!callee || callee->def->aux == stamp)
+               continue;
+            remember(w, callee);
+            callee->def->aux = stamp;
+            stack = grow(stack, &capstack, sp, sizeof(*stack));
+            stack[sp++] = callee;
+         }
+      }
+   }
+   free(stack);
+}
+
+static bool fix_entry(xe_module *m, walk *w, miss *ms, unsigned nms, xe_remarks *r)
+{
+   xe_inst *ep = ms[0].ep;
+   bool one_fn = true;
+   for (unsigned k = 1; k < nms; k++)
+      one_fn &= ms[k].fn == ms[0].fn;
+   if (!one_fn)
+      tree_positions(w, ep, ms, nms);
+   qsort(ms, nms, sizeof(*ms), miss_cmp);
    unsigned first = interface_start(ep);
    uint32_t *add = NULL;
    unsigned nadd = 0;
-   for (unsigned f = 0; f < nfn; f++) {
-      const fn_refs *fr = &rf->of[seen[f]->mark - 1];
-      for (unsigned v = 0; v < fr->nvars; v++) {
-         /* Read now: rename_low may have renumbered the variable. */
-         uint32_t id = fr->vars[v].inst->words[fr->vars[v].word];
-         if (!is_global_var(m, id) || listed(ep, first, id))
-            continue;
-         bool dup = false;
-         for (unsigned k = 0; k < nadd; k++)
-            dup |= add[k] == id;
-         if (dup)
-            continue;
-         add = realloc(add, (nadd + 1) * sizeof(*add));
-         add[nadd++] = id;
-      }
+   for (unsigned k = 0; k < nms; k++) {
+      /* Read now: rename_low may have renumbered the variable. */
+      uint32_t id = ms[k].use.inst->words[ms[k].use.word];
+      if (!is_global_var(m, id) || listed(ep, first, id))
+         continue;
+      bool dup = false;
+      for (unsigned j = 0; j < nadd; j++)
+         dup |= add[j] == id;
+      if (dup)
+         continue;
+      add = realloc(add, (nadd + 1) * sizeof(*add));
+      add[nadd++] = id;
    }
-   free(seen);
    if (!nadd)
       return false;
    unsigned renamed = 0;
@@ -302,13 +345,68 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
    }
    if (m->version < 0x10400)
       return progress;
-   uint32_t stamp = 0;
-   refs rf;
-   refs_build(m, &rf);
-   xe_foreach_inst(ep, &m->sec[XE_SEC_ENTRY_POINT])
-      progress |= fix_entry(m, &rf, ep, ++stamp, r);
-   refs_free(&rf);
-   xe_foreach_fn(f, m)
-      f->mark = 0;
+
+   /* Step 1: count the entry points listing each global variable (aux). */
+   unsigned neps = 0;
+   xe_foreach_inst(ep, &m->sec[XE_SEC_ENTRY_POINT]) {
+      neps++;
+      unsigned first = interface_start(ep);
+      for (unsigned k = first; k < xe_nops(ep); k++) {
+         uint32_t id = xe_op(ep, k);
+         if (is_global_var(m, id) && !listed_before(ep, first, k, id))
+            xe_def(m, id)->aux++;
+      }
+   }
+   xe_inst **cand = NULL;
+   unsigned ncand = 0, capcand = 0;
+   uint32_t nvars;
+   xe_inst *const *vars = xe_global_variables(m, &nvars);
+   for (uint32_t k = 0; k < nvars; k++) {
+      xe_inst *v = vars[k];
+      if (v->aux < neps) {
+         cand = grow(cand, &capcand, ncand, sizeof(*cand));
+         cand[ncand++] = v;
+      }
+      v->aux = 0;
+   }
+
+   /* Step 2: the uses of candidates that some entry point misses. */
+   walk w = { .m = m };
+   miss *ms = NULL;
+   unsigned nms = 0, capms = 0;
+   for (unsigned c = 0; c < ncand; c++) {
+      uint32_t nu;
+      const xe_use *u = xe_uses_unordered(m, cand[c]->result_id, &nu);
+      for (uint32_t k = 0; k < nu; k++) {
+         xe_inst *i = u[k].inst;
+         if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
+            continue;
+         const reached *re = reaching(&w, i->block->fn);
+         for (unsigned e = 0; e < re->n; e++) {
+            if (listed(re->eps[e], interface_start(re->eps[e]), cand[c]->result_id))
+               continue;
+            ms = grow(ms, &capms, nms, sizeof(*ms));
+            ms[nms++] = (miss){ re->eps[e], u[k], i->block->fn, 0 };
+         }
+      }
+   }
+   free(cand);
+
+   /* Step 3: per entry point, in section order (rename_low's choices
+    * depend on it). */
+   if (nms)   /* qsort's base must not be NULL, even for 0 elements */
+      qsort(ms, nms, sizeof(*ms), miss_cmp);
+   for (unsigned a = 0, b; a < nms; a = b) {
+      for (b = a + 1; b < nms && ms[b].ep == ms[a].ep; b++)
+         ;
+      progress |= fix_entry(m, &w, ms + a, b - a, r);
+   }
+   free(ms);
+   for (unsigned k = 0; k < w.nmarked; k++)
+      w.marked[k]->mark = 0, w.marked[k]->def->aux = 0;
+   free(w.marked);
+   for (unsigned k = 0; k < w.nmemo; k++)
+      free(w.memo[k].eps);
+   free(w.memo);
    return progress;
 }
