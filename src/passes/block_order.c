@@ -39,8 +39,15 @@ static void place(const xe_cfg *c, uint32_t b, uint8_t *placed, uint32_t *order,
    free(stack);
 }
 
-static bool order_function(xe_function *f)
+static bool order_function(xe_module *m, xe_function *f)
 {
+   /* The pass runs last, after passes that may have dropped the cached
+    * CFGs: where there is none, functions already in order (nearly all)
+    * are told by their terminators, without building a dominator tree. */
+   if (!f->first || f->first == f->last)
+      return false;
+   if (!xe_fn_cache_valid(f, XE_FN_CFG) && xe_function_layout_facts(m, f).forward_reachable)
+      return false;
    const xe_cfg *c = xe_function_cfg(f);
    if (c->n < 2)
       return false;
@@ -82,7 +89,7 @@ bool xeopt_pass_block_order(xe_ctx *ctx)
    xe_remarks *r = ctx->remarks;
    bool progress = false;
    xe_foreach_fn(f, m) {
-      if (!order_function(f))
+      if (!order_function(m, f))
          continue;
       progress = true;
       const char *name = xe_name(m, xe_function_id(f));
