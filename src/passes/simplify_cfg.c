@@ -102,9 +102,24 @@ typedef struct simplify {
    xe_module *m;
    xe_function *f;
    xe_remarks *r;
-   const char *fname;          /* for remarks */
+   /* The function's name for remarks, looked up on the first remark
+    * (fname_of): most functions get none, and the lookup is a cache miss
+    * per function at a few thousand kernels. */
+   const char *fname;
+   char fname_buf[64];
    unsigned folded, threaded, deleted, merged, selects;
 } simplify;
+
+static const char *fname_of(simplify *c)
+{
+   if (!c->fname) {
+      uint32_t id = xe_function_id(c->f);
+      c->fname = xe_name(c->m, id);
+      if (!c->fname)
+         c->fname = xe_id_text(c->m, id, c->fname_buf, sizeof c->fname_buf);
+   }
+   return c->fname;
+}
 
 static bool add_value(valset *s, uint64_t v)
 {
@@ -444,13 +459,13 @@ static bool fold_block(simplify *c, xe_block *b)
          fold_to(c, b, t, target);
          return true;
       }
-      xe_remark(c->r, c->fname, XE_REMARK_MISSED,
+      xe_remark(c->r, fname_of(c), XE_REMARK_MISSED,
                 "switch on %s in block %s stays: its %u possible values select different blocks",
                 xe_id_text(c->m, xe_op(t, 0), sb, sizeof sb),
                 label_text(c->m, xe_block_id(b), bb, sizeof bb), s.n);
       return false;
    }
-   xe_remark(c->r, c->fname, XE_REMARK_MISSED,
+   xe_remark(c->r, fname_of(c), XE_REMARK_MISSED,
              "switch on %s in block %s stays: the selector is not a known constant",
              xe_id_text(c->m, xe_op(t, 0), sb, sizeof sb),
              label_text(c->m, xe_block_id(b), bb, sizeof bb));
@@ -989,6 +1004,18 @@ static bool simplify_function(simplify *c)
    return progress;
 }
 
+/* One block that ends the function: nothing to fold, bypass, merge or
+ * delete (the wrapper functions llvm-spirv writes for each kernel, many
+ * helpers).  Skipped without building its CFG. */
+static bool single_returning_block(const xe_function *f)
+{
+   if (f->first != f->last)
+      return false;
+   xe_inst *t = xe_block_terminator(f->first);
+   return t && (t->opcode == SpvOpReturn || t->opcode == SpvOpReturnValue ||
+                t->opcode == SpvOpUnreachable || t->opcode == SpvOpKill);
+}
+
 /* Marks f and every function it calls, directly or not (mark = 1). */
 static void keep_reachable(xe_module *m, xe_function *f)
 {
@@ -1025,7 +1052,8 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
    unsigned nk = 0;
-   xe_kernel *ks = xe_kernels_all(m, &nk);
+   /* Only the driver's exclusions need the kernels. */
+   xe_kernel *ks = ctx->options->exclude.n ? xe_kernels_all(m, &nk) : NULL;
    bool progress = false;
    /* A kernel the driver keeps as it came (--isa-check) stays whole, and
     * so does every function it may call (a helper it shares with other
@@ -1041,16 +1069,13 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
    xe_foreach_fn(f, m) {
       if (!f->first)
          continue; /* an import */
-      if (f->mark)
+      if (f->mark || single_returning_block(f))
          continue;
-      char buf[64];
-      const char *name = xe_name(m, xe_function_id(f));
-      simplify c = { .m = m, .f = f, .r = ctx->remarks,
-                     .fname = name ? name : xe_id_text(m, xe_function_id(f), buf, sizeof buf) };
+      simplify c = { .m = m, .f = f, .r = ctx->remarks };
       if (!simplify_function(&c))
          continue;
       progress = true;
-      xe_remark(ctx->remarks, c.fname, XE_REMARK_APPLIED,
+      xe_remark(ctx->remarks, fname_of(&c), XE_REMARK_APPLIED,
                 "folded %u branch%s on known values, bypassed %u empty block%s, merged %u "
                 "short-circuit branch%s, turned %u two-way phi branch%s into selects, deleted %u "
                 "unreachable block%s",
