@@ -518,6 +518,46 @@ START_TEST(global_variables_index)
 }
 END_TEST
 
+/* The kernel list is remembered (facts.c) and must follow the edits that
+ * change it: an execution mode set, a second call of the body (its caller
+ * count), the wrapper's call removed (the entry function is its own body
+ * then).  xe_check_kernels agrees with a fresh list after each. */
+START_TEST(kernel_list_follows_edits)
+{
+   xe_module *m = assemble(nest_text(false));
+   xe_kernel k;
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_uint_eq(k.local_size[0], 0);
+   ck_assert_uint_eq(k.body_callers, 1);
+   uint32_t ls[3] = { 64, 1, 1 };
+   xe_set_execution_mode(m, xe_function_id(k.fn), SpvExecutionModeLocalSize, ls, 3);
+   ck_assert_ptr_null(xe_check_kernels(m));
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_uint_eq(k.local_size[0], 64);
+   /* A second call of the body, before the wrapper's: the entry function
+    * is no wrapper then (two calls) and is its own body, and the body has
+    * two callers. */
+   xe_function *body = k.body;
+   xe_inst *call = k.fn->first->insts.first;
+   ck_assert_uint_eq(call->opcode, SpvOpFunctionCall);
+   xe_builder b = xe_builder_before(m, call);
+   uint32_t ops[2] = { xe_op(call, 0), xe_op(call, 1) };
+   xe_build(&b, SpvOpFunctionCall, call->type_id, 2, ops);
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_ptr_eq(k.body, k.fn);
+   ck_assert_uint_eq(k.body_callers, 0);
+   ck_assert_uint_eq(xe_function_callers(m, body), 2);
+   ck_assert_ptr_null(xe_check_kernels(m));
+   /* The first call killed: a wrapper again, of one caller. */
+   xe_inst_kill(m, call);
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_ptr_eq(k.body, body);
+   ck_assert_uint_eq(k.body_callers, 1);
+   ck_assert_ptr_null(xe_check_kernels(m));
+   xe_module_free(m);
+}
+END_TEST
+
 /* One layout for passes and interpreter (src/ir/layout.c), with OpenCL C's
  * rules: struct { double4 v; char c; } is 64 bytes (double4 aligned to
  * 32, the size rounded up to it); facts.c once capped alignment at 16 and
@@ -629,6 +669,7 @@ int main(void)
    tcase_add_test(tc, block_order_fixes_dominance);
    tcase_add_test(tc, layout_facts_from_terminators);
    tcase_add_test(tc, global_variables_index);
+   tcase_add_test(tc, kernel_list_follows_edits);
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);
