@@ -173,21 +173,35 @@ static void remember(walk *w, xe_function *f)
    }
 }
 
+/* A depth-first stack of functions in which each function is pushed once
+ * per walk (def->aux holds the walk's stamp). */
+typedef struct fn_stack {
+   xe_function **v;
+   unsigned n, cap;
+} fn_stack;
+
+static void push_new(walk *w, fn_stack *s, xe_function *f, uint32_t stamp)
+{
+   if (f->def->aux == stamp)
+      return;
+   remember(w, f);
+   f->def->aux = stamp;
+   s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
+   s->v[s->n++] = f;
+}
+
 /* The entry points whose call tree reaches g. */
 static const reached *reaching(walk *w, xe_function *g)
 {
    if (g->mark)
       return &w->memo[g->mark - 1];
    reached out = { NULL, 0 };
-   unsigned cap = 0, sp = 0, capstack = 0;
-   xe_function **stack = NULL;
+   unsigned cap = 0;
+   fn_stack st = { NULL, 0, 0 };
    uint32_t stamp = ++w->stamp;
-   remember(w, g);
-   g->def->aux = stamp;
-   stack = grow(stack, &capstack, sp, sizeof(*stack));
-   stack[sp++] = g;
-   while (sp) {
-      xe_function *f = stack[--sp];
+   push_new(w, &st, g, stamp);
+   while (st.n) {
+      xe_function *f = st.v[--st.n];
       uint32_t nu;
       const xe_use *u = xe_uses_unordered(w->m, xe_function_id(f), &nu);
       for (uint32_t k = 0; k < nu; k++) {
@@ -201,17 +215,11 @@ static const reached *reaching(walk *w, xe_function *g)
             out.eps = grow(out.eps, &cap, out.n, sizeof(*out.eps));
             out.eps[out.n++] = i;
          } else if (xe_use_is_call(&u[k]) && i->block) {
-            xe_function *caller = i->block->fn;
-            if (caller->def->aux == stamp)
-               continue;
-            remember(w, caller);
-            caller->def->aux = stamp;
-            stack = grow(stack, &capstack, sp, sizeof(*stack));
-            stack[sp++] = caller;
+            push_new(w, &st, i->block->fn, stamp);
          }
       }
    }
-   free(stack);
+   free(st.v);
    w->memo = grow(w->memo, &w->capmemo, w->nmemo, sizeof(*w->memo));
    w->memo[w->nmemo++] = out;
    g->mark = w->nmemo;
@@ -240,14 +248,11 @@ static void tree_positions(walk *w, xe_inst *ep, miss *ms, unsigned n)
    if (!root)
       return;
    uint32_t stamp = ++w->stamp;
-   unsigned sp = 0, capstack = 0, pos = 0;
-   xe_function **stack = NULL;
-   remember(w, root);
-   root->def->aux = stamp;
-   stack = grow(stack, &capstack, sp, sizeof(*stack));
-   stack[sp++] = root;
-   while (sp) {
-      xe_function *g = stack[--sp];
+   unsigned pos = 0;
+   fn_stack st = { NULL, 0, 0 };
+   push_new(w, &st, root, stamp);
+   while (st.n) {
+      xe_function *g = st.v[--st.n];
       pos++;
       for (unsigned k = 0; k < n; k++) {
          if (ms[k].fn == g)
@@ -255,19 +260,14 @@ static void tree_positions(walk *w, xe_inst *ep, miss *ms, unsigned n)
       }
       xe_foreach_block(b, g) {
          xe_foreach_inst(i, &b->insts) {
-            if (i->opcode != SpvOpFunctionCall)
-               continue;
-            xe_function *callee = xe_function_by_id(w->m, xe_op(i, 0));
-            if (!callee || callee->def->aux == stamp)
-               continue;
-            remember(w, callee);
-            callee->def->aux = stamp;
-            stack = grow(stack, &capstack, sp, sizeof(*stack));
-            stack[sp++] = callee;
+            xe_function *callee = i->opcode == SpvOpFunctionCall ?
+                                  xe_function_by_id(w->m, xe_op(i, 0)) : NULL;
+            if (callee)
+               push_new(w, &st, callee, stamp);
          }
       }
    }
-   free(stack);
+   free(st.v);
 }
 
 static bool fix_entry(xe_module *m, walk *w, miss *ms, unsigned nms, xe_remarks *r)
