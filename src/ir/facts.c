@@ -262,6 +262,17 @@ static unsigned kernels_fresh(const xe_module *m, xe_kernel *out, unsigned max)
    return n;
 }
 
+/* A fresh list of every kernel, malloc'd; *n gets the count. */
+static xe_kernel *kernels_fresh_all(const xe_module *m, unsigned *n)
+{
+   *n = kernels_fresh(m, NULL, 0);
+   xe_kernel *v = calloc(*n ? *n : 1, sizeof(xe_kernel));
+   if (!v)
+      abort();
+   kernels_fresh(m, v, *n);
+   return v;
+}
+
 void xe__kernel_memo_free(xe_module *m)
 {
    struct xe_kernel_memo *km = m->kernels_memo;
@@ -283,12 +294,10 @@ static const struct xe_kernel_memo *memo(const xe_module *cm)
    struct xe_kernel_memo *km = calloc(1, sizeof(*km));
    if (!km)
       abort();
-   km->n = kernels_fresh(m, NULL, 0);
-   km->v = calloc(km->n ? km->n : 1, sizeof(xe_kernel));
+   km->v = kernels_fresh_all(m, &km->n);
    km->fn_gen = calloc(km->n ? km->n : 1, sizeof(uint32_t));
-   if (!km->v || !km->fn_gen)
+   if (!km->fn_gen)
       abort();
-   kernels_fresh(m, km->v, km->n);
    for (unsigned k = 0; k < km->n; k++)
       km->fn_gen[k] = km->v[k].fn ? km->v[k].fn->code_gen : 0;
    /* Read after the fill: its first call builds the use lists. */
@@ -323,14 +332,9 @@ const char *xe_check_kernels(xe_module *m)
    struct xe_kernel_memo *km = m->kernels_memo;
    if (!memo_valid(m, km))
       return NULL;
-   unsigned n = kernels_fresh(m, NULL, 0);
-   if (n != km->n)
-      return "the number of kernels differs";
-   xe_kernel *f = calloc(n ? n : 1, sizeof(xe_kernel));
-   if (!f)
-      abort();
-   kernels_fresh(m, f, n);
-   const char *why = NULL;
+   unsigned n;
+   xe_kernel *f = kernels_fresh_all(m, &n);
+   const char *why = n != km->n ? "the number of kernels differs" : NULL;
    for (unsigned k = 0; k < n && !why; k++) {
       const xe_kernel *a = &km->v[k], *b = &f[k];
       if (a->entry != b->entry || a->fn != b->fn || a->body != b->body ||

@@ -418,8 +418,7 @@ void xe__uses_link(xe_module *m, xe_inst *i)
          }
       }
       e->meta[e->nmeta++] = i;
-      if (dec_bit(i))
-         e->decs |= dec_bit(i);
+      e->decs |= dec_bit(i);
       if (spec_decoration(m, i))
          spec_add(d, xe_op(i, 2));
    }
