@@ -475,6 +475,77 @@ START_TEST(layout_facts_from_terminators)
 }
 END_TEST
 
+/* Layout facts are remembered on the function until an edit of its
+ * branches (cfg_gen), and the check between passes finds remembered facts
+ * that a change behind the edit functions made stale. */
+START_TEST(layout_facts_remembered)
+{
+   const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %f \"f\"\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+      "%t = OpConstantTrue %bool\n%fnty = OpTypeFunction %void\n"
+      "%f = OpFunction %void None %fnty\n%a = OpLabel\n"
+      "OpBranchConditional %t %b %c\n%b = OpLabel\nOpBranch %d\n"
+      "%c = OpLabel\nOpBranch %d\n%d = OpLabel\nOpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble(text);
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "f", &k));
+   xe_layout_facts lf = xe_function_layout_facts(m, k.fn);
+   ck_assert(lf.acyclic && lf.forward_reachable);
+   /* %b branches back to %a through the edit function: a loop now. */
+   xe_block *b = k.fn->first->next;
+   xe_inst *br = xe_block_terminator(b);
+   xe_set_op(br, 0, k.fn->first->label->result_id);
+   lf = xe_function_layout_facts(m, k.fn);
+   ck_assert(!lf.acyclic && lf.forward_reachable);
+   ck_assert_ptr_null(xe_check_layout_facts(m));
+   /* Back to %d by writing the word, as no pass may: the remembered
+    * answer is stale, and the check says so. */
+   br->words[br->first_op] = k.fn->last->label->result_id;
+   ck_assert_ptr_nonnull(xe_check_layout_facts(m));
+   xe_module_free(m);
+
+   /* The CFG build remembers them too: the same stale write is found
+    * with no call of xe_function_layout_facts. */
+   m = assemble(text);
+   ck_assert(xe_kernel_by_name(m, "f", &k));
+   ck_assert_ptr_null(xe_check_layout_facts(m));
+   xe_function_cfg(k.fn);
+   br = xe_block_terminator(k.fn->first->next);
+   br->words[br->first_op] = k.fn->first->label->result_id;
+   ck_assert_ptr_nonnull(xe_check_layout_facts(m));
+   xe_module_free(m);
+}
+END_TEST
+
+/* xe_name remembers its answer until the id's names change. */
+START_TEST(name_follows_edits)
+{
+   xe_module *m = assemble(nest_text(false));
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "k", &k));
+   uint32_t body = xe_function_id(k.body);
+   ck_assert_str_eq(xe_name(m, body), "body");
+   xe_inst *old = m->sec[XE_SEC_DEBUG_NAME].first;
+   ck_assert_uint_eq(old->opcode, SpvOpName);
+   /* A second OpName before the first: the first in layout order names. */
+   uint32_t ops[3] = { body, 0, 0 };
+   memcpy(&ops[1], "alt", 4);
+   uint8_t kinds[3] = { XE_W_ID, XE_W_LIT, XE_W_LIT };
+   xe_inst *alt = xe_inst_create(SpvOpName, 0, 0, ops, 2, kinds);
+   xe_list_insert_before(m, old, alt);
+   ck_assert_str_eq(xe_name(m, body), "alt");
+   char *err = NULL;
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err ? err : "");
+   xe_inst_kill(m, alt);
+   ck_assert_str_eq(xe_name(m, body), "body");
+   xe_inst_kill(m, old);
+   ck_assert_ptr_null(xe_name(m, body));
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err ? err : "");
+   xe_module_free(m);
+}
+END_TEST
+
 /* The index of global variables (xe_global_variables) follows edits, and
  * the use-list check catches an index out of step with the module. */
 START_TEST(global_variables_index)
@@ -670,6 +741,8 @@ int main(void)
    tcase_add_test(tc, layout_facts_from_terminators);
    tcase_add_test(tc, global_variables_index);
    tcase_add_test(tc, kernel_list_follows_edits);
+   tcase_add_test(tc, layout_facts_remembered);
+   tcase_add_test(tc, name_follows_edits);
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);

@@ -172,7 +172,14 @@ static xe_cfg *cfg_build(xe_function *f)
    c->succ = xalloc(cap * sizeof(uint32_t));
    /* last_from[s] = b + 1 once s is a successor of b: O(1) duplicates. */
    uint32_t *last_from = xalloc(c->n * sizeof(uint32_t));
+   /* The layout facts come for free on the way (branches.c): reach[b]
+    * once a forward edge from a forward-reachable block enters b. */
+   uint8_t *reach = xalloc(c->n ? c->n : 1);
+   xe_layout_facts facts = { true, true };
+   if (c->n)
+      reach[0] = 1;
    for (uint32_t b = 0; b < c->n; b++) {
+      facts.forward_reachable &= reach[b];
       const xe_inst *t = xe_block_terminator(c->blocks[b]);
       unsigned first, step, n;
       successor_operands(t, &first, &step, &n);
@@ -184,6 +191,10 @@ static xe_cfg *cfg_build(xe_function *f)
          if (!label || label->opcode != SpvOpLabel || !label->block || label->block->fn != f)
             continue; /* not a block of this function: the validator reports it */
          uint32_t s = label->block->index;
+         if (s <= b)
+            facts.acyclic = false;
+         else
+            reach[s] |= reach[b];
          if (last_from[s] == b + 1)
             continue;
          last_from[s] = b + 1;
@@ -195,6 +206,8 @@ static xe_cfg *cfg_build(xe_function *f)
       }
    }
    free(last_from);
+   free(reach);
+   xe_function_remember_layout_facts(f, facts);
    c->succ_start[c->n] = nsucc;
    /* Predecessors by counting. */
    c->pred_start = xalloc((c->n + 2) * sizeof(uint32_t));

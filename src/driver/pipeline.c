@@ -106,6 +106,9 @@ static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
    const char *kwhy = msg ? NULL : xe_check_kernels(m);
    if (kwhy && asprintf(&msg, "the remembered kernel list is stale (%s)", kwhy) < 0)
       abort();
+   const char *fwhy = msg ? NULL : xe_check_layout_facts(m);
+   if (fwhy)
+      msg = strdup(fwhy);
    if (msg) {
       if (asprintf(err, "after pass %s: %s", p->name, msg) < 0)
          abort();

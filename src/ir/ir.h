@@ -118,17 +118,28 @@ typedef struct xe_layout_facts {
 } xe_layout_facts;
 
 struct xe_function {
-   xe_inst *def;          /* OpFunction */
-   xe_list params;        /* OpFunctionParameter (and OpLine before the first block) */
+   /* The fields a walk over every function reads first share one cache
+    * line: at a few thousand kernels the small passes are bound by the
+    * misses of that walk, not by their work. */
+   xe_function *next;
    xe_block *first, *last;
-   xe_inst *end;          /* OpFunctionEnd */
-   xe_function *prev, *next;
-   xe_module *module;
-   uint32_t mark;         /* scratch for the pass that runs; 0 otherwise */
-   xe_fn_cache cache[XE_FN_ANALYSIS_COUNT];   /* on demand, see cfg.h */
-   uint64_t order;        /* increasing along the module's functions */
    uint32_t cfg_gen;      /* bumped when blocks or terminators change */
    uint32_t code_gen;     /* bumped on any change of the function's code */
+   /* xe_layout_facts remembered, valid while facts_gen equals cfg_gen
+    * (they depend on blocks and terminators only); bit 0 valid, bit 1
+    * acyclic, bit 2 forward_reachable.  Kept by branches.c, also filled
+    * by the CFG build.  Like the use lists, and unlike the analyses, they
+    * outlive xe_module_invalidate: the edit functions keep them. */
+   uint32_t facts_gen;
+   uint8_t facts;
+   uint32_t mark;         /* scratch for the pass that runs; 0 otherwise */
+   xe_inst *def;          /* OpFunction */
+   xe_list params;        /* OpFunctionParameter (and OpLine before the first block) */
+   xe_inst *end;          /* OpFunctionEnd */
+   xe_function *prev;
+   xe_module *module;
+   xe_fn_cache cache[XE_FN_ANALYSIS_COUNT];   /* on demand, see cfg.h */
+   uint64_t order;        /* increasing along the module's functions */
 };
 
 struct xe_module {
@@ -161,7 +172,8 @@ struct xe_module {
    struct xe_kernel_memo *kernels_memo;   /* xe_kernels' last answer (facts.c) */
    struct xe_pool *pool;       /* memory the reader's and clones' instructions are
                                 * carved from (pool.c), NULL before the first */
-   struct xe_pool *struct_pool;   /* memory of every xe_function and xe_block (pool.c) */
+   struct xe_pool *struct_pool;   /* memory of every xe_block (pool.c) */
+   struct xe_pool *fn_pool;       /* memory of every xe_function (pool.c) */
    struct xe_stale *stale;     /* replaced analyses, freed between passes (a
                                 * pass may still hold pointers into them) */
    struct cJSON *manifest;     /* host contract entries, NULL when none */
@@ -279,10 +291,19 @@ void xe_block_unlink(xe_function *f, xe_block *b);
 /* Kills b's instructions and label (their names and decorations with them,
  * as xe_inst_kill) and unlinks b from f; b is gone afterwards. */
 void xe_block_delete(xe_module *m, xe_function *f, xe_block *b);
-/* f's layout facts (above), from one walk of its terminators (branches.c).
- * Uses the labels' aux as scratch and clears it.  A function without blocks
- * gets both true. */
+/* f's layout facts (above): remembered on f while its blocks and
+ * terminators stand (cfg_gen), else from one walk of its terminators
+ * (branches.c), which uses the labels' aux as scratch and clears it.  A
+ * function without blocks gets both true. */
 xe_layout_facts xe_function_layout_facts(xe_module *m, xe_function *f);
+/* Remembers facts as f's layout facts now, for an analysis that learned
+ * them on the way (the CFG build): they must be what
+ * xe_function_layout_facts would compute. */
+void xe_function_remember_layout_facts(xe_function *f, xe_layout_facts facts);
+/* For the checks between passes: NULL when every function's remembered
+ * layout facts equal a fresh computation, else what differs (a static
+ * string). */
+const char *xe_check_layout_facts(xe_module *m);
 /* The terminator (skipping trailing OpLine/OpNoLine), or NULL. */
 xe_inst *xe_block_terminator(const xe_block *b);
 /* The first instruction that is not OpPhi/OpLine/OpNoLine, or NULL. */

@@ -44,12 +44,15 @@ void *xe__pool_alloc(xe_module *m, size_t n);
 void xe__pool_release(void *p, size_t n);
 /* Frees the kernel list's memo (facts.c). */
 void xe__kernel_memo_free(xe_module *m);
-/* Frees both pools. */
+/* Frees every pool. */
 void xe__pool_free(xe_module *m);
-/* The same for the function and block structures (m->struct_pool): every
- * xe_function and xe_block lives there until the module's end. */
+/* The same for the block structures (m->struct_pool) and, in a pool of
+ * their own, the function structures (m->fn_pool): every xe_block and
+ * xe_function lives there until the module's end. */
 void xe__struct_reserve(xe_module *m, size_t n);
 void *xe__struct_alloc(xe_module *m, size_t n);
+void xe__fn_struct_reserve(xe_module *m, size_t n);
+void *xe__fn_struct_alloc(xe_module *m, size_t n);
 /* A zeroed instruction of nwords words carved from m's pool, laid out as
  * xe_inst_alloc's. */
 xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords);

@@ -598,7 +598,7 @@ bool xe_layout_before(const xe_inst *a, const xe_inst *b)
 
 xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
 {
-   xe_function *f = xe__struct_alloc(m, sizeof(*f));
+   xe_function *f = xe__fn_struct_alloc(m, sizeof(*f));
    f->def = def;
    f->end = end;
    f->module = m;

@@ -297,12 +297,13 @@ static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
 
 /* Reserves the pool room every instruction will take, from the word
  * counts, so that they are carved from one chunk in layout order; and the
- * room of the function and block structures, in another.  A word
- * count the parser will reject ends the walk: the estimate only sizes the
+ * room of the block structures and of the function structures, in two
+ * more.  A word count the parser will reject ends the walk: the estimate
+ * only sizes the
  * chunk. */
 static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
 {
-   size_t bytes = 0, structs = 0;
+   size_t bytes = 0, structs = 0, fns = 0;
    for (size_t at = 5; at < n;) {
       uint32_t wc = w[at] >> 16;
       if (wc == 0 || wc > n - at)
@@ -310,7 +311,7 @@ static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
       bytes += xe__pool_size(xe__inst_bytes(wc));
       uint32_t op = w[at] & 0xffff;
       if (op == SpvOpFunction)
-         structs += xe__pool_size(sizeof(xe_function));
+         fns += xe__pool_size(sizeof(xe_function));
       else if (op == SpvOpLabel)
          structs += xe__pool_size(sizeof(xe_block));
       at += wc;
@@ -318,6 +319,8 @@ static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
    xe__pool_reserve(m, bytes);
    if (structs)
       xe__struct_reserve(m, structs);
+   if (fns)
+      xe__fn_struct_reserve(m, fns);
 }
 
 xe_module *xe_read(const void *bytes, size_t nbytes, char **err)

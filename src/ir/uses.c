@@ -43,6 +43,12 @@ typedef struct idinfo {
     * names and decorates most results, and each is a cache miss. */
    uint32_t decs;
    bool unsorted;          /* v is not in layout order */
+   /* xe_name's answer, remembered until meta changes (name_known):
+    * looking it up reads meta and each of its instructions, a cache miss
+    * each at a few thousand kernels, and remarks ask for the same names
+    * again and again. */
+   bool name_known;
+   xe_inst *name;          /* the first OpName of the id, NULL for none */
    uint32_t order_epoch;   /* the module's order_epoch when v was last in order */
 } idinfo;
 
@@ -418,6 +424,7 @@ void xe__uses_link(xe_module *m, xe_inst *i)
          }
       }
       e->meta[e->nmeta++] = i;
+      e->name_known = false;
       e->decs |= dec_bit(i);
       if (spec_decoration(m, i))
          spec_add(d, xe_op(i, 2));
@@ -445,6 +452,7 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
       for (uint32_t k = 0; k < e->nmeta; k++) {
          if (e->meta[k] == i) {
             e->meta[k] = e->meta[--e->nmeta];
+            e->name_known = false;
             break;
          }
       }
@@ -774,8 +782,15 @@ static xe_inst *first_meta(const xe_module *m, uint32_t id, int op, int op2, int
 
 const char *xe_name(const xe_module *m, uint32_t id)
 {
-   xe_inst *i = first_meta(m, id, SpvOpName, SpvOpName, -1, 1);
-   return i ? xe_op_string(i, 1) : NULL;
+   struct xe_defuse *d = built(m);
+   if (id >= d->cap)
+      return NULL;
+   idinfo *e = &d->ids[id];
+   if (!e->name_known) {
+      e->name = first_meta(m, id, SpvOpName, SpvOpName, -1, 1);
+      e->name_known = true;
+   }
+   return e->name ? xe_op_string(e->name, 1) : NULL;
 }
 
 const char *xe_id_text(const xe_module *m, uint32_t id, char *buf, size_t n)
@@ -985,6 +1000,11 @@ bool xe_check_uses(xe_module *m, char **err)
       if (!global_variable(m, d->gvars[k]) || !d->gvars[k]->uslot)
          ok = fail(err, "%%%u is indexed as a global variable but is not one in the module",
                    d->gvars[k]->result_id, 0, 0);
+   }
+   for (uint32_t id = 0; ok && id < d->cap; id++) {
+      idinfo *e = &d->ids[id];
+      if (e->name_known && e->name != first_meta(m, id, SpvOpName, SpvOpName, -1, 1))
+         ok = fail(err, "%%%u: the remembered name is stale", id, 0, 0);
    }
    for (uint32_t k = 0; ok && k < d->gcap; k++) {
       xe_inst *i = d->gtab[k];

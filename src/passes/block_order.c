@@ -41,12 +41,12 @@ static void place(const xe_cfg *c, uint32_t b, uint8_t *placed, uint32_t *order,
 
 static bool order_function(xe_module *m, xe_function *f)
 {
-   /* The pass runs last, after passes that may have dropped the cached
-    * CFGs: where there is none, functions already in order (nearly all)
-    * are told by their terminators, without building a dominator tree. */
+   /* Functions already in order (nearly all) are told by their layout
+    * facts, remembered on the function or read from its terminators,
+    * without reading or building a dominator tree. */
    if (!f->first || f->first == f->last)
       return false;
-   if (!xe_fn_cache_valid(f, XE_FN_CFG) && xe_function_layout_facts(m, f).forward_reachable)
+   if (xe_function_layout_facts(m, f).forward_reachable)
       return false;
    const xe_cfg *c = xe_function_cfg(f);
    if (c->n < 2)

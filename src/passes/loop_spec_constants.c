@@ -308,9 +308,10 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
                         unsigned *nargs)
 {
    xe_function *f = k->body;
-   /* Most kernels have no loop: when the loops are not cached, the
-    * terminators say so without the CFG and loop analyses. */
-   if (!xe_fn_cache_valid(f, XE_FN_LOOPS) && xe_function_layout_facts(m, f).acyclic)
+   /* Most kernels have no loop: the layout facts (remembered on the
+    * function, or read from its terminators) say so without the CFG and
+    * loop analyses. */
+   if (xe_function_layout_facts(m, f).acyclic)
       return 0;
    const xe_loops *ls = xe_function_loops(f);
    const xe_cfg *c = xe_function_cfg(f);
