@@ -215,6 +215,7 @@ static void kernel_fill(const xe_module *m, xe_inst *ep, xe_kernel *k)
    if (!k->body)
       k->body = k->fn;
    k->body_callers = k->body ? xe_function_callers(m, k->body) : 0;
+   k->fn_callers = k->body == k->fn ? k->body_callers : k->fn ? xe_function_callers(m, k->fn) : 0;
    kernel_modes(m, k);
 }
 
@@ -338,7 +339,8 @@ const char *xe_check_kernels(xe_module *m)
    for (unsigned k = 0; k < n && !why; k++) {
       const xe_kernel *a = &km->v[k], *b = &f[k];
       if (a->entry != b->entry || a->fn != b->fn || a->body != b->body ||
-          a->body_callers != b->body_callers || strcmp(a->name, b->name) ||
+          a->body_callers != b->body_callers || a->fn_callers != b->fn_callers ||
+          strcmp(a->name, b->name) ||
           memcmp(a->local_size, b->local_size, sizeof(a->local_size)) ||
           a->subgroup_size != b->subgroup_size)
          why = "a kernel's entry differs";

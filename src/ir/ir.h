@@ -416,6 +416,8 @@ typedef struct xe_kernel {
     * its parameter k is kernel argument k.  Otherwise body == fn. */
    xe_function *body;
    unsigned body_callers;    /* OpFunctionCall sites of body in the module */
+   unsigned fn_callers;      /* OpFunctionCall sites of fn (a kernel may call
+                              * another's entry function) */
    const char *name;
    uint32_t local_size[3];   /* 0 when no LocalSize execution mode */
    uint32_t subgroup_size;   /* 0 when no SubgroupSize execution mode */

@@ -148,46 +148,61 @@ typedef struct miss {
    unsigned pos;         /* fn's position in ep's call tree (step 3) */
 } miss;
 
-/* The entry points reaching one function (step 2), by fn->mark - 1. */
+/* The entry points reaching one function (step 2), by fn->mark - 1: eps,
+ * or for a seed of one entry point (nearly all), one, with no allocation. */
 typedef struct reached {
    xe_inst **eps;
    unsigned n;
+   xe_inst *one;
 } reached;
+
+static xe_inst *const *eps_of(const reached *re)
+{
+   return re->eps ? re->eps : &re->one;
+}
+
+typedef struct fn_list {
+   xe_function **v;
+   unsigned n, cap;
+} fn_list;
 
 typedef struct walk {
    xe_module *m;
    reached *memo;
    unsigned nmemo, capmemo;
-   xe_function **marked;   /* functions whose mark or def->aux the pass set */
-   unsigned nmarked, capmarked;
+   /* The functions whose mark, and those whose def->aux, the pass set:
+    * both are cleared at the end without a walk of every function.  Two
+    * lists, so that a function the pass only marks (most, see
+    * seed_kernels) never has its OpFunction read, a cache miss each. */
+   fn_list marked, stamped;
    uint32_t stamp;         /* def->aux of the functions the current walk visited */
 } walk;
 
-/* Notes f before the pass first sets its mark or def->aux, so that both
- * are cleared at the end without a walk of every function. */
-static void remember(walk *w, xe_function *f)
+static void note(fn_list *l, xe_function *f)
 {
-   if (!f->mark && !f->def->aux) {
-      w->marked = grow(w->marked, &w->capmarked, w->nmarked, sizeof(*w->marked));
-      w->marked[w->nmarked++] = f;
-   }
+   l->v = grow(l->v, &l->cap, l->n, sizeof(*l->v));
+   l->v[l->n++] = f;
+}
+
+/* Gives f (unmarked) the next memo entry, out. */
+static void set_mark(walk *w, xe_function *f, reached out)
+{
+   note(&w->marked, f);
+   w->memo = grow(w->memo, &w->capmemo, w->nmemo, sizeof(*w->memo));
+   w->memo[w->nmemo++] = out;
+   f->mark = w->nmemo;
 }
 
 /* A depth-first stack of functions in which each function is pushed once
  * per walk (def->aux holds the walk's stamp). */
-typedef struct fn_stack {
-   xe_function **v;
-   unsigned n, cap;
-} fn_stack;
-
-static void push_new(walk *w, fn_stack *s, xe_function *f, uint32_t stamp)
+static void push_new(walk *w, fn_list *s, xe_function *f, uint32_t stamp)
 {
    if (f->def->aux == stamp)
       return;
-   remember(w, f);
+   if (!f->def->aux)
+      note(&w->stamped, f);
    f->def->aux = stamp;
-   s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
-   s->v[s->n++] = f;
+   note(s, f);
 }
 
 /* The entry points whose call tree reaches g. */
@@ -195,9 +210,9 @@ static const reached *reaching(walk *w, xe_function *g)
 {
    if (g->mark)
       return &w->memo[g->mark - 1];
-   reached out = { NULL, 0 };
+   reached out = { NULL, 0, NULL };
    unsigned cap = 0;
-   fn_stack st = { NULL, 0, 0 };
+   fn_list st = { NULL, 0, 0 };
    uint32_t stamp = ++w->stamp;
    push_new(w, &st, g, stamp);
    while (st.n) {
@@ -220,10 +235,56 @@ static const reached *reaching(walk *w, xe_function *g)
       }
    }
    free(st.v);
-   w->memo = grow(w->memo, &w->capmemo, w->nmemo, sizeof(*w->memo));
-   w->memo[w->nmemo++] = out;
-   g->mark = w->nmemo;
+   set_mark(w, g, out);
    return &w->memo[g->mark - 1];
+}
+
+/* Adds ep to the entry points known to reach f (a seed of the memo). */
+static void seed(walk *w, xe_function *f, xe_inst *ep)
+{
+   if (!f->mark)
+      set_mark(w, f, (reached){ NULL, 0, NULL });
+   reached *re = &w->memo[f->mark - 1];
+   if (!re->n) {
+      re->one = ep;
+      re->n = 1;
+      return;
+   }
+   /* Two entry points name one function: rare, so an allocation each. */
+   xe_inst **v = malloc((re->n + 1) * sizeof(*v));
+   if (!v)
+      abort();
+   memcpy(v, eps_of(re), re->n * sizeof(*v));
+   free(re->eps);
+   re->eps = v;
+   re->eps[re->n++] = ep;
+}
+
+/* Seeds the memo from the remembered kernel list when every entry point
+ * is a kernel and no call reaches an entry function: then an entry
+ * function is reached by the entry points that name it alone, and so is
+ * the body of a wrapper that is its one caller (no entry point names the
+ * body: it has a caller).  Those are where nearly every use of a built-in
+ * sits, and the list has them without reading each function's callers
+ * (at a few thousand kernels, several cache misses per kernel).  Valid
+ * modules always qualify (spirv-val: "a function may not be targeted by
+ * both an OpEntryPoint instruction and an OpFunctionCall instruction");
+ * others take the walk, as before. */
+static void seed_kernels(walk *w, unsigned neps)
+{
+   unsigned nk;
+   xe_kernel *ks = xe_kernels_all(w->m, &nk);
+   bool simple = nk == neps;
+   for (unsigned k = 0; k < nk && simple; k++)
+      simple = ks[k].fn && !ks[k].fn_callers;
+   if (simple) {
+      for (unsigned k = 0; k < nk; k++) {
+         seed(w, ks[k].fn, ks[k].entry);
+         if (ks[k].body != ks[k].fn && ks[k].body_callers == 1)
+            seed(w, ks[k].body, ks[k].entry);
+      }
+   }
+   free(ks);
 }
 
 static int miss_cmp(const void *pa, const void *pb)
@@ -249,7 +310,7 @@ static void tree_positions(walk *w, xe_inst *ep, miss *ms, unsigned n)
       return;
    uint32_t stamp = ++w->stamp;
    unsigned pos = 0;
-   fn_stack st = { NULL, 0, 0 };
+   fn_list st = { NULL, 0, 0 };
    push_new(w, &st, root, stamp);
    while (st.n) {
       xe_function *g = st.v[--st.n];
@@ -372,6 +433,8 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
 
    /* Step 2: the uses of candidates that some entry point misses. */
    walk w = { .m = m };
+   if (ncand)
+      seed_kernels(&w, neps);
    miss *ms = NULL;
    unsigned nms = 0, capms = 0;
    for (unsigned c = 0; c < ncand; c++) {
@@ -382,11 +445,12 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
          if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
             continue;
          const reached *re = reaching(&w, i->block->fn);
+         xe_inst *const *eps = eps_of(re);
          for (unsigned e = 0; e < re->n; e++) {
-            if (listed(re->eps[e], interface_start(re->eps[e]), cand[c]->result_id))
+            if (listed(eps[e], interface_start(eps[e]), cand[c]->result_id))
                continue;
             ms = grow(ms, &capms, nms, sizeof(*ms));
-            ms[nms++] = (miss){ re->eps[e], u[k], i->block->fn, 0 };
+            ms[nms++] = (miss){ eps[e], u[k], i->block->fn, 0 };
          }
       }
    }
@@ -402,9 +466,12 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
       progress |= fix_entry(m, &w, ms + a, b - a, r);
    }
    free(ms);
-   for (unsigned k = 0; k < w.nmarked; k++)
-      w.marked[k]->mark = 0, w.marked[k]->def->aux = 0;
-   free(w.marked);
+   for (unsigned k = 0; k < w.marked.n; k++)
+      w.marked.v[k]->mark = 0;
+   for (unsigned k = 0; k < w.stamped.n; k++)
+      w.stamped.v[k]->def->aux = 0;
+   free(w.marked.v);
+   free(w.stamped.v);
    for (unsigned k = 0; k < w.nmemo; k++)
       free(w.memo[k].eps);
    free(w.memo);
