@@ -39,15 +39,10 @@ static void place(const xe_cfg *c, uint32_t b, uint8_t *placed, uint32_t *order,
    free(stack);
 }
 
-static bool order_function(xe_module *m, xe_function *f)
+/* Orders f, a function of two or more blocks whose layout facts do not
+ * already show it in order. */
+static bool order_function(xe_function *f)
 {
-   /* Functions already in order (nearly all) are told by their layout
-    * facts, remembered on the function or read from its terminators,
-    * without reading or building a dominator tree. */
-   if (!f->first || f->first == f->last)
-      return false;
-   if (xe_function_layout_facts(m, f).forward_reachable)
-      return false;
    const xe_cfg *c = xe_function_cfg(f);
    if (c->n < 2)
       return false;
@@ -88,8 +83,32 @@ bool xeopt_pass_block_order(xe_ctx *ctx)
    xe_module *m = ctx->module;
    xe_remarks *r = ctx->remarks;
    bool progress = false;
+   /* Functions already in order (nearly all) are told by their layout
+    * facts, remembered on the function or read from its terminators,
+    * without reading or building a dominator tree.  The others' CFGs and
+    * OpFunctions are asked for two functions ahead, so that their cache
+    * misses overlap: at a few thousand kernels those misses were most of
+    * the pass's time. */
+   xe_function **todo = NULL;
+   unsigned n = 0, cap = 0;
    xe_foreach_fn(f, m) {
-      if (!order_function(m, f))
+      if (!f->first || f->first == f->last || xe_function_layout_facts(m, f).forward_reachable)
+         continue;
+      if (n == cap) {
+         cap = cap ? 2 * cap : 16;
+         todo = realloc(todo, cap * sizeof(*todo));
+         if (!todo)
+            abort();
+      }
+      todo[n++] = f;
+   }
+   for (unsigned k = 0; k < n; k++) {
+      if (k + 2 < n) {
+         __builtin_prefetch(todo[k + 2]->cache[XE_FN_CFG].data);
+         __builtin_prefetch(todo[k + 2]->def);
+      }
+      xe_function *f = todo[k];
+      if (!order_function(f))
          continue;
       progress = true;
       const char *name = xe_name(m, xe_function_id(f));
@@ -97,5 +116,6 @@ bool xeopt_pass_block_order(xe_ctx *ctx)
                 "reordered the blocks of function %s so each follows its dominator",
                 name ? name : "(unnamed)");
    }
+   free(todo);
    return progress;
 }
