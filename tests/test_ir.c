@@ -625,6 +625,22 @@ START_TEST(kernel_list_follows_edits)
    ck_assert_ptr_eq(k.body, body);
    ck_assert_uint_eq(k.body_callers, 1);
    ck_assert_ptr_null(xe_check_kernels(m));
+   /* Code in the wrapper besides the call, with no call added or removed
+    * (only the entry function's code_gen moves, and its entry alone is
+    * filled again): no wrapper then, until the code goes. */
+   xe_inst *ret = k.fn->first->insts.last;
+   ck_assert_uint_eq(ret->opcode, SpvOpReturn);
+   b = xe_builder_before(m, ret);
+   uint32_t add_ops[2] = { xe_op(k.fn->first->insts.first, 1), xe_op(k.fn->first->insts.first, 1) };
+   uint32_t uint_ty = xe_def(m, add_ops[0])->type_id;
+   xe_inst *add = xe_build(&b, SpvOpIAdd, uint_ty, 2, add_ops);
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_ptr_eq(k.body, k.fn);
+   ck_assert_ptr_null(xe_check_kernels(m));
+   xe_inst_kill(m, add);
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_ptr_eq(k.body, body);
+   ck_assert_ptr_null(xe_check_kernels(m));
    xe_module_free(m);
 }
 END_TEST

@@ -229,23 +229,30 @@ static void kernel_fill(const xe_module *m, xe_inst *ep, xe_kernel *k)
  * on the code of each entry function (its code_gen: the wrapper test) and
  * on nothing else, so it is kept while those counters stand; functions are
  * never freed before the module, so the pointers stay good.  Checking the
- * memo reads only the entry functions' structures.
+ * memo reads only the entry functions' structures.  When only the code of
+ * some entry functions changed (a pass rewrote kernels that are their own
+ * body), only their entries are filled again.  Like the use lists, the
+ * memo outlives xe_module_invalidate: the edit functions keep its counters.
  */
 struct xe_kernel_memo {
-   uint32_t epoch, entry_gen, calls_gen;
+   uint32_t entry_gen, calls_gen;
    unsigned n;
    xe_kernel *v;
    uint32_t *fn_gen;         /* v[k].fn->code_gen when filled */
 };
 
-static bool memo_valid(const xe_module *m, const struct xe_kernel_memo *km)
+/* Is the memo current?  Refills, in place, the entries of entry functions
+ * whose code changed when nothing else did. */
+static bool memo_valid(const xe_module *m, struct xe_kernel_memo *km)
 {
-   if (!km || km->epoch != m->epoch || km->entry_gen != m->entry_gen ||
-       km->calls_gen != m->calls_gen)
+   if (!km || km->entry_gen != m->entry_gen || km->calls_gen != m->calls_gen)
       return false;
    for (unsigned k = 0; k < km->n; k++) {
-      if (km->v[k].fn && km->v[k].fn->code_gen != km->fn_gen[k])
-         return false;
+      xe_function *f = km->v[k].fn;
+      if (f && f->code_gen != km->fn_gen[k]) {
+         kernel_fill(m, km->v[k].entry, &km->v[k]);
+         km->fn_gen[k] = f->code_gen;
+      }
    }
    return true;
 }
@@ -302,7 +309,6 @@ static const struct xe_kernel_memo *memo(const xe_module *cm)
    for (unsigned k = 0; k < km->n; k++)
       km->fn_gen[k] = km->v[k].fn ? km->v[k].fn->code_gen : 0;
    /* Read after the fill: its first call builds the use lists. */
-   km->epoch = m->epoch;
    km->entry_gen = m->entry_gen;
    km->calls_gen = m->calls_gen;
    m->kernels_memo = km;
