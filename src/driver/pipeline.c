@@ -152,7 +152,7 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
    if (!check_after(p, m, err))
       return XE_INTERNAL;
    if (h && h->time_passes && h->time_to)
-      fprintf(h->time_to, "xeopt: time: %-24s %9.3f ms%s\n", p->name, dt * 1e3,
+      fprintf(h->time_to, "xeopt: time: %-24s %10.4f ms%s\n", p->name, dt * 1e3,
               progress ? "  (changed)" : "");
    if (h && h->report) {
       cJSON *arr = cJSON_GetObjectItem(h->report, "passes");

@@ -43,10 +43,10 @@ typedef struct idinfo {
     * names and decorates most results, and each is a cache miss. */
    uint32_t decs;
    bool unsorted;          /* v is not in layout order */
-   /* xe_name's answer, remembered until meta changes (name_known):
+   /* xe_name's answer, remembered while name_known (see name_linked):
     * looking it up reads meta and each of its instructions, a cache miss
-    * each at a few thousand kernels, and remarks ask for the same names
-    * again and again. */
+    * each at a few thousand kernels, and remarks name values all the
+    * time. */
    bool name_known;
    xe_inst *name;          /* the first OpName of the id, NULL for none */
    uint32_t order_epoch;   /* the module's order_epoch when v was last in order */
@@ -325,6 +325,23 @@ bool xe__uses_keyed(const xe_module *m, const xe_inst *i)
 
 /* ---- linking ---- */
 
+/* OpName i of the id of e was linked.  The build links in layout order and
+ * the names precede the decorations there, so an id's first OpName is
+ * found when it is linked (its only meta then) and xe_name never reads
+ * meta.  A later OpName of an id that has one may come before it in the
+ * layout: xe_name looks again. */
+static void name_linked(idinfo *e, xe_inst *i)
+{
+   if (e->name_known && !e->name) {
+      e->name = i;
+   } else if (!e->name_known && e->nmeta == 1) {
+      e->name = i;
+      e->name_known = true;
+   } else {
+      e->name_known = false;
+   }
+}
+
 /* Is word w of i the callee of an OpFunctionCall (xe_use_is_call)? */
 static bool callee_word(const xe_inst *i, unsigned w)
 {
@@ -424,7 +441,8 @@ void xe__uses_link(xe_module *m, xe_inst *i)
          }
       }
       e->meta[e->nmeta++] = i;
-      e->name_known = false;
+      if (i->opcode == SpvOpName)
+         name_linked(e, i);
       e->decs |= dec_bit(i);
       if (spec_decoration(m, i))
          spec_add(d, xe_op(i, 2));
@@ -452,7 +470,8 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
       for (uint32_t k = 0; k < e->nmeta; k++) {
          if (e->meta[k] == i) {
             e->meta[k] = e->meta[--e->nmeta];
-            e->name_known = false;
+            if (e->name == i)
+               e->name_known = false;
             break;
          }
       }
