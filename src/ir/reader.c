@@ -299,8 +299,7 @@ static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
  * counts, so that they are carved from one chunk in layout order; and the
  * room of the block structures and of the function structures, in two
  * more.  A word count the parser will reject ends the walk: the estimate
- * only sizes the
- * chunk. */
+ * only sizes the chunks. */
 static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
 {
    size_t bytes = 0, structs = 0, fns = 0;
