@@ -43,12 +43,6 @@ typedef struct idinfo {
     * names and decorates most results, and each is a cache miss. */
    uint32_t decs;
    bool unsorted;          /* v is not in layout order */
-   /* xe_name's answer, remembered while name_known (see name_linked):
-    * looking it up reads meta and each of its instructions, a cache miss
-    * each at a few thousand kernels, and remarks name values all the
-    * time. */
-   bool name_known;
-   xe_inst *name;          /* the first OpName of the id, NULL for none */
    uint32_t order_epoch;   /* the module's order_epoch when v was last in order */
 } idinfo;
 
@@ -59,8 +53,15 @@ typedef struct chunk {
 } chunk;
 
 struct xe_defuse {
-   uint32_t cap;           /* ids covered by ids[] */
+   uint32_t cap;           /* ids covered by ids[] and names[] */
    idinfo *ids;
+   /* xe_name's answer per id, remembered (see name_linked): the first
+    * OpName, NAME_NONE when there is none, NULL when not known yet.
+    * Looking it up reads meta and each of its instructions, a cache miss
+    * each at a few thousand kernels, and remarks name values all the
+    * time.  An array of its own, so that the per-id table keeps its 48
+    * bytes and the pages of ids nobody names are never touched. */
+   xe_inst **names;
    /* SpecId values -> number of OpDecorate SpecId carrying them (open
     * addressing; a key stays when its count drops to 0). */
    uint32_t *skey, *scount;
@@ -148,6 +149,7 @@ void xe__defuse_free(struct xe_defuse *d)
    free(d->slab);
    free(d->meta_slab);
    free(d->ids);
+   free(d->names);
    free(d->skey);
    free(d->scount);
    free(d->sused);
@@ -164,6 +166,8 @@ static idinfo *info(struct xe_defuse *d, uint32_t id)
          cap *= 2;
       d->ids = xrealloc(d->ids, cap * sizeof(idinfo));
       memset(d->ids + d->cap, 0, (cap - d->cap) * sizeof(idinfo));
+      d->names = xrealloc(d->names, cap * sizeof(xe_inst *));
+      memset(d->names + d->cap, 0, (cap - d->cap) * sizeof(xe_inst *));
       d->cap = (uint32_t)cap;
    }
    return &d->ids[id];
@@ -325,21 +329,21 @@ bool xe__uses_keyed(const xe_module *m, const xe_inst *i)
 
 /* ---- linking ---- */
 
-/* OpName i of the id of e was linked.  The build links in layout order and
- * the names precede the decorations there, so an id's first OpName is
- * found when it is linked (its only meta then) and xe_name never reads
- * meta.  A later OpName of an id that has one may come before it in the
- * layout: xe_name looks again. */
-static void name_linked(idinfo *e, xe_inst *i)
+/* names[id] for an id known to have no OpName. */
+static xe_inst name_none;
+#define NAME_NONE (&name_none)
+
+/* OpName i of id (whose idinfo is e) was linked.  The build links in
+ * layout order and the names precede the decorations there, so an id's
+ * first OpName is found when it is linked (its only meta then) and xe_name
+ * never reads meta.  A later OpName of an id that has one may come before
+ * it in the layout: xe_name looks again. */
+static void name_linked(struct xe_defuse *d, const idinfo *e, uint32_t id, xe_inst *i)
 {
-   if (e->name_known && !e->name) {
-      e->name = i;
-   } else if (!e->name_known && e->nmeta == 1) {
-      e->name = i;
-      e->name_known = true;
-   } else {
-      e->name_known = false;
-   }
+   if (d->names[id] == NAME_NONE || (!d->names[id] && e->nmeta == 1))
+      d->names[id] = i;
+   else
+      d->names[id] = NULL;
 }
 
 /* Is word w of i the callee of an OpFunctionCall (xe_use_is_call)? */
@@ -442,7 +446,7 @@ void xe__uses_link(xe_module *m, xe_inst *i)
       }
       e->meta[e->nmeta++] = i;
       if (i->opcode == SpvOpName)
-         name_linked(e, i);
+         name_linked(d, e, xe_op(i, 0), i);
       e->decs |= dec_bit(i);
       if (spec_decoration(m, i))
          spec_add(d, xe_op(i, 2));
@@ -470,8 +474,8 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
       for (uint32_t k = 0; k < e->nmeta; k++) {
          if (e->meta[k] == i) {
             e->meta[k] = e->meta[--e->nmeta];
-            if (e->name == i)
-               e->name_known = false;
+            if (d->names[xe_op(i, 0)] == i)
+               d->names[xe_op(i, 0)] = NULL;
             break;
          }
       }
@@ -598,6 +602,7 @@ static struct xe_defuse *built(const xe_module *cm)
     * the table. */
    d->cap = m->bound + m->bound / 8 + 64;
    d->ids = xcalloc(d->cap, sizeof(idinfo));
+   d->names = xcalloc(d->cap, sizeof(xe_inst *));
    const struct xe_use_hint *h = m->use_hint;
    if (h) {
       uint32_t n = h->n < m->bound ? h->n : m->bound;
@@ -804,12 +809,11 @@ const char *xe_name(const xe_module *m, uint32_t id)
    struct xe_defuse *d = built(m);
    if (id >= d->cap)
       return NULL;
-   idinfo *e = &d->ids[id];
-   if (!e->name_known) {
-      e->name = first_meta(m, id, SpvOpName, SpvOpName, -1, 1);
-      e->name_known = true;
+   if (!d->names[id]) {
+      xe_inst *i = first_meta(m, id, SpvOpName, SpvOpName, -1, 1);
+      d->names[id] = i ? i : NAME_NONE;
    }
-   return e->name ? xe_op_string(e->name, 1) : NULL;
+   return d->names[id] != NAME_NONE ? xe_op_string(d->names[id], 1) : NULL;
 }
 
 const char *xe_id_text(const xe_module *m, uint32_t id, char *buf, size_t n)
@@ -1021,8 +1025,8 @@ bool xe_check_uses(xe_module *m, char **err)
                    d->gvars[k]->result_id, 0, 0);
    }
    for (uint32_t id = 0; ok && id < d->cap; id++) {
-      idinfo *e = &d->ids[id];
-      if (e->name_known && e->name != first_meta(m, id, SpvOpName, SpvOpName, -1, 1))
+      xe_inst *first = d->names[id] ? first_meta(m, id, SpvOpName, SpvOpName, -1, 1) : NULL;
+      if (d->names[id] && d->names[id] != (first ? first : NAME_NONE))
          ok = fail(err, "%%%u: the remembered name is stale", id, 0, 0);
    }
    for (uint32_t k = 0; ok && k < d->gcap; k++) {
