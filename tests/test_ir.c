@@ -518,6 +518,27 @@ START_TEST(layout_facts_remembered)
 }
 END_TEST
 
+/* An edge is what the CFG calls one (xe_terminator_successors): a label
+ * in any other operand of a terminator (fuzzed, invalid modules have
+ * them) reaches nothing, for the layout facts too.  Else the facts from
+ * the terminators and those the CFG build remembers disagree. */
+START_TEST(layout_facts_edges_as_cfg)
+{
+   xe_module *m = assemble(
+      "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %f \"f\"\n%void = OpTypeVoid\n%fnty = OpTypeFunction %void\n"
+      "%f = OpFunction %void None %fnty\n%a = OpLabel\nOpReturnValue %b\n"
+      "%b = OpLabel\nOpReturn\nOpFunctionEnd\n");
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "f", &k));
+   xe_layout_facts lf = xe_function_layout_facts(m, k.fn);
+   ck_assert(lf.acyclic && !lf.forward_reachable);
+   ck_assert_uint_eq(xe_function_cfg(k.fn)->nrpo, 1);
+   ck_assert_ptr_null(xe_check_layout_facts(m));
+   xe_module_free(m);
+}
+END_TEST
+
 /* xe_name remembers its answer until the id's names change. */
 START_TEST(name_follows_edits)
 {
@@ -758,6 +779,7 @@ int main(void)
    tcase_add_test(tc, global_variables_index);
    tcase_add_test(tc, kernel_list_follows_edits);
    tcase_add_test(tc, layout_facts_remembered);
+   tcase_add_test(tc, layout_facts_edges_as_cfg);
    tcase_add_test(tc, name_follows_edits);
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);

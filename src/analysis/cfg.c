@@ -57,33 +57,6 @@ uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
    return XE_NONE;
 }
 
-/* Successor label ids of a terminator: *n ids starting at operand *first,
- * every step-th operand (OpSwitch interleaves literals and labels). */
-static void successor_operands(const xe_inst *t, unsigned *first, unsigned *step, unsigned *n)
-{
-   *first = *n = 0;
-   *step = 1;
-   if (!t)
-      return;
-   switch (t->opcode) {
-   case SpvOpBranch:
-      *n = 1;
-      break;
-   case SpvOpBranchConditional:
-      *first = 1;
-      *n = 2;
-      break;
-   case SpvOpSwitch:
-      /* selector, default, then (literal words, label) pairs: the label
-       * positions are the id-kind words after the selector. */
-      *first = 1;
-      *n = xe_nops(t) - 1;
-      break;
-   default:
-      break;
-   }
-}
-
 static void dfs_postorder(xe_cfg *c, uint32_t *post, uint32_t *npost)
 {
    /* Iterative DFS: stack of (block, next successor position). */
@@ -182,7 +155,7 @@ static xe_cfg *cfg_build(xe_function *f)
       facts.forward_reachable &= reach[b];
       const xe_inst *t = xe_block_terminator(c->blocks[b]);
       unsigned first, step, n;
-      successor_operands(t, &first, &step, &n);
+      xe_terminator_successors(t, &first, &step, &n);
       c->succ_start[b] = nsucc;
       for (unsigned j = first; j < first + n; j += step) {
          if (xe_op_kind(t, j) != XE_W_ID)

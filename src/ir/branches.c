@@ -27,6 +27,31 @@
  */
 #include "ir_internal.h"
 
+void xe_terminator_successors(const xe_inst *t, unsigned *first, unsigned *step, unsigned *n)
+{
+   *first = *n = 0;
+   *step = 1;
+   if (!t)
+      return;
+   switch (t->opcode) {
+   case SpvOpBranch:
+      *n = 1;
+      break;
+   case SpvOpBranchConditional:
+      *first = 1;
+      *n = 2;
+      break;
+   case SpvOpSwitch:
+      /* selector, default, then (literal words, label) pairs: the label
+       * positions are the id-kind words after the selector. */
+      *first = 1;
+      *n = xe_nops(t) - 1;
+      break;
+   default:
+      break;
+   }
+}
+
 /* Bits of xe_function.facts. */
 enum { FACTS_VALID = 1, FACTS_ACYCLIC = 2, FACTS_REACHABLE = 4 };
 
@@ -53,7 +78,9 @@ static xe_layout_facts compute(xe_module *m, xe_function *f)
       if (!b->label->aux)
          reachable = false;
       xe_inst *t = xe_block_terminator(b);
-      for (unsigned k = 0; t && k < xe_nops(t); k++) {
+      unsigned first, step, n;
+      xe_terminator_successors(t, &first, &step, &n);
+      for (unsigned k = first; k < first + n; k += step) {
          if (xe_op_kind(t, k) != XE_W_ID)
             continue;
          xe_inst *l = xe_def(m, xe_op(t, k));

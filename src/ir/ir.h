@@ -291,6 +291,11 @@ void xe_block_unlink(xe_function *f, xe_block *b);
 /* Kills b's instructions and label (their names and decorations with them,
  * as xe_inst_kill) and unlinks b from f; b is gone afterwards. */
 void xe_block_delete(xe_module *m, xe_function *f, xe_block *b);
+/* The operands of terminator t (NULL: none) that name successor blocks: *n
+ * operands from operand *first, every *step-th; only the id-kind ones among
+ * them are labels (OpSwitch interleaves literals).  The one definition of
+ * an edge, for the CFG and the layout facts alike (SPIR-V 3.32.17). */
+void xe_terminator_successors(const xe_inst *t, unsigned *first, unsigned *step, unsigned *n);
 /* f's layout facts (above): remembered on f while its blocks and
  * terminators stand (cfg_gen), else from one walk of its terminators
  * (branches.c), which uses the labels' aux as scratch and clears it.  A
