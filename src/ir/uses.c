@@ -1025,8 +1025,10 @@ bool xe_check_uses(xe_module *m, char **err)
                    d->gvars[k]->result_id, 0, 0);
    }
    for (uint32_t id = 0; ok && id < d->cap; id++) {
-      xe_inst *first = d->names[id] ? first_meta(m, id, SpvOpName, SpvOpName, -1, 1) : NULL;
-      if (d->names[id] && d->names[id] != (first ? first : NAME_NONE))
+      if (!d->names[id])
+         continue;
+      xe_inst *first = first_meta(m, id, SpvOpName, SpvOpName, -1, 1);
+      if (d->names[id] != (first ? first : NAME_NONE))
          ok = fail(err, "%%%u: the remembered name is stale", id, 0, 0);
    }
    for (uint32_t k = 0; ok && k < d->gcap; k++) {

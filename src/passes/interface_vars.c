@@ -251,11 +251,11 @@ static void seed(walk *w, xe_function *f, xe_inst *ep)
       return;
    }
    /* Two entry points name one function: rare, so an allocation each. */
-   xe_inst **v = malloc((re->n + 1) * sizeof(*v));
+   xe_inst **v = realloc(re->eps, (re->n + 1) * sizeof(*v));
    if (!v)
       abort();
-   memcpy(v, eps_of(re), re->n * sizeof(*v));
-   free(re->eps);
+   if (!re->eps)
+      v[0] = re->one;
    re->eps = v;
    re->eps[re->n++] = ep;
 }
