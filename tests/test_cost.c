@@ -375,7 +375,7 @@ START_TEST(model_api)
    ck_assert_double_eq(xe_cost_isa(XE_DEV_PVC, &ic),
                        22 + (XE_COST_ASSUMED_TRIPS - 1) + 2 * w->msg_scattered);
    /* Versioning costs the test, then each path for its share of sub-groups. */
-   ck_assert_double_eq_tol(xe_cost_versioned(XE_DEV_PVC, 2, 10, 30),
+   ck_assert_double_eq_tol(xe_cost_versioned(XE_DEV_PVC, 2, 0, 0, 10, 30),
                            w->version_test + 2 * w->version_access + XE_COST_FAST_FRACTION * 10 +
                               (1 - XE_COST_FAST_FRACTION) * 30, 1e-9);
    /* The uniform test (declared sizes) is priced by what it is: cheaper
@@ -385,7 +385,7 @@ START_TEST(model_api)
                               XE_COST_FAST_FRACTION * 10 + (1 - XE_COST_FAST_FRACTION) * 30, 1e-9);
    for (int d = 0; d < XE_DEV_COUNT; d++) {
       ck_assert(xe_cost_versioned_uniform((enum xe_device)d, 1, false, 10, 30) <
-                xe_cost_versioned((enum xe_device)d, 1, 10, 30));
+                xe_cost_versioned((enum xe_device)d, 1, 0, 0, 10, 30));
       ck_assert(xe_cost_versioned_uniform((enum xe_device)d, 1, true, 10, 30) >
                 xe_cost_versioned_uniform((enum xe_device)d, 1, false, 10, 30));
    }

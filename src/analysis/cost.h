@@ -64,6 +64,8 @@ typedef struct xe_cost_weights {
    double reduce;         /* sub-group reduction or vote */
    double version_test;   /* subgroup-versioning's run-time test, fixed part */
    double version_access; /* the same test, per access it checks */
+   double version_shared; /* the same test, per access whose index another's per-lane check
+                           * covers (a uniform term added to lane 0's index, its base) */
    double version_utest;  /* the uniform test (kernels with declared SubgroupSize and LocalSize:
                            * work-group full in x), fixed part */
    double version_uaccess;/* the uniform test, per tested access (lane 0's base, 32-bit AND) */
@@ -151,13 +153,16 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
 
 /* The cost of a sub-group versioned region (REWRITES.md section 6) per run
  * of its test, as the sub-groups run it: the test (version_test, plus
- * version_access per tested access: tested), then the fast
+ * version_access per per-lane check: tested; version_shared per access
+ * whose index another's per-lane check covers: shared; version_uaccess per
+ * wrap check such an access needs of its own: wraps), then the fast
  * copy (fast: its cost per run, frequency-weighted, as the region would
  * cost with the rewrite) for XE_COST_FAST_FRACTION of the sub-groups and
  * the original region (slow) for the rest.  The ISA estimate of a
  * versioned kernel weights IGC's code for the two paths the same way
  * (--isa-check, bench/isa-sweep: --measure-path). */
-double xe_cost_versioned(enum xe_device d, unsigned tested, double fast, double slow);
+double xe_cost_versioned(enum xe_device d, unsigned tested, unsigned shared, unsigned wraps,
+                         double fast, double slow);
 /* The same for the uniform test (subgroup-versioning on a kernel that
  * declares SubgroupSize S and LocalSize L with L.x % S == 0, every tested
  * address proved contiguous by the lane analysis): version_utest, plus

@@ -25,7 +25,7 @@
 
 /* Pure operations a lane may compute although the original program would
  * not (a lane that fails the guard): no trap, no memory access. */
-static bool reemit_opcode(const xe_module *m, const xe_inst *d)
+static bool reemit_opcode(xe_module *m, const xe_inst *d)
 {
    switch (d->opcode) {
    case SpvOpIAdd: case SpvOpISub: case SpvOpIMul:
@@ -41,6 +41,19 @@ static bool reemit_opcode(const xe_module *m, const xe_inst *d)
    case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual:
    case SpvOpLogicalAnd: case SpvOpLogicalOr: case SpvOpLogicalNot:
       return true;
+   case SpvOpExtInst:
+      /* OpenCL.std's integer min, max, clamp and 24-bit multiplies:
+       * pure, and defined (if unspecified) for any operands. */
+      if (xe_nops(d) < 2 || xe_op(d, 0) != xe_opencl_std(m, false))
+         return false;
+      switch (xe_op(d, 1)) {
+      case OpenCLstd_SMin: case OpenCLstd_UMin: case OpenCLstd_SMax: case OpenCLstd_UMax:
+      case OpenCLstd_SClamp: case OpenCLstd_UClamp:
+      case OpenCLstd_SMad24: case OpenCLstd_UMad24: case OpenCLstd_SMul24: case OpenCLstd_UMul24:
+         return true;
+      default:
+         return false;
+      }
    case SpvOpLoad: {
       /* Built-in inputs only. */
       xe_inst *v = xe_def(m, xe_op(d, 0));
@@ -83,33 +96,66 @@ int xe_sgv_hoistable(xe_sgv *c, uint32_t id, unsigned depth)
    return res;
 }
 
+/* Why an instruction of the region, or of a function it calls, keeps the
+ * region from being duplicated (sub-groups of one work-group may take
+ * different copies), or NULL.  A call is duplicated as a call: it is
+ * refused only for what the callee, or a function it calls, does.  seen:
+ * the functions already looked at (each once, however often called). */
+static const char *inst_why(xe_module *m, const xe_inst *i, unsigned depth, xe_idtab *seen)
+{
+   switch (i->opcode) {
+   case SpvOpControlBarrier:
+      return depth ? "a function the region calls has a barrier"
+                   : "the region has a barrier (sub-groups of one work-group could take different copies)";
+   case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents:
+      return depth ? "a function the region calls has a work-group copy" : "the region has a work-group copy";
+   case SpvOpFunctionCall: {
+      xe_function *f = xe_function_by_id(m, xe_op(i, 0));
+      if (!f || !f->first)
+         return "the region calls a function without a body";
+      if (xe_idtab_get(seen, xe_op(i, 0)))
+         return NULL;
+      xe_idtab_set(seen, xe_op(i, 0), 1);
+      xe_foreach_block(blk, f) {
+         xe_foreach_inst(ci, &blk->insts) {
+            const char *w = inst_why(m, ci, depth + 1, seen);
+            if (w)
+               return w;
+         }
+      }
+      return NULL;
+   }
+   default:
+      break;
+   }
+   if ((i->opcode >= SpvOpGroupAll && i->opcode <= SpvOpGroupSMax) ||
+       (i->opcode >= SpvOpGroupNonUniformElect && i->opcode <= SpvOpGroupNonUniformQuadSwap)) {
+      uint64_t scope;
+      if (!xe_const_uint(m, xe_op(i, 0), &scope) || scope != SCOPE_SUBGROUP)
+         return depth ? "a function the region calls has a work-group collective"
+                      : "the region has a work-group collective";
+   }
+   return NULL;
+}
+
 /* Why the region cannot be duplicated, or NULL. */
 const char *xe_sgv_region_why(xe_sgv *c, char *why, size_t n)
 {
    unsigned count = 0;
-   for (uint32_t x = 0; x < c->cfg->n; x++) {
+   xe_idtab seen = { 0 };
+   const char *w = NULL;
+   for (uint32_t x = 0; x < c->cfg->n && !w; x++) {
       if (!c->in_r[x])
          continue;
       xe_foreach_inst(i, &c->cfg->blocks[x]->insts) {
          count++;
-         switch (i->opcode) {
-         case SpvOpControlBarrier:
-            return "the region has a barrier (sub-groups of one work-group could take different copies)";
-         case SpvOpFunctionCall:
-            return "the region calls a function";
-         case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents:
-            return "the region has a work-group copy";
-         default:
+         if ((w = inst_why(c->m, i, 0, &seen)))
             break;
-         }
-         if ((i->opcode >= SpvOpGroupAll && i->opcode <= SpvOpGroupSMax) ||
-             (i->opcode >= SpvOpGroupNonUniformElect && i->opcode <= SpvOpGroupNonUniformQuadSwap)) {
-            uint64_t scope;
-            if (!xe_const_uint(c->m, xe_op(i, 0), &scope) || scope != SCOPE_SUBGROUP)
-               return "the region has a work-group collective";
-         }
       }
    }
+   xe_idtab_free(&seen);
+   if (w)
+      return w;
    if (count > XE_SGV_MAX_REGION_INSTS) {
       snprintf(why, n, "the region has %u instructions; the size rule duplicates at most %u",
                count, XE_SGV_MAX_REGION_INSTS);
@@ -283,6 +329,74 @@ static bool index_moves_by_one(xe_sgv *c, const xe_lanes *l, xe_inst *i, uint32_
    return likely_stride(c, l, key, 0) == 1;
 }
 
+/* Peels uniform terms off the index a's test would compare lane by lane
+ * (xe_sgv_cand.lane_key): key = x + u, u + x or x - u with u uniform under
+ * l, down to an x that is not such a sum.  Exact modulo 2^width, so lane
+ * k's key is lane 0's plus k exactly when lane k's x is lane 0's plus k. */
+static void split_key(xe_sgv *c, const xe_lanes *l, xe_sgv_cand *a)
+{
+   uint32_t base, key;
+   int mode;
+   if (!xe_sgv_index_form(c, a, &base, &key, &mode))
+      return;
+   uint32_t x = key;
+   a->nuterm = 0;
+   a->terms_nowrap = mode != 0;
+   while (a->nuterm < XE_SGV_MAX_UTERMS) {
+      xe_inst *d = xe_def(c->m, x);
+      if (!d || (d->opcode != SpvOpIAdd && d->opcode != SpvOpISub))
+         break;
+      int side = -1;
+      if (xe_lanes_fact(l, xe_op(d, 1))->kind == XE_LANE_UNIFORM)
+         side = 1;
+      else if (d->opcode == SpvOpIAdd && xe_lanes_fact(l, xe_op(d, 0))->kind == XE_LANE_UNIFORM)
+         side = 0;
+      if (side < 0)
+         break;
+      a->uterm[a->nuterm] = xe_op(d, side);
+      a->uneg[a->nuterm++] = d->opcode == SpvOpISub;
+      a->terms_nowrap &= has_dec(c->m, x, mode == 1 ? SpvDecorationNoSignedWrap : SpvDecorationNoUnsignedWrap);
+      x = xe_op(d, 1 - side);
+   }
+   a->lane_key = a->nuterm ? x : 0;
+}
+
+unsigned xe_sgv_lane_tests(xe_sgv *c, unsigned *shared, unsigned *wraps)
+{
+   unsigned lanes = 0;
+   *shared = *wraps = 0;
+   for (unsigned q = 0; q < c->nc; q++) {
+      const xe_sgv_cand *a = &c->c[q];
+      uint32_t base, key, bkey;
+      int mode = 0;
+      if (a->loop_key)
+         key = a->loop_key;
+      else if (!xe_sgv_index_form(c, a, &base, &key, &mode))
+         key = 0;
+      /* Accesses with the same key count one each, as in the fit of
+       * version_access (docs/cost-model.md); a key that only shares its
+       * lane key with an earlier one is a shared access. */
+      uint32_t lk = a->lane_key ? a->lane_key : key;
+      bool seen = false;
+      for (unsigned p = 0; p < q && key && !seen; p++) {
+         const xe_sgv_cand *b = &c->c[p];
+         int bmode;
+         if (b->loop_key)
+            bkey = b->loop_key;
+         else if (!xe_sgv_index_form(c, b, &base, &bkey, &bmode))
+            continue;
+         seen = bkey != key && (b->lane_key ? b->lane_key : bkey) == lk;
+      }
+      if (!seen) {
+         lanes++;
+      } else {
+         ++*shared;
+         *wraps += mode && !a->terms_nowrap;
+      }
+   }
+   return lanes;
+}
+
 /* Collects the accesses of R that the fast copy can make block accesses;
  * tells missed about the others when it is set. */
 void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void *arg)
@@ -352,8 +466,11 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
             continue;
          }
          c->c = realloc(c->c, (c->nc + 1) * sizeof(*c->c));
-         xe_sgv_cand cd = { i, ptr, elem, st, width, 0, NULL, lkey, lmode, lu, lbase, 0,
-                            proved && !lkey, 0 };
+         xe_sgv_cand cd = { .inst = i, .ptr = ptr, .elem_type = elem, .store = st, .width = width,
+                            .loop_key = lkey, .loop_mode = lmode, .loop_u = lu, .loop_base = lbase,
+                            .proved = proved && !lkey };
+         if (!lkey)
+            split_key(c, l, &cd);
          uint32_t ib, ik;
          int im;
          if (!cd.proved && c->declared && l->sg && !lkey && xe_sgv_index_form(c, &cd, &ib, &ik, &im) &&

@@ -21,6 +21,8 @@
 /* The size rule: a region of more instructions is not duplicated. */
 #define XE_SGV_MAX_REGION_INSTS 2000
 #define XE_SGV_MAX_HOIST_DEPTH 32
+/* Uniform terms peeled off a tested index (xe_sgv_cand.uterm). */
+#define XE_SGV_MAX_UTERMS 4
 
 /* xe_sgv_hoistable's answers, memoised in hmemo. */
 enum { XE_SGV_H_UNKNOWN = 0, XE_SGV_H_AVAILABLE, XE_SGV_H_REEMIT, XE_SGV_H_NO };
@@ -52,6 +54,23 @@ typedef struct xe_sgv_cand {
     * without a promise about the global offset.  The uniform test checks
     * it (one comparison of lane 0's index). */
    int wrap_mode;
+   /* The general test's split of the tested index (xe_sgv_index_form's
+    * key): key == lane_key + the uniform terms (OpIAdd, or OpISub when
+    * uneg, of values the same in every lane; modulo 2^width), so accesses
+    * whose indices differ by uniform amounts (a stencil's i - w, i, i + 1)
+    * share one per-lane test of lane_key; each adds only uniform checks.
+    * lane_key 0: no split (loop forms, or nothing to peel). */
+   uint32_t lane_key;
+   uint32_t uterm[XE_SGV_MAX_UTERMS];
+   bool uneg[XE_SGV_MAX_UTERMS];
+   unsigned nuterm;
+   /* Every peeled OpIAdd/OpISub carries the no-wrap decoration of the
+    * key's extension (NoSignedWrap for a sign extension, NoUnsignedWrap
+    * for a zero extension): every lane of the fast copy runs them (they
+    * dominate the access, in a block all lanes take together), so the
+    * key is lane 0's plus k exactly when the lane key is, and only the
+    * lane key needs the wrap check. */
+   bool terms_nowrap;
 } xe_sgv_cand;
 
 typedef struct xe_sgv {
@@ -101,6 +120,13 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
  * sign- (*mode 1) or zero-extends (*mode 2). */
 bool xe_sgv_index_form(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key,
                        int *mode);
+/* The cost model's count of the general test's per-lane checks: one per
+ * access (accesses with the same key count one each, as the fit of
+ * version_access did) except those whose key only adds uniform terms to
+ * the lane key of an earlier access with another key: *shared gets those,
+ * *wraps those of them that need a wrap check of their own (32-bit index,
+ * terms without the no-wrap promise). */
+unsigned xe_sgv_lane_tests(xe_sgv *c, unsigned *shared, unsigned *wraps);
 /* Can the test be the uniform one: every candidate proved (none in a
  * loop form), so the sub-group needs no per-lane comparison, only that its
  * work-group is full in x, that each lane-0 base is aligned and that the

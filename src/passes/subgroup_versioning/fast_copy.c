@@ -122,6 +122,14 @@ typedef struct idx_test {
    bool wrapped;     /* uniform_test: its wrap check is built */
 } idx_test;
 
+/* A per-lane contiguity test of the general test: lane k's key is lane
+ * 0's (x0) plus k. */
+typedef struct lane_test {
+   uint32_t key;
+   uint32_t x0;
+   bool wrapped;     /* its own wrap check is built */
+} lane_test;
+
 /* The general test (pass.c's header comment): every lane's predicate
  * (the guard, contiguity of each address, no wrap of its index) reduced
  * with OpGroupIAdd and compared with SubgroupMaxSize, and the uniform
@@ -147,7 +155,8 @@ static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
     * with no wrap in the type the index is extended from), and the
     * alignment of each base once per sub-group. */
    idx_test *it = malloc((c->nc ? c->nc : 1) * sizeof(*it));   /* one index per access at most */
-   unsigned nit = 0;
+   lane_test *lts = malloc((c->nc ? c->nc : 1) * sizeof(*lts));
+   unsigned nit = 0, nlt = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
       uint32_t base = 0, key;
@@ -163,20 +172,43 @@ static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
       if (!t) {
          t = &it[nit++];
          *t = (idx_test){ .key = key, .mode = mode };
-         uint32_t x = hoist(c, key);
          uint32_t xt = xe_def(m, key)->type_id;
-         uint32_t x0 = xe_build3(&b, SpvOpGroupBroadcast, xt, scope, x, zero);
+         /* The per-lane part tests the lane key once for every index that
+          * adds uniform terms to it (xe_sgv_cand.lane_key); lane 0's key is
+          * then lane 0's lane key plus the terms, a uniform value. */
+         uint32_t lk = a->loop_key ? key : a->lane_key ? a->lane_key : key;
+         lane_test *lt = NULL;
+         for (unsigned p = 0; p < nlt && !lt; p++)
+            lt = lts[p].key == lk ? &lts[p] : NULL;
+         if (!lt) {
+            lt = &lts[nlt++];
+            uint32_t x = hoist(c, lk);
+            *lt = (lane_test){ .key = lk };
+            lt->x0 = xe_build3(&b, SpvOpGroupBroadcast, xt, scope, x, zero);
+            uint32_t d = xe_build2(&b, SpvOpISub, xt, x, lt->x0);
+            uint32_t ok = xe_build2(&b, SpvOpIEqual, bt, d, mode ? lid : lid64);
+            pred = pred ? xe_build2(&b, SpvOpLogicalAnd, bt, pred, ok) : ok;
+         }
+         uint32_t x0 = lt->x0;
+         for (unsigned u = 0; lk != key && u < a->nuterm; u++)
+            x0 = xe_build2(&b, a->uneg[u] ? SpvOpISub : SpvOpIAdd, xt, x0, hoist(c, a->uterm[u]));
          t->x0 = x0;
-         uint32_t d = xe_build2(&b, SpvOpISub, xt, x, x0);
-         uint32_t ok = xe_build2(&b, SpvOpIEqual, bt, d, mode ? lid : lid64);
-         pred = pred ? xe_build2(&b, SpvOpLogicalAnd, bt, pred, ok) : ok;
          if (mode) {
             /* lane 0 + (max - 1) must not pass the wrap point of the
-             * extension: x0 <= 2^31 - max (signed) or 2^32 - max. */
-            uint32_t lim = xe_build2(&b, SpvOpISub, u32,
-                                     xe_const_int(m, u32, mode == 1 ? 0x80000000u : 0), maxsz);
-            uint32_t nw = xe_build2(&b, mode == 1 ? SpvOpSLessThanEqual : SpvOpULessThanEqual, bt, x0, lim);
-            upred = upred ? xe_build2(&b, SpvOpLogicalAnd, bt, upred, nw) : nw;
+             * extension: x0 <= 2^31 - max (signed) or 2^32 - max.  When
+             * the program promises that adding the terms does not wrap
+             * (xe_sgv_cand.terms_nowrap), lane k's key is lane 0's plus k
+             * exactly once its lane key's is: the lane key is checked,
+             * once for all the keys built on it (and for itself). */
+            bool on_lane_key = lk == key || a->terms_nowrap;
+            if (!on_lane_key || !lt->wrapped) {
+               uint32_t lim = xe_build2(&b, SpvOpISub, u32,
+                                        xe_const_int(m, u32, mode == 1 ? 0x80000000u : 0), maxsz);
+               uint32_t nw = xe_build2(&b, mode == 1 ? SpvOpSLessThanEqual : SpvOpULessThanEqual, bt,
+                                       on_lane_key ? lt->x0 : x0, lim);
+               upred = upred ? xe_build2(&b, SpvOpLogicalAnd, bt, upred, nw) : nw;
+               lt->wrapped |= on_lane_key;
+            }
             t->idx0 = xe_build1(&b, mode == 1 ? SpvOpSConvert : SpvOpUConvert, u64, x0);
          } else {
             t->idx0 = x0;
@@ -197,6 +229,7 @@ static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
       upred = upred ? xe_build2(&b, SpvOpLogicalAnd, bt, upred, al) : al;
    }
    free(it);
+   free(lts);
    /* Any other address: compared as 64-bit addresses. */
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
