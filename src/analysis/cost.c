@@ -97,10 +97,11 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                             * loop_spec_constants_sum16 (17) 67 */
       .version_access = 2.6, /* M: the same fit, per tested access */
       .version_shared = 1,   /* M: per access sharing another's per-lane check (darktable
-                              * demosaic_rcd through ocloc, slow path minus the input: rcd_step_1_1,
-                              * 15 shared, dg2 -24, pvc +38; rcd_step_1_2, 6 shared, +3, +38;
-                              * readin_mask, none, +13, +31): about nothing on dg2, 0.5 on pvc;
-                              * A: 1 on both */
+                              * demosaic_rcd through ocloc, IGC's slow path alone minus the input:
+                              * rcd_step_1_1, 15 shared, dg2 +1, pvc +51; rcd_step_1_2, 6 shared,
+                              * +9, +40; readin_mask, calc_Y0_mask, writeout_mask, none, +13, +3,
+                              * -2 and +31, +31, +29): nothing measurable on dg2 (A: 1), 1.4 on
+                              * pvc */
       .version_utest = 2.7,   /* M: the uniform test (fast_copy.c), fixed part: IGC's slow path
                                * alone (--measure-path=slow) minus the input, least squares over
                                * kernels with declared sizes and no guard, by alignment checks:
@@ -146,7 +147,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_test = 19,  /* M: as dg2: sg_copy (1) 24, guarded_copy (2) 28, block_io_types (7)
                             * 39, loop_spec_constants_sum16 (17) 106 */
       .version_access = 5.1, /* M: the same fit, per tested access */
-      .version_shared = 1,   /* M: as dg2's */
+      .version_shared = 1.4, /* M: see dg2's */
       .version_utest = 4.8,   /* M: as dg2: sg_copy, sg_copy_float, sg_strided (1) 9,
                                * block_io_wide_store (2) 5, block_io_types (7) 25 */
       .version_uaccess = 2.8, /* M: the same fit, per alignment check */

@@ -50,8 +50,8 @@
  * base's alignment and, unless the program marks the additions
  * NoSignedWrap (NoUnsignedWrap for a zero extension), a wrap check of its
  * own.  darktable's rcd_step_1_1 (16 accesses, one lane key): the test
- * was about 93 IGC instructions on pvc with a comparison per access, 38
- * with the shared one.
+ * was 93 IGC instructions on pvc with a comparison per access, 51 with the
+ * shared one (IGC's slow path alone minus the input).
  *
  * The uniform test.  A kernel that declares SubgroupSize S and LocalSize L
  * with L.x % S == 0 runs with S lanes per sub-group, and in a work-group
