@@ -61,9 +61,10 @@ static const xe_isa_counts expected = {
 static void assert_counts(const char *what, const xe_isa_counts *a, const xe_isa_counts *b)
 {
    ck_assert_msg(!memcmp(a, b, sizeof(*a)),
-                 "%s: instructions %u/%u sends %u/%u scattered %u/%u block %u/%u private %u/%u loop %u/%u",
+                 "%s: instructions %u/%u sends %u/%u scattered %u/%u block %u/%u private %u/%u loop %u/%u "
+                 "simd %u/%u",
                  what, a->instructions, b->instructions, a->sends, b->sends, a->scattered, b->scattered,
-                 a->block, b->block, a->priv, b->priv, a->loop, b->loop);
+                 a->block, b->block, a->priv, b->priv, a->loop, b->loop, a->simd, b->simd);
 }
 
 START_TEST(listing_counts)
@@ -77,21 +78,24 @@ START_TEST(listing_counts)
 END_TEST
 
 /* bench/isa's counts of an iga64 listing file, "instructions sends
- * scattered block private loop", through its analyze(). */
-static bool bench_counts(const char *asm_path, enum xe_device d, xe_isa_counts *c)
+ * scattered block private loop", through its analyze(), and kernel's SIMD
+ * width from the PTM.txt at ptm through its ptm_simd() (0 without one). */
+static bool bench_counts(const char *asm_path, enum xe_device d, const char *ptm, const char *kernel,
+                         xe_isa_counts *c)
 {
    char *isa = tu_src("bench/isa"), *out = NULL;
    int rc = tu_sh(&out, NULL,
                   "python3 -c 'import importlib.machinery as m, sys\n"
                   "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
                   "s = b.analyze(open(sys.argv[2]).read(), int(sys.argv[3]))\n"
-                  "print(s[\"instructions\"], s[\"sends\"], s[\"scattered\"], s[\"block\"], s[\"private\"], s[\"loop\"])' "
-                  "'%s' '%s' %d",
-                  isa, asm_path, d == XE_DEV_PVC ? 64 : 32);
+                  "w = b.ptm_simd(open(sys.argv[4]).read()).get(sys.argv[5], 0) if sys.argv[4] else 0\n"
+                  "print(s[\"instructions\"], s[\"sends\"], s[\"scattered\"], s[\"block\"], s[\"private\"], s[\"loop\"], w)' "
+                  "'%s' '%s' %d '%s' '%s'",
+                  isa, asm_path, d == XE_DEV_PVC ? 64 : 32, ptm ? ptm : "", kernel ? kernel : "");
    memset(c, 0, sizeof(*c));
    bool ok = rc == 0 && out &&
-             sscanf(out, "%u %u %u %u %u %u", &c->instructions, &c->sends, &c->scattered, &c->block,
-                    &c->priv, &c->loop) == 6;
+             sscanf(out, "%u %u %u %u %u %u %u", &c->instructions, &c->sends, &c->scattered, &c->block,
+                    &c->priv, &c->loop, &c->simd) == 7;
    free(isa);
    free(out);
    return ok;
@@ -102,7 +106,7 @@ START_TEST(listing_matches_bench_isa)
    char *path = tu_tmp("listing.asm");
    tu_write(path, listing, sizeof(listing) - 1);
    xe_isa_counts py;
-   ck_assert_msg(bench_counts(path, XE_DEV_DG2, &py), "bench/isa could not count %s", path);
+   ck_assert_msg(bench_counts(path, XE_DEV_DG2, NULL, NULL, &py), "bench/isa could not count %s", path);
    assert_counts("bench/isa", &py, &expected);
    free(path);
 }
@@ -131,6 +135,9 @@ START_TEST(igc_output_matches_bench_isa)
    unsigned n;
    ck_assert_msg(xe_isa_module_counts(spv, d, dir, &k, &n, &err), "%s: %s", name, err ? err : "?");
    ck_assert_uint_gt(n, 0);
+   char *ptm;
+   if (asprintf(&ptm, "%s/%s.dump/PTM.txt", dir, xe_device_name(d)) < 0)
+      abort();
    unsigned private_or_a64 = 0;
    for (unsigned i = 0; i < n; i++) {
       char *asm_path, *what;
@@ -138,8 +145,11 @@ START_TEST(igc_output_matches_bench_isa)
           asprintf(&what, "%s %s %s", name, k[i].name, xe_device_name(d)) < 0)
          abort();
       xe_isa_counts py;
-      ck_assert_msg(bench_counts(asm_path, d, &py), "bench/isa could not count %s", asm_path);
+      ck_assert_msg(bench_counts(asm_path, d, ptm, k[i].name, &py), "bench/isa could not count %s", asm_path);
       assert_counts(what, &k[i].c, &py);
+      /* IGC 22.43 dispatches these at SIMD8 (dg2 only), 16 or 32. */
+      ck_assert_msg(k[i].c.simd == 16 || k[i].c.simd == 32 || (k[i].c.simd == 8 && d == XE_DEV_DG2),
+                    "%s: SIMD width %u", what, k[i].c.simd);
       private_or_a64 += k[i].c.priv;
       free(asm_path);
       free(what);
@@ -148,10 +158,56 @@ START_TEST(igc_output_matches_bench_isa)
    if (!strcmp(name, "priv_len64") || !strcmp(name, "histogram_private"))
       ck_assert_uint_gt(private_or_a64, 0);
    xe_isa_kernels_free(k, n);
+   free(ptm);
    free(rel);
    free(spv);
    free(work);
    free(dir);
+}
+END_TEST
+
+/* Two kernels, one name a prefix of the other, in ocloc disasm's PTM.txt
+ * layout (IGC 22.43); only Token 23's bytes 12-15 matter. */
+static const char ptm_text[] =
+   "Kernel #0\n"
+   "KernelBinaryHeader:\n"
+   "\tKernelName k_long\n"
+   "Unidentified PatchToken:\n"
+   "\t4 Token 21\n"
+   "\t4 Size 24\n"
+   "\tHex 0 0 0 0 0 0 0 0 0 0 0 0 80 0 0 0\n"
+   "Unidentified PatchToken:\n"
+   "\t4 Token 23\n"
+   "\t4 Size 140\n"
+   "\tHex 0 0 0 0 0 0 0 0 0 0 0 0 20 0 0 0 0 0 0 0 1 0 0 0\n"
+   "Kernel #1\n"
+   "\tKernelName k\n"
+   "Unidentified PatchToken:\n"
+   "\t4 Token 23\n"
+   "\t4 Size 140\n"
+   "\tHex 0 0 0 0 0 0 0 0 0 0 0 0 10 0 0 0 0 0 0 0 0 0 0 0\n"
+   "Kernel #2\n"
+   "\tKernelName no_token\n";
+
+START_TEST(ptm_simd_widths)
+{
+   ck_assert_uint_eq(xe_isa_ptm_simd(ptm_text, "k_long"), 32);
+   ck_assert_uint_eq(xe_isa_ptm_simd(ptm_text, "k"), 16);
+   ck_assert_uint_eq(xe_isa_ptm_simd(ptm_text, "no_token"), 0);
+   ck_assert_uint_eq(xe_isa_ptm_simd(ptm_text, "absent"), 0);
+   /* bench/isa reads the same widths. */
+   char *path = tu_tmp("PTM.txt"), *isa = tu_src("bench/isa"), *out = NULL;
+   tu_write(path, ptm_text, sizeof(ptm_text) - 1);
+   int rc = tu_sh(&out, NULL,
+                  "python3 -c 'import importlib.machinery as m, sys\n"
+                  "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
+                  "w = b.ptm_simd(open(sys.argv[2]).read())\n"
+                  "print(w.get(\"k_long\", 0), w.get(\"k\", 0), w.get(\"no_token\", 0))' '%s' '%s'",
+                  isa, path);
+   ck_assert_msg(rc == 0 && out && !strcmp(out, "32 16 0\n"), "bench/isa ptm_simd: %s", out ? out : "?");
+   free(out);
+   free(isa);
+   free(path);
 }
 END_TEST
 
@@ -162,6 +218,7 @@ int main(void)
    tcase_set_timeout(tc, 600);
    tcase_add_test(tc, listing_counts);
    tcase_add_test(tc, listing_matches_bench_isa);
+   tcase_add_test(tc, ptm_simd_widths);
    tcase_add_loop_test(tc, igc_output_matches_bench_isa, 0,
                        (int)(sizeof(modules) / sizeof(modules[0])) * XE_DEV_COUNT);
    suite_add_tcase(s, tc);

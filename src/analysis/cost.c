@@ -792,6 +792,20 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
           c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
 }
 
+/* The work-items a thread's instructions cover, as xe_cost_isa_at counts them. */
+static unsigned isa_width(enum xe_device d, unsigned simd)
+{
+   return d == XE_DEV_PVC && simd > 16 ? 16 : simd;
+}
+
+double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
+{
+   double e = xe_cost_isa(d, c);
+   if (!simd || !c->simd)
+      return e;
+   return e * isa_width(d, simd) / isa_width(d, c->simd);
+}
+
 double xe_cost_versioned(enum xe_device d, unsigned tested, unsigned shared, unsigned wraps,
                          double fast, double slow)
 {

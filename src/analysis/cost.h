@@ -124,11 +124,22 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
 /* The ISA-level estimate with the same weights, from counts read from
  * IGC's disassembly: every instruction one cycle (sends included), the
  * instructions of the longest loop body (loop) XE_COST_ASSUMED_TRIPS - 1
- * more times, plus the per-kind message weights. */
+ * more times, plus the per-kind message weights.  Per thread: the counts
+ * cover simd work-items (the dispatch width IGC chose, 8, 16 or 32; 0 when
+ * unknown). */
 typedef struct xe_isa_counts {
    unsigned instructions, sends, scattered, block, priv, loop;
+   unsigned simd;
 } xe_isa_counts;
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
+/* xe_cost_isa(d, c) for as many work-items as a thread of width simd
+ * covers, to compare c with a kernel IGC compiled at that width (versioning
+ * makes IGC drop dg2 kernels from SIMD32 to SIMD16).  dg2 splits a SIMD32
+ * kernel's 32-bit instructions into two SIMD16 ones, so its counts scale
+ * with the width; pvc issues them once, over two passes of its 16-lane
+ * ALU, so widths above 16 count as 16 (docs/cost-model.md, "--isa-check").
+ * Unscaled when either width is 0. */
+double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
 
 /* The estimate of the blocks of f whose CFG index (xe_function_cfg(f))
  * has in_set[index] set, each weighted by its loop frequency, on device

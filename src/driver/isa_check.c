@@ -186,8 +186,18 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
       free(asmf);
    }
    closedir(dir);
-   if (ok && *out)
+   if (ok && *out) {
+      /* The SIMD width of each kernel, for xe_cost_isa's per-work-item scale. */
+      char *ptmf;
+      if (asprintf(&ptmf, "%s/PTM.txt", dump) < 0)
+         abort();
+      char *ptm = slurp(ptmf);
+      for (unsigned k = 0; ptm && k < *nout; k++)
+         (*out)[k].c.simd = xe_isa_ptm_simd(ptm, (*out)[k].name);
+      free(ptm);
+      free(ptmf);
       qsort(*out, *nout, sizeof(xe_isa_kernel), by_name);
+   }
 done:
    if (!ok) {
       xe_isa_kernels_free(*out, *nout);
@@ -334,27 +344,34 @@ static void paths_measure(paths *p, const xe_options *o2, unsigned devs, const v
  * two paths weighted as the sub-groups run them (xe_cost_versioned's
  * XE_COST_FAST_FRACTION; docs/cost-model.md "Versioning"), each path's
  * code compiled on its own with the test kept. */
-static double estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p, const char *name)
+static double estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p, const char *name,
+                       unsigned simd)
 {
    if (p && p->ok) {
       const xe_isa_kernel *f = find(p->k[0][d], p->n[0][d], name);
       const xe_isa_kernel *s = find(p->k[1][d], p->n[1][d], name);
       if (f && s)
-         return XE_COST_FAST_FRACTION * xe_cost_isa(d, &f->c) +
-                (1 - XE_COST_FAST_FRACTION) * xe_cost_isa(d, &s->c);
+         return XE_COST_FAST_FRACTION * xe_cost_isa_at(d, &f->c, simd) +
+                (1 - XE_COST_FAST_FRACTION) * xe_cost_isa_at(d, &s->c, simd);
    }
-   return xe_cost_isa(d, &b->c);
+   return xe_cost_isa_at(d, &b->c, simd);
 }
 
-/* "pvc 30 -> 37 (22 -> 31 instructions, 2 -> 1 scattered, 0 -> 1 block, 0 -> 0 private)" */
+/* "pvc 30 -> 37 (22 -> 31 instructions, 2 -> 1 scattered, 0 -> 1 block, 0 -> 0 private)";
+ * the SIMD widths when IGC chose different ones (the counts are per thread,
+ * the output's estimate per as many work-items as the input's thread). */
 static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *a, const xe_isa_counts *b,
                     double eb, bool versioned)
 {
+   char simd[80] = "";
+   if (a->simd != b->simd)
+      snprintf(simd, sizeof(simd), ", SIMD%u -> SIMD%u, estimated per %u work-items", a->simd, b->simd,
+               a->simd);
    return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
-                   "scattered, %u -> %u block, %u -> %u private%s)", xe_device_name(d),
+                   "scattered, %u -> %u block, %u -> %u private%s%s)", xe_device_name(d),
                    xe_cost_isa(d, a), eb, a->instructions, b->instructions, a->loop,
                    b->loop, a->scattered, b->scattered, a->block, b->block, a->priv, b->priv,
-                   versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
+                   simd, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
 }
 
 /* The rounds start without the cost model and keep whatever IGC does not
@@ -415,8 +432,9 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
          const xe_isa_kernel *a = find(cur[d], ncur[d], name), *b = find(pk[d], npk[d], name);
          if (!(devs & (1u << d)) || !a || !b)
             continue;
-         double ea = estimate(d, a, kernel_versioned(&r->remarks, name) ? pcur : NULL, name);
-         double eb = estimate(d, b, kernel_versioned(&t.remarks, name) ? &pp : NULL, name);
+         /* Both per as many work-items as the current output's thread. */
+         double ea = estimate(d, a, kernel_versioned(&r->remarks, name) ? pcur : NULL, name, a->c.simd);
+         double eb = estimate(d, b, kernel_versioned(&t.remarks, name) ? &pp : NULL, name, a->c.simd);
          lower |= eb < ea * (1 - 1e-9);
          higher |= eb > ea * (1 + 1e-9);
          snprintf(figs[nf++], sizeof(figs[0]), "%s %.0f -> %.0f", xe_device_name(d), ea, eb);
@@ -548,7 +566,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
             if (!a || !b)
                continue;
             bool v = pm.ok && kernel_versioned(&r->remarks, name);
-            double eb = estimate(d, b, v ? &pm : NULL, name);
+            double eb = estimate(d, b, v ? &pm : NULL, name, a->c.simd);
             describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, v);
             if (eb > xe_cost_isa(d, &a->c) * (1 + 1e-9)) {
                worse = true;

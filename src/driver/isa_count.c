@@ -355,3 +355,36 @@ bool xe_isa_count(enum xe_device d, char *text, xe_isa_counts *k)
    counter_free(&c);
    return ok;
 }
+
+unsigned xe_isa_ptm_simd(const char *ptm, const char *kernel)
+{
+   size_t kl = strlen(kernel);
+   const char *k = ptm;
+   /* "KernelName NAME" on a line of its own (a prefix of another name is
+    * not a match). */
+   while ((k = strstr(k, "KernelName ")) != NULL) {
+      k += strlen("KernelName ");
+      if (!strncmp(k, kernel, kl) && (k[kl] == '\n' || k[kl] == '\r' || k[kl] == 0))
+         break;
+   }
+   if (!k)
+      return 0;
+   const char *next = strstr(k, "KernelName ");
+   const char *t = strstr(k, "Token 23\n");
+   if (!t || (next && t > next))
+      return 0;
+   const char *h = strstr(t, "Hex ");
+   if (!h || (next && h > next))
+      return 0;
+   h += 4;
+   unsigned byte[16];
+   for (int b = 0; b < 16; b++) {
+      char *end;
+      unsigned long v = strtoul(h, &end, 16);
+      if (end == h || v > 255)
+         return 0;
+      byte[b] = (unsigned)v;
+      h = end;
+   }
+   return byte[12] | byte[13] << 8 | byte[14] << 16 | byte[15] << 24;
+}

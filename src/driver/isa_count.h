@@ -21,4 +21,11 @@
  * when memory runs out (then *c is zero). */
 bool xe_isa_count(enum xe_device d, char *text, xe_isa_counts *c);
 
+/* The SIMD width IGC dispatches kernel at, read from ptm, the text of the
+ * PTM.txt that `ocloc disasm -dump` writes (IGC 22.43's patch-token
+ * listing): the LargestCompiledSIMDSize field, bytes 12-15 of the
+ * kernel's execution-environment token (Token 23).  0 when the kernel or
+ * the field is not found. */
+unsigned xe_isa_ptm_simd(const char *ptm, const char *kernel);
+
 #endif
