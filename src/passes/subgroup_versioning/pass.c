@@ -129,6 +129,7 @@
 #include "cfg.h"
 #include "cost.h"
 #include "lanes.h"
+#include "opinfo.h"
 #include "passes.h"
 #include "subgroup_versioning.h"
 
@@ -145,6 +146,21 @@ static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
    char nb[64];
    xe_remark(mc->r, mc->kernel, XE_REMARK_MISSED, "%s via %s stays per-lane: %s",
              st ? "store" : "load", xe_id_text(mc->m, ptr, nb, sizeof(nb)), why);
+}
+
+/* Whether f's own code has a group or sub-group operation already (calls
+ * and barriers, which the table also marks convergent, are not): then
+ * IGC's SIMD width is already what the test's reduction would impose. */
+static bool has_group_op(const xe_module *m, const xe_function *f)
+{
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         unsigned info = xe_inst_info(m, i);
+         if ((info & XE_OPI_CONVERGENT) && !(info & XE_OPI_BARRIER) && i->opcode != SpvOpFunctionCall)
+            return true;
+      }
+   }
+   return false;
 }
 
 /* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
@@ -171,6 +187,12 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    double fb = xe_cost_block_frequency(m, c->f, b);
    bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
    unsigned shared, wraps, tested = xe_sgv_lane_tests(c, &shared, &wraps);
+   /* The general test's reduction is the kernel's first sub-group
+    * operation: IGC may then choose another SIMD width for the whole
+    * kernel (version_simd).  The uniform test needs a declared
+    * SubgroupSize, which already fixes the width. */
+   bool first_sg = !uniform && !has_group_op(m, c->k->fn) &&
+                   (c->f == c->k->fn || !has_group_op(m, c->f));
    double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
    enum xe_device worst = XE_DEV_DG2;
    bool ok = true;
@@ -188,6 +210,8 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
                            : xe_cost_versioned((enum xe_device)d, tested, shared, wraps, fast,
                                                (slow + guard) / fb);
       after[d] = outside + fb * run;
+      if (first_sg)
+         after[d] *= xe_cost_weights_of((enum xe_device)d)->version_simd;
       if (after[d] > before[d] * (1 + 1e-9) && ok) {
          ok = false;
          worst = (enum xe_device)d;
@@ -198,17 +222,21 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    xe_cost_format(est, nest, devs, before, after);
    if (ok)
       return true;
+   /* Where version_simd decided it, say so. */
+   double vs = xe_cost_weights_of(worst)->version_simd;
+   const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + 1e-9)
+                         ? ", once IGC's SIMD width for a kernel with a sub-group operation is counted" : "";
    if (c->no_guard)
       xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
                 "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
-                "cycles; %u block access(es) do not pay for the sub-group test)",
-                xe_device_name(worst), est, c->nc);
+                "cycles; %u block access(es) do not pay for the sub-group test%s)",
+                xe_device_name(worst), est, c->nc, simd);
    else
       xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
                 "no fast copy of the region guarded by %s: the cost model says slower on %s "
                 "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
-                "sub-group test)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
-                c->nc);
+                "sub-group test%s)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
+                c->nc, simd);
    return false;
 }
 
