@@ -71,8 +71,9 @@ typedef struct xe_cost_weights {
    double version_uaccess;/* the uniform test, per tested access (lane 0's base, 32-bit AND) */
    double version_uguard; /* the uniform test's all-lanes vote on a guard */
    double version_simd;   /* factor on the versioned kernel, per work-item, when the general
-                           * test brings the kernel its first sub-group operation (IGC then
-                           * dispatches dg2 kernels SIMD16 instead of SIMD32) */
+                           * test and fast copy bring the kernel its first sub-group operations
+                           * (IGC dispatches dg2 kernels with sub-group block accesses or
+                           * broadcasts SIMD16 instead of SIMD32) */
    double barrier;        /* work-group barrier */
 } xe_cost_weights;
 

@@ -187,10 +187,11 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    double fb = xe_cost_block_frequency(m, c->f, b);
    bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
    unsigned shared, wraps, tested = xe_sgv_lane_tests(c, &shared, &wraps);
-   /* The general test's reduction is the kernel's first sub-group
-    * operation: IGC may then choose another SIMD width for the whole
-    * kernel (version_simd).  The uniform test needs a declared
-    * SubgroupSize, which already fixes the width. */
+   /* The general test's broadcasts and the fast copy's block accesses are
+    * the kernel's first sub-group operations: IGC 22.43 then compiles dg2
+    * kernels SIMD16 where it chose SIMD32 (a reduction alone keeps SIMD32),
+    * for the whole kernel (version_simd).  The uniform test needs a
+    * declared SubgroupSize, which already fixes the width. */
    bool first_sg = !uniform && !has_group_op(m, c->k->fn) &&
                    (c->f == c->k->fn || !has_group_op(m, c->f));
    double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
