@@ -361,37 +361,44 @@ static void split_key(xe_sgv *c, const xe_lanes *l, xe_sgv_cand *a)
    a->lane_key = a->nuterm ? x : 0;
 }
 
+bool xe_sgv_tested_key(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key, int *mode,
+                       uint32_t *lane_key)
+{
+   if (a->loop_key) {
+      *base = 0, *key = a->loop_key, *mode = a->loop_mode;
+   } else if (!xe_sgv_index_form(c, a, base, key, mode)) {
+      return false;
+   }
+   *lane_key = a->lane_key ? a->lane_key : *key;
+   return true;
+}
+
 unsigned xe_sgv_lane_tests(xe_sgv *c, unsigned *shared, unsigned *wraps)
 {
    unsigned lanes = 0;
    *shared = *wraps = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       const xe_sgv_cand *a = &c->c[q];
-      uint32_t base, key, bkey;
-      int mode = 0;
-      if (a->loop_key)
-         key = a->loop_key;
-      else if (!xe_sgv_index_form(c, a, &base, &key, &mode))
-         key = 0;
+      uint32_t base, key, lk, bkey, blk;
+      int mode, bmode;
+      if (!xe_sgv_tested_key(c, a, &base, &key, &mode, &lk)) {
+         lanes++;
+         continue;
+      }
       /* Accesses with the same key count one each, as in the fit of
        * version_access (docs/cost-model.md); a key that only shares its
        * lane key with an earlier one is a shared access. */
-      uint32_t lk = a->lane_key ? a->lane_key : key;
       bool seen = false;
-      for (unsigned p = 0; p < q && key && !seen; p++) {
-         const xe_sgv_cand *b = &c->c[p];
-         int bmode;
-         if (b->loop_key)
-            bkey = b->loop_key;
-         else if (!xe_sgv_index_form(c, b, &base, &bkey, &bmode))
-            continue;
-         seen = bkey != key && (b->lane_key ? b->lane_key : bkey) == lk;
+      for (unsigned p = 0; p < q && !seen; p++) {
+         if (xe_sgv_tested_key(c, &c->c[p], &base, &bkey, &bmode, &blk))
+            seen = bkey != key && blk == lk;
       }
       if (!seen) {
          lanes++;
       } else {
          ++*shared;
-         *wraps += mode && !a->terms_nowrap;
+         /* A loop form's wrap is its loop test's. */
+         *wraps += mode && !a->loop_key && !a->terms_nowrap;
       }
    }
    return lanes;

@@ -120,6 +120,13 @@ void xe_sgv_collect(xe_sgv *c, const xe_lanes *l, xe_sgv_missed_fn missed, void 
  * sign- (*mode 1) or zero-extends (*mode 2). */
 bool xe_sgv_index_form(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key,
                        int *mode);
+/* The index the general test compares lane by lane for a: a loop form's
+ * key (*mode its loop_mode, *base 0) or xe_sgv_index_form's; false when
+ * a has neither.  *lane_key: the value whose per-lane comparison covers
+ * it, a->lane_key when uniform terms were peeled off (never for a loop
+ * form), else *key. */
+bool xe_sgv_tested_key(xe_sgv *c, const xe_sgv_cand *a, uint32_t *base, uint32_t *key, int *mode,
+                       uint32_t *lane_key);
 /* The cost model's count of the general test's per-lane checks: one per
  * access (accesses with the same key count one each, as the fit of
  * version_access did) except those whose key only adds uniform terms to

@@ -159,13 +159,10 @@ static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
    unsigned nit = 0, nlt = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       cand *a = &c->c[q];
-      uint32_t base = 0, key;
+      uint32_t base, key, lk;
       int mode;
-      if (a->loop_key) {
-         key = a->loop_key, mode = a->loop_mode;
-      } else if (!xe_sgv_index_form(c, a, &base, &key, &mode)) {
+      if (!xe_sgv_tested_key(c, a, &base, &key, &mode, &lk))
          continue;
-      }
       idx_test *t = NULL;
       for (unsigned p = 0; p < nit && !t; p++)
          t = it[p].key == key && it[p].mode == mode ? &it[p] : NULL;
@@ -176,7 +173,6 @@ static uint32_t general_test(vctx *c, uint32_t cond, bool h_true)
          /* The per-lane part tests the lane key once for every index that
           * adds uniform terms to it (xe_sgv_cand.lane_key); lane 0's key is
           * then lane 0's lane key plus the terms, a uniform value. */
-         uint32_t lk = a->loop_key ? key : a->lane_key ? a->lane_key : key;
          lane_test *lt = NULL;
          for (unsigned p = 0; p < nlt && !lt; p++)
             lt = lts[p].key == lk ? &lts[p] : NULL;
