@@ -364,7 +364,7 @@ static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *
                     double eb, bool versioned)
 {
    char simd[80] = "";
-   if (a->simd != b->simd)
+   if (a->simd && b->simd && a->simd != b->simd)   /* xe_cost_isa_at scales only then */
       snprintf(simd, sizeof(simd), ", SIMD%u -> SIMD%u, estimated per %u work-items", a->simd, b->simd,
                a->simd);
    return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
