@@ -102,6 +102,56 @@ bool xe_guard_parse_cond(xe_guard_ctx *c, uint32_t id, xe_guard *g, bool *in_whe
    return true;
 }
 
+/* A pointer into kernel memory the host writes before the launch: a
+ * parameter of the body, or constant indices into one. */
+static bool param_pointer(xe_guard_ctx *c, uint32_t id, int depth)
+{
+   for (unsigned k = 0; k < c->nparams; k++) {
+      if (c->param_ids[k] == id)
+         return true;
+   }
+   const xe_inst *i = xe_def(c->m, id);
+   if (!i || depth > 4 || (i->opcode != SpvOpAccessChain && i->opcode != SpvOpInBoundsAccessChain &&
+                           i->opcode != SpvOpPtrAccessChain && i->opcode != SpvOpInBoundsPtrAccessChain))
+      return false;
+   for (unsigned k = 1; k < xe_nops(i); k++) {
+      const xe_inst *x = xe_def(c->m, xe_op(i, k));
+      if (!x || x->opcode != SpvOpConstant)
+         return false;
+   }
+   return param_pointer(c, xe_op(i, 0), depth + 1);
+}
+
+char *xe_guard_loaded_bound(xe_guard_ctx *c, uint32_t id)
+{
+   const xe_inst *i = xe_def(c->m, id);
+   if (!i || xe_nops(i) != 2)
+      return NULL;
+   int rel; /* as parse_compare */
+   switch (i->opcode) {
+   case SpvOpSLessThan: case SpvOpULessThan: rel = 0; break;
+   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: rel = 1; break;
+   case SpvOpSGreaterThan: case SpvOpUGreaterThan: rel = 2; break;
+   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual: rel = 3; break;
+   default: return NULL;
+   }
+   for (int side = 0; side < 2; side++) {
+      const xe_affine *a = xe_affine_of(c->aff, xe_op(i, side));
+      const xe_inst *ld = xe_def(c->m, xe_op(i, 1 - side));
+      if (!a || xe_affine_is_uniform(a) || !xe_affine_nonneg(a) || !ld || ld->opcode != SpvOpLoad ||
+          xe_affine_of(c->aff, xe_op(i, 1 - side)) || !param_pointer(c, xe_op(ld, 0), 0))
+         continue;
+      static const char *const in_rel[] = { "<", "<=", "<=", "<" };
+      char *e = xe_affine_str(a, c->names), nb[64], *buf = NULL;
+      if (asprintf(&buf, "%s %s load(%s)", e, in_rel[side ? rel ^ 2 : rel],
+                   xe_id_text(c->m, xe_op(ld, 0), nb, sizeof(nb))) < 0)
+         buf = NULL;
+      free(e);
+      return buf;
+   }
+   return NULL;
+}
+
 char *xe_guard_text(xe_guard_ctx *c, const xe_guard *g)
 {
    char *buf = NULL;

@@ -57,6 +57,13 @@ typedef struct xe_guard_ctx {
  * False when id is not a bounds check of the recognised shape. */
 bool xe_guard_parse_cond(xe_guard_ctx *c, uint32_t id, xe_guard *g, bool *in_when_true,
                          int depth);
+/* A compare of an increasing affine expression of the ids with a value
+ * loaded from kernel memory (a parameter, or constant indices into one:
+ * hashcat's `gid >= kernel_param->gid_max`): a bounds check whose bound
+ * the affine analysis cannot name, so xe_guard_parse_cond refuses it.
+ * Returns the condition as text ("x < load(%gid_max)", in-bounds direction,
+ * malloc'd), or NULL when id is not such a compare. */
+char *xe_guard_loaded_bound(xe_guard_ctx *c, uint32_t id);
 /* The condition as text ("x < n && y < m"), malloc'd. */
 char *xe_guard_text(xe_guard_ctx *c, const xe_guard *g);
 /* The source position of the guard's branch (file without its folder);

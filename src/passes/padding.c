@@ -318,6 +318,12 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       bool in_true;
       if (!xe_guard_parse_cond(&c, xe_op(t, 0), g, &in_true, 0)) {
          free(g);
+         /* A bounds check all the same: say why it stays. */
+         char *lb = xe_guard_loaded_bound(&c, xe_op(t, 0));
+         if (lb)
+            xe_remark(r, k->name, XE_REMARK_MISSED, "guard '%s' stays: its bound is loaded from "
+                      "memory, and padding needs a bound computed from scalar kernel arguments", lb);
+         free(lb);
          continue;
       }
       g->in_when_true = in_true;
