@@ -38,6 +38,11 @@
  * src/analysis/bounds_guard.c; this file reports, records the padding
  * each buffer needs and rewrites.
  *
+ * A guard whose bound is loaded from kernel memory (hashcat's
+ * `gid >= kernel_param->gid_max`) is not recognised: the padding formulas
+ * are written in argument names the host knows.  It gets a remark
+ * (xe_guard_loaded_bound) and stays.
+ *
  * Rewrite: the guard branch becomes OpBranch to the region, J's phis lose
  * their entry from the guard block, the condition is deleted when unused.
  *
