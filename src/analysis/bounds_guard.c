@@ -30,6 +30,23 @@
 
 /* ---- recognition ---- */
 
+/* An integer compare's relation: 0 <, 1 <=, 2 >, 3 >= (signed or
+ * unsigned alike), -1 for any other opcode. */
+static int compare_rel(SpvOp op)
+{
+   switch (op) {
+   case SpvOpSLessThan: case SpvOpULessThan: return 0;
+   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: return 1;
+   case SpvOpSGreaterThan: case SpvOpUGreaterThan: return 2;
+   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual: return 3;
+   default: return -1;
+   }
+}
+
+/* The in-bounds relation of `expr R bound` by compare_rel: expr < bound
+ * is in bounds when true, expr >= bound when false. */
+static const char *const IN_REL[] = { "<", "<=", "<=", "<" };
+
 static bool parse_compare(xe_guard_ctx *c, uint32_t id, xe_guard_leaf *l, bool *in_when_true)
 {
    const xe_inst *i = xe_def(c->m, id);
@@ -39,14 +56,9 @@ static bool parse_compare(xe_guard_ctx *c, uint32_t id, xe_guard_leaf *l, bool *
    if (!a || !b)
       return false;
    /* The relation as `expr R bound` with expr the side that varies. */
-   int rel; /* 0 <, 1 <=, 2 >, 3 >= */
-   switch (i->opcode) {
-   case SpvOpSLessThan: case SpvOpULessThan: rel = 0; break;
-   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: rel = 1; break;
-   case SpvOpSGreaterThan: case SpvOpUGreaterThan: rel = 2; break;
-   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual: rel = 3; break;
-   default: return false;
-   }
+   int rel = compare_rel(i->opcode); /* 0 <, 1 <=, 2 >, 3 >= */
+   if (rel < 0)
+      return false;
    bool av = !xe_affine_is_uniform(a), bv = !xe_affine_is_uniform(b);
    if (av == bv)
       return false;
@@ -57,8 +69,7 @@ static bool parse_compare(xe_guard_ctx *c, uint32_t id, xe_guard_leaf *l, bool *
    /* In bounds: expr below bound, taken when the compare says so, or
     * when the negated compare (i >= n, i > n) is false. */
    *in_when_true = rel < 2;
-   static const char *const in_rel[] = { "<", "<=", "<=", "<" };
-   l->op = in_rel[rel];
+   l->op = IN_REL[rel];
    /* Only increasing expressions of the ids: then the guard is a threshold
     * and the excluded items are the ones with the larger ids. */
    return xe_affine_nonneg(l->expr);
@@ -127,23 +138,17 @@ char *xe_guard_loaded_bound(xe_guard_ctx *c, uint32_t id)
    const xe_inst *i = xe_def(c->m, id);
    if (!i || xe_nops(i) != 2)
       return NULL;
-   int rel; /* as parse_compare */
-   switch (i->opcode) {
-   case SpvOpSLessThan: case SpvOpULessThan: rel = 0; break;
-   case SpvOpSLessThanEqual: case SpvOpULessThanEqual: rel = 1; break;
-   case SpvOpSGreaterThan: case SpvOpUGreaterThan: rel = 2; break;
-   case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual: rel = 3; break;
-   default: return NULL;
-   }
+   int rel = compare_rel(i->opcode);
+   if (rel < 0)
+      return NULL;
    for (int side = 0; side < 2; side++) {
       const xe_affine *a = xe_affine_of(c->aff, xe_op(i, side));
       const xe_inst *ld = xe_def(c->m, xe_op(i, 1 - side));
       if (!a || xe_affine_is_uniform(a) || !xe_affine_nonneg(a) || !ld || ld->opcode != SpvOpLoad ||
           xe_affine_of(c->aff, xe_op(i, 1 - side)) || !param_pointer(c, xe_op(ld, 0), 0))
          continue;
-      static const char *const in_rel[] = { "<", "<=", "<=", "<" };
       char *e = xe_affine_str(a, c->names), nb[64], *buf = NULL;
-      if (asprintf(&buf, "%s %s load(%s)", e, in_rel[side ? rel ^ 2 : rel],
+      if (asprintf(&buf, "%s %s load(%s)", e, IN_REL[side ? rel ^ 2 : rel],
                    xe_id_text(c->m, xe_op(ld, 0), nb, sizeof(nb))) < 0)
          buf = NULL;
       free(e);
