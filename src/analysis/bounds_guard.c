@@ -113,8 +113,8 @@ bool xe_guard_parse_cond(xe_guard_ctx *c, uint32_t id, xe_guard *g, bool *in_whe
    return true;
 }
 
-/* A pointer into kernel memory the host writes before the launch: a
- * parameter of the body, or constant indices into one. */
+/* A pointer the same in every lane: a parameter of the body, or constant
+ * indices into one (whoever wrote the memory behind it). */
 static bool param_pointer(xe_guard_ctx *c, uint32_t id, int depth)
 {
    for (unsigned k = 0; k < c->nparams; k++) {
