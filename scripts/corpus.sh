@@ -54,6 +54,11 @@
 #              init/loop/comp), else 11.  DGST_R0..3=0,1,2,3 and DGST_ELEM=4:
 #              the real values come from each mode's host module, which is not
 #              in hashcat-data; they only pick which digest words are compared.
+#              FIXED_LOCAL_SIZE=16 for the files that use it (RC4, bcrypt and
+#              other local-memory S-box modes, about 47): their host modules
+#              pass it as a JIT option, min(preferred work-group multiple, 32)
+#              or local memory / 4096 bytes, 16 on an Intel GPU either way
+#              (SIMD16, 64 KiB); without it they do not compile.
 #
 # Hashcat subset: the ~1,190 m*.cl files take about 25 s of CPU each in clang at
 # -O2 (5 MB of bitcode: every kernel inlines the rule engine), so by default 48
@@ -105,6 +110,7 @@ if [ "${1:-}" = "--job" ]; then
     defs+=(-D VECT_SIZE=1 -D DEVICE_TYPE=4 -D DGST_R0=0 -D DGST_R1=1 -D DGST_R2=2 -D DGST_R3=3
            -D DGST_ELEM=4 -D "KERN_TYPE=$kt" -D "ATTACK_EXEC=$ae" -D "ATTACK_KERN=$ak"
            -D "ATTACK_MODE=$ak")
+    grep -q FIXED_LOCAL_SIZE "$src" && defs+=(-D FIXED_LOCAL_SIZE=16)
   fi
   # up to date: the status is newer than the source and was made by the same
   # front end with the same options (recorded in .cmd)
