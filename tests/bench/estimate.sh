@@ -34,9 +34,14 @@ cat > "$tmp/want" <<'WANT'
 | hashcat, random sample, measured | 4 | 7 | 3 | 0.429 |
 | hashcat, the other 3 files, estimated | 3 | 6 | 3 | 0.545 |
 | **whole corpus, estimated** | 9 | 24 | 9 | **0.367** (95%: 0.231 to 0.504) |
+
+| hashcat stratum | files outside the default corpus | sampled | candidates | with a gain | fraction |
+|---|---:|---:|---:|---:|---:|
+| -pure | 3 | 2 | 3 | 0 | 0.000 |
+| _a0-pure | 4 | 2 | 4 | 3 | 0.750 |
 WANT
 "$root/bench/reach/estimate" --corpus="$tmp/c" --census="$tmp/census.tsv" \
-  --sample="$tmp/sample.tsv" > "$tmp/got"
+  --sample="$tmp/sample.tsv" --strata > "$tmp/got"
 diff -u "$tmp/want" "$tmp/got"
 got=$("$root/bench/reach/estimate" --corpus="$tmp/c" --pick=3)
 [ "$got" = "m4_a0-pure.cl,m5_a0-pure.cl,m6-pure.cl,m8-pure.cl" ] ||
