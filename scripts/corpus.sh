@@ -55,10 +55,10 @@
 #              the real values come from each mode's host module, which is not
 #              in hashcat-data; they only pick which digest words are compared.
 #              FIXED_LOCAL_SIZE=16 for the files that use it (RC4, bcrypt and
-#              other local-memory S-box modes, about 47): their host modules
+#              other local-memory S-box modes, 47 files): their host modules
 #              pass it as a JIT option, min(preferred work-group multiple, 32)
-#              or local memory / 4096 bytes, 16 on an Intel GPU either way
-#              (SIMD16, 64 KiB); without it they do not compile.
+#              or local memory / 4096 bytes; 16 is the second for 64 KiB and
+#              the first for a SIMD16 multiple.  Without it they do not compile.
 #
 # Hashcat subset: the ~1,190 m*.cl files take about 25 s of CPU each in clang at
 # -O2 (5 MB of bitcode: every kernel inlines the rule engine), so by default 48
