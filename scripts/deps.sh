@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages xeopt needs to build, test and benchmark,
-# skipping those already present.  Needs root (or sudo) when something is
+# skipping those already present, then the 2026 toolchains (clang 21, llvm-spirv 21,
+# ocloc 26 / IGC 2.x, SPIRV-Tools 2026) in a Debian sid root (scripts/toolchains.sh).  Needs root (or sudo) when something is
 # missing.
 set -euo pipefail
 pkgs=(
@@ -14,6 +15,7 @@ pkgs=(
   oclgrind llvm-spirv-14                 # the independent executor (tests/oclgrind): Oclgrind
                                          # 21.10 is built on LLVM 14, so SPIR-V goes back to
                                          # LLVM IR with the matching llvm-spirv-14 -r
+  debootstrap                            # the 2026 toolchains' Debian sid root (toolchains.sh)
 )
 missing=()
 for p in "${pkgs[@]}"; do
@@ -26,3 +28,4 @@ if ((${#missing[@]})); then
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+"$(dirname "$0")/toolchains.sh"
