@@ -83,6 +83,15 @@ const char *xeopt_result_warnings(const xeopt_result *result);
 const char *xeopt_result_manifest_json(const xeopt_result *result);
 void xeopt_result_destroy(xeopt_result *result);
 
+/* The HTML report of result (docs/report.md), the page `xeopt
+ * --report=FILE.html` writes, without the pass timings: input[0..size) is
+ * the module given to xeopt_optimize (its source lines and disassembly),
+ * title names it in the page (may be NULL).  Self-contained, no script.
+ * Returns malloc'd text the caller frees with free(), NULL when input is
+ * NULL or memory runs out. */
+char *xeopt_result_report_html(const xeopt_result *result, const void *input, size_t size,
+                               const char *title);
+
 #ifdef __cplusplus
 }
 #endif

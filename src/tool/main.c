@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "driver.h"
 #include "io.h"
+#include "report_html.h"
 
 static const char *usage_text =
    "usage: xeopt [options] INPUT.spv -o OUTPUT.spv\n"
@@ -63,7 +64,8 @@ static const char *usage_text =
    "                           replaced by .json; written only when a pass changed\n"
    "                           what the host must do)\n"
    "  --remarks                print what each pass did and why it skipped candidates\n"
-   "  --report=FILE            write remarks and pass statistics as JSON\n"
+   "  --report=FILE            write remarks and pass statistics as JSON, or as a\n"
+   "                           page to view when FILE ends in .html (docs/report.md)\n"
    "  --print-after=PASS       print disassembly after PASS ('all' for every pass)\n"
    "  --time-passes            print the time each pass took\n"
    "  -q, --quiet              print errors only\n"
@@ -302,9 +304,22 @@ static void remove_stale_manifest(const cli *c, const char *path)
    free(err);
 }
 
-static int write_report(const cli *c, const xeopt_result *r)
+static bool html_name(const char *path)
+{
+   size_t n = strlen(path);
+   return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
+}
+
+static int write_report(const cli *c, const xeopt_result *r, const void *in, size_t size)
 {
    cJSON *rep = c->hooks.report;
+   if (html_name(c->report)) {
+      const char *title = strcmp(c->in, "-") ? c->in : "standard input";
+      char *html = xe_report_html(r, in, size, title, strcmp(c->in, "-") ? c->in : NULL, rep);
+      int rc = write_text(c->report, html ? html : "");
+      free(html);
+      return rc;
+   }
    cJSON_AddNumberToObject(rep, "xeopt_report", 1);
    cJSON_AddStringToObject(rep, "input", c->in);
    cJSON_AddItemToObject(rep, "remarks", cJSON_Parse(xeopt_result_remarks_json(r)));
@@ -369,7 +384,10 @@ static int run(cli *c)
    char *mpath = manifest_path(c);
    c->hooks.manifest_module = mpath ? module_ref(c->out, mpath) : NULL;
    xeopt_result *r = xe_optimize_ex(&c->opt, bytes, size, &c->hooks);
-   free(bytes);
+   if (!c->report) {
+      free(bytes);
+      bytes = NULL;
+   }
    if (!c->quiet)
       print_warnings(c->in, xeopt_result_warnings(r));
    int rc = xeopt_result_status(r);
@@ -394,7 +412,8 @@ static int run(cli *c)
    if (c->remarks && !c->quiet)
       print_remarks(&r->remarks);
    if (c->report && !rc)
-      rc = write_report(c, r);
+      rc = write_report(c, r, bytes, size);
+   free(bytes);
    if (c->hooks.report)
       cJSON_Delete(c->hooks.report);
    xeopt_result_destroy(r);

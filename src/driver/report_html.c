@@ -1,0 +1,1394 @@
+#define _GNU_SOURCE
+/*
+ * The HTML report (docs/report.md).  The page is written from what a run
+ * already has: the input module's words (for the source lines: OpSource
+ * text, OpString file names, OpLine, and the DebugSource / DebugLine /
+ * DebugFunction instructions of OpenCL.DebugInfo.100 and
+ * NonSemantic.Shader.DebugInfo.100), the output's words (did a kernel
+ * change), the remarks, the manifest and --isa-check's remarks.
+ *
+ * Remarks carry no instruction: a remark is placed at the source line its
+ * message names ("at k.cl:7", as padding writes), else at the line of the
+ * first "%N" id its message names that has one (block-io, versioning),
+ * else at the kernel's first line, marked "kernel-wide".  Without line
+ * information the kernel's disassembly (of the input) stands in for the
+ * source, with remarks beside the instruction that defines the id.
+ *
+ * The page has no script, no external resource, and everything taken from
+ * the module or the remarks is HTML-escaped.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+/* libspirv.h defines a non-static const (external linkage in C): renamed
+ * here as in src/ir/reader.c. */
+#define kDefaultMaxIdBound xe_report_kDefaultMaxIdBound
+#include <spirv-tools/libspirv.h>
+#undef kDefaultMaxIdBound
+#define SPV_ENABLE_UTILITY_CODE
+#include <spirv/unified1/spirv.h>
+
+#include "report_html.h"
+
+/* ---- text ---- */
+
+typedef struct sb {
+   char *s;
+   size_t n, cap;
+} sb;
+
+static void sb_put(sb *b, const char *s, size_t n)
+{
+   if (b->n + n + 1 > b->cap) {
+      b->cap = (b->n + n + 1) * 2;
+      b->s = realloc(b->s, b->cap);
+      if (!b->s)
+         abort();
+   }
+   memcpy(b->s + b->n, s, n);
+   b->n += n;
+   b->s[b->n] = 0;
+}
+
+static void sb_str(sb *b, const char *s)
+{
+   sb_put(b, s, strlen(s));
+}
+
+static void sb_fmt(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_fmt(sb *b, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *t = NULL;
+   int n = vasprintf(&t, fmt, ap);
+   va_end(ap);
+   if (n < 0)
+      abort();
+   sb_put(b, t, (size_t)n);
+   free(t);
+}
+
+/* HTML-escaped s[0..n). */
+static void sb_escn(sb *b, const char *s, size_t n)
+{
+   for (size_t k = 0; k < n; k++) {
+      switch (s[k]) {
+      case '&': sb_str(b, "&amp;"); break;
+      case '<': sb_str(b, "&lt;"); break;
+      case '>': sb_str(b, "&gt;"); break;
+      case '"': sb_str(b, "&quot;"); break;
+      case '\'': sb_str(b, "&#39;"); break;
+      case '\t': sb_str(b, "    "); break;
+      case '\r': break;
+      default:
+         /* Other control characters would make the page invalid. */
+         if ((unsigned char)s[k] < 0x20 && s[k] != '\n')
+            sb_str(b, "\xEF\xBF\xBD");
+         else
+            sb_put(b, s + k, 1);
+      }
+   }
+}
+
+static void sb_esc(sb *b, const char *s)
+{
+   if (s)
+      sb_escn(b, s, strlen(s));
+}
+
+/* An id for HTML attributes: letters, digits, '-' and '_' only. */
+static void sb_anchor(sb *b, const char *kernel)
+{
+   sb_str(b, "k-");
+   for (const char *p = kernel; *p; p++)
+      if (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
+         sb_put(b, p, 1);
+      else
+         sb_fmt(b, ".%02x", (unsigned char)*p);
+}
+
+/* ---- the module ---- */
+
+enum { SET_NONE, SET_OPENCL_DEBUG, SET_NONSEMANTIC_DEBUG };
+
+typedef struct loc {
+   uint32_t file;   /* OpString id of the file name; 0: none */
+   uint32_t line;   /* 0: none */
+} loc;
+
+typedef struct fn {
+   uint32_t id;
+   unsigned first, last;     /* instruction indices of OpFunction, OpFunctionEnd */
+   size_t wfirst, wend;      /* word range */
+   uint32_t *calls;
+   unsigned ncalls;
+   uint32_t line;            /* DebugFunction's line, 0 if none */
+   uint32_t file;
+} fn;
+
+typedef struct ep {
+   uint32_t fn;
+   char *name;
+   size_t wfirst, wend;      /* the OpEntryPoint instruction */
+} ep;
+
+typedef struct spv {
+   uint32_t *w;
+   size_t n;
+   uint32_t bound;
+   unsigned ninst;
+   size_t *inst_word;        /* [ninst] */
+   loc *inst_loc;            /* [ninst] */
+   char **str;               /* [bound] OpString */
+   char **name;              /* [bound] first OpName */
+   char **src_text;          /* [bound] by file string id: source text in the module */
+   uint8_t *set;             /* [bound] ext inst set kind */
+   uint8_t *isconst;         /* [bound] */
+   uint32_t *cval;           /* [bound] */
+   uint32_t *dsrc_file;      /* [bound] DebugSource id -> file string id */
+   loc *idloc;               /* [bound] */
+   int32_t *idinst;          /* [bound] defining instruction, -1 */
+   fn *fns;
+   unsigned nfn;
+   ep *eps;
+   unsigned nep;
+} spv;
+
+static char *lit_string(const uint32_t *w, unsigned nw)
+{
+   size_t max = (size_t)nw * 4;
+   const char *s = (const char *)w;
+   size_t len = strnlen(s, max);
+   char *t = malloc(len + 1);
+   memcpy(t, s, len);
+   t[len] = 0;
+   return t;
+}
+
+static void append_text(char **dst, const char *t)
+{
+   size_t a = *dst ? strlen(*dst) : 0, b = strlen(t);
+   *dst = realloc(*dst, a + b + 1);
+   memcpy(*dst + a, t, b + 1);
+}
+
+static fn *fn_of(spv *m, uint32_t id)
+{
+   for (unsigned k = 0; k < m->nfn; k++)
+      if (m->fns[k].id == id)
+         return &m->fns[k];
+   return NULL;
+}
+
+static void spv_free(spv *m)
+{
+   if (!m->w)
+      return;
+   for (uint32_t k = 0; k < m->bound; k++) {
+      free(m->str[k]);
+      free(m->name[k]);
+      free(m->src_text[k]);
+   }
+   for (unsigned k = 0; k < m->nfn; k++)
+      free(m->fns[k].calls);
+   for (unsigned k = 0; k < m->nep; k++)
+      free(m->eps[k].name);
+   free(m->fns);
+   free(m->eps);
+   free(m->str);
+   free(m->name);
+   free(m->src_text);
+   free(m->set);
+   free(m->isconst);
+   free(m->cval);
+   free(m->dsrc_file);
+   free(m->idloc);
+   free(m->idinst);
+   free(m->inst_word);
+   free(m->inst_loc);
+   free(m->w);
+   memset(m, 0, sizeof(*m));
+}
+
+/* Whether instruction op has a result id, and at which word. */
+static int result_word(uint16_t op)
+{
+   bool has_result, has_type;
+   SpvHasResultAndType((SpvOp)op, &has_result, &has_type);
+   return has_result ? (has_type ? 2 : 1) : 0;
+}
+
+static uint32_t cnum(const spv *m, uint32_t id)
+{
+   return id < m->bound && m->isconst[id] ? m->cval[id] : 0;
+}
+
+/* Reads the words; false when they are not a SPIR-V module. */
+static bool spv_read(spv *m, const void *bytes, size_t size)
+{
+   memset(m, 0, sizeof(*m));
+   if (size < 20 || size % 4)
+      return false;
+   m->n = size / 4;
+   m->w = malloc(size);
+   memcpy(m->w, bytes, size);
+   if (m->w[0] == 0x03022307u) {
+      for (size_t k = 0; k < m->n; k++)
+         m->w[k] = __builtin_bswap32(m->w[k]);
+   } else if (m->w[0] != SpvMagicNumber) {
+      free(m->w);
+      m->w = NULL;
+      return false;
+   }
+   m->bound = m->w[3];
+   if (m->bound > (1u << 26))
+      m->bound = 1u << 26;
+   uint32_t B = m->bound;
+   m->str = calloc(B, sizeof(char *));
+   m->name = calloc(B, sizeof(char *));
+   m->src_text = calloc(B, sizeof(char *));
+   m->set = calloc(B, 1);
+   m->isconst = calloc(B, 1);
+   m->cval = calloc(B, sizeof(uint32_t));
+   m->dsrc_file = calloc(B, sizeof(uint32_t));
+   m->idloc = calloc(B, sizeof(loc));
+   m->idinst = malloc(B * sizeof(int32_t));
+   for (uint32_t k = 0; k < B; k++)
+      m->idinst[k] = -1;
+   size_t capi = 256;
+   m->inst_word = malloc(capi * sizeof(size_t));
+   m->inst_loc = malloc(capi * sizeof(loc));
+
+   loc cur = { 0 };
+   uint32_t last_source_file = 0;   /* OpSourceContinued appends to it */
+   uint32_t pending_label = 0;      /* a label whose block has no located instruction yet */
+   fn *f = NULL;
+   size_t p = 5;
+   while (p < m->n) {
+      uint32_t w0 = m->w[p];
+      uint16_t op = w0 & 0xffff, nw = w0 >> 16;
+      if (nw == 0 || p + nw > m->n)
+         break;
+      const uint32_t *in = m->w + p;
+      if (m->ninst == capi) {
+         capi *= 2;
+         m->inst_word = realloc(m->inst_word, capi * sizeof(size_t));
+         m->inst_loc = realloc(m->inst_loc, capi * sizeof(loc));
+      }
+      unsigned ix = m->ninst++;
+      m->inst_word[ix] = p;
+      bool is_line = false;
+      switch (op) {
+      case SpvOpString:
+         if (nw > 2 && in[1] < B && !m->str[in[1]])
+            m->str[in[1]] = lit_string(in + 2, nw - 2u);
+         break;
+      case SpvOpName:
+         if (nw > 2 && in[1] < B && !m->name[in[1]])
+            m->name[in[1]] = lit_string(in + 2, nw - 2u);
+         break;
+      case SpvOpSource:
+         if (nw > 3 && in[3] < B) {
+            last_source_file = in[3];
+            if (nw > 4) {
+               char *t = lit_string(in + 4, nw - 4u);
+               append_text(&m->src_text[in[3]], t);
+               free(t);
+            }
+         } else {
+            last_source_file = 0;
+         }
+         break;
+      case SpvOpSourceContinued:
+         if (last_source_file && nw > 1) {
+            char *t = lit_string(in + 1, nw - 1u);
+            append_text(&m->src_text[last_source_file], t);
+            free(t);
+         }
+         break;
+      case SpvOpExtInstImport:
+         if (nw > 2 && in[1] < B) {
+            char *t = lit_string(in + 2, nw - 2u);
+            if (!strcmp(t, "OpenCL.DebugInfo.100"))
+               m->set[in[1]] = SET_OPENCL_DEBUG;
+            else if (!strncmp(t, "NonSemantic.Shader.DebugInfo", 28))
+               m->set[in[1]] = SET_NONSEMANTIC_DEBUG;
+            free(t);
+         }
+         break;
+      case SpvOpConstant:
+         if (nw > 3 && in[2] < B) {
+            m->isconst[in[2]] = 1;
+            m->cval[in[2]] = in[3];
+         }
+         break;
+      case SpvOpEntryPoint:
+         if (nw > 3) {
+            m->eps = realloc(m->eps, (m->nep + 1) * sizeof(ep));
+            m->eps[m->nep++] = (ep){ .fn = in[2], .name = lit_string(in + 3, nw - 3u),
+                                     .wfirst = p, .wend = p + nw };
+         }
+         break;
+      case SpvOpFunction:
+         m->fns = realloc(m->fns, (m->nfn + 1) * sizeof(fn));
+         f = &m->fns[m->nfn++];
+         memset(f, 0, sizeof(*f));
+         f->id = nw > 2 ? in[2] : 0;
+         if (f->id < B && m->idloc[f->id].line) {
+            f->line = m->idloc[f->id].line;
+            f->file = m->idloc[f->id].file;
+         }
+         f->first = ix;
+         f->wfirst = p;
+         cur = (loc){ 0 };
+         break;
+      case SpvOpFunctionEnd:
+         if (f) {
+            f->last = ix;
+            f->wend = p + nw;
+         }
+         f = NULL;
+         cur = (loc){ 0 };
+         break;
+      case SpvOpFunctionCall:
+         if (f && nw > 3) {
+            f->calls = realloc(f->calls, (f->ncalls + 1) * sizeof(uint32_t));
+            f->calls[f->ncalls++] = in[3];
+         }
+         break;
+      case SpvOpLabel:
+         cur = (loc){ 0 };   /* a line's scope ends with its block */
+         pending_label = nw > 1 ? in[1] : 0;
+         break;
+      case SpvOpLine:
+         is_line = true;
+         if (nw > 3)
+            cur = (loc){ in[1], in[2] };
+         break;
+      case SpvOpNoLine:
+         is_line = true;
+         cur = (loc){ 0 };
+         break;
+      case SpvOpExtInst:
+         if (nw > 4 && in[3] < B && m->set[in[3]]) {
+            bool ns = m->set[in[3]] == SET_NONSEMANTIC_DEBUG;
+            uint32_t dop = in[4];
+            is_line = true;   /* debug instructions are not code */
+            if (dop == 35 && nw > 5 && in[2] < B) {              /* DebugSource */
+               m->dsrc_file[in[2]] = in[5];
+               if (nw > 6 && in[5] < B && in[6] < B && m->str[in[6]] && !m->src_text[in[5]])
+                  append_text(&m->src_text[in[5]], m->str[in[6]]);
+               last_source_file = in[5];
+            } else if (ns && dop == 102 && nw > 5 && last_source_file && in[5] < B &&
+                       m->str[in[5]]) {                          /* DebugSourceContinued */
+               append_text(&m->src_text[last_source_file], m->str[in[5]]);
+            } else if (ns && dop == 103 && nw > 6 && in[5] < B) { /* DebugLine */
+               cur = (loc){ m->dsrc_file[in[5]], cnum(m, in[6]) };
+            } else if (ns && dop == 104) {                       /* DebugNoLine */
+               cur = (loc){ 0 };
+            } else if (dop == 20 && nw > 8 && in[7] < B) {       /* DebugFunction */
+               uint32_t line = ns ? cnum(m, in[8]) : in[8];
+               uint32_t file = m->dsrc_file[in[7]];
+               /* OpenCL.DebugInfo.100 names the function (operand 10). */
+               if (!ns && nw > 14 && in[14] < B)
+                  m->idloc[in[14]] = (loc){ file, line };   /* read by its OpFunction */
+               if (in[2] < B) {   /* for DebugFunctionDefinition */
+                  m->idloc[in[2]] = (loc){ file, line };
+               }
+            } else if (ns && dop == 101 && nw > 6 && f) {        /* DebugFunctionDefinition */
+               if (in[6] < B && !f->line) {
+                  f->line = m->idloc[in[6]].line;
+                  f->file = m->idloc[in[6]].file;
+               }
+            }
+         }
+         break;
+      default:
+         break;
+      }
+      m->inst_loc[ix] = f && !is_line && cur.line ? cur : (loc){ 0 };
+      int rw = result_word(op);
+      if (rw && rw < nw && in[rw] < B) {
+         m->idinst[in[rw]] = (int32_t)ix;
+         if (f && !is_line && cur.line && !m->idloc[in[rw]].line)
+            m->idloc[in[rw]] = cur;
+      }
+      if (f && !is_line && cur.line && pending_label && op != SpvOpLabel) {
+         if (pending_label < B && !m->idloc[pending_label].line)
+            m->idloc[pending_label] = cur;
+         pending_label = 0;
+      }
+      p += nw;
+   }
+   /* A DebugFunction that came after its OpFunction was declared (always:
+    * debug instructions precede functions) found it above; NonSemantic's
+    * definitions were read in the function. */
+   return true;
+}
+
+/* The functions a kernel runs: its entry and what it calls. */
+static unsigned reachable(spv *m, uint32_t entry, fn **out, unsigned max)
+{
+   unsigned n = 0;
+   fn *e = fn_of(m, entry);
+   if (!e)
+      return 0;
+   out[n++] = e;
+   for (unsigned k = 0; k < n; k++)
+      for (unsigned c = 0; c < out[k]->ncalls; c++) {
+         fn *g = fn_of(m, out[k]->calls[c]);
+         bool seen = false;
+         for (unsigned j = 0; j < n && !seen; j++)
+            seen = out[j] == g;
+         if (g && !seen && n < max)
+            out[n++] = g;
+      }
+   return n;
+}
+
+/* ---- source files ---- */
+
+typedef struct srcfile {
+   char *text;       /* NULL: not available */
+   const char **lines;
+   unsigned nlines;
+   const char *how;  /* "embedded in the module", "read from PATH" */
+   char *path_read;
+} srcfile;
+
+static char *read_whole(const char *path)
+{
+   FILE *fp = fopen(path, "rb");
+   if (!fp)
+      return NULL;
+   sb b = { 0 };
+   char buf[8192];
+   size_t n;
+   while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+      sb_put(&b, buf, n);
+      if (b.n > ((size_t)16 << 20))
+         break;
+   }
+   fclose(fp);
+   if (!b.s)
+      b.s = strdup("");
+   return b.s;
+}
+
+static void split_lines(srcfile *s)
+{
+   unsigned cap = 64;
+   s->lines = malloc(cap * sizeof(char *));
+   char *p = s->text;
+   while (*p) {
+      if (s->nlines == cap) {
+         cap *= 2;
+         s->lines = realloc(s->lines, cap * sizeof(char *));
+      }
+      s->lines[s->nlines++] = p;
+      char *e = strchr(p, '\n');
+      if (!e)
+         break;
+      *e = 0;
+      p = e + 1;
+   }
+}
+
+/* The text of file string id: the module's copy, else the file on disk
+ * (as named, or beside the input). */
+static void load_source(srcfile *s, const spv *m, uint32_t file, const char *input_path)
+{
+   memset(s, 0, sizeof(*s));
+   if (!file || file >= m->bound)
+      return;
+   const char *own = m->src_text[file];
+   /* llvm-spirv writes the checksum as DebugSource's text:
+    * "//__CSK_MD5:...", the source (when it has it) on the next line. */
+   if (own && !strncmp(own, "//__CSK_", 8))
+      own = strchr(own, '\n') ? strchr(own, '\n') + 1 : "";
+   if (own && *own) {
+      s->text = strdup(own);
+      s->how = "embedded in the module";
+   } else if (m->str[file] && *m->str[file]) {
+      const char *name = m->str[file];
+      s->text = read_whole(name);
+      if (s->text) {
+         s->path_read = strdup(name);
+      } else if (input_path && strchr(input_path, '/')) {
+         const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+         char *alt = NULL;
+         if (asprintf(&alt, "%.*s/%s", (int)(strrchr(input_path, '/') - input_path), input_path,
+                      base) < 0)
+            abort();
+         s->text = read_whole(alt);
+         if (s->text)
+            s->path_read = alt;
+         else
+            free(alt);
+      }
+      s->how = "read from";
+   }
+   if (s->text)
+      split_lines(s);
+}
+
+static void srcfile_free(srcfile *s)
+{
+   free(s->text);
+   free(s->lines);
+   free(s->path_read);
+}
+
+static const char *base_name(const char *p)
+{
+   const char *s = strrchr(p, '/');
+   return s ? s + 1 : p;
+}
+
+/* ---- remarks ---- */
+
+static const char *kind_word[] = { "applied", "missed", "note" };
+
+typedef struct placed {
+   const xe_remark_entry *r;
+   loc at;              /* line 0: no line */
+   int32_t inst;        /* instruction of the id named, -1 */
+} placed;
+
+/* Where remark x is: "FILE:LINE" naming a file of the module, else the
+ * first "%N" with a line (or, for the disassembly, an instruction). */
+static bool in_fns(fn *const *fs, unsigned nf, int32_t inst)
+{
+   for (unsigned k = 0; k < nf; k++)
+      if (inst >= (int32_t)fs[k]->first && inst <= (int32_t)fs[k]->last)
+         return true;
+   return false;
+}
+
+/* The id "%tok" names (tok[0..n)): "%27", or "%name" (OpName; an id in
+ * the kernel's functions first); 0 when none. */
+static uint32_t id_named(const spv *m, const char *tok, size_t n, fn *const *fs, unsigned nf)
+{
+   size_t d = 0;
+   while (d < n && isdigit((unsigned char)tok[d]))
+      d++;
+   if (d == n && n > 0) {
+      unsigned long id = strtoul(tok, NULL, 10);
+      return id < m->bound ? (uint32_t)id : 0;
+   }
+   uint32_t any = 0;
+   for (uint32_t id = 1; id < m->bound; id++)
+      if (m->name[id] && strlen(m->name[id]) == n && !strncmp(m->name[id], tok, n)) {
+         if (in_fns(fs, nf, m->idinst[id]))
+            return id;
+         if (!any)
+            any = id;
+      }
+   return any;
+}
+
+static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsigned nf)
+{
+   placed p = { .r = x, .inst = -1 };
+   const char *s = x->message;
+   for (const char *c = strchr(s, ':'); c && !p.at.line; c = strchr(c + 1, ':')) {
+      if (!isdigit((unsigned char)c[1]))
+         continue;
+      const char *b = c;
+      while (b > s && (isalnum((unsigned char)b[-1]) || strchr("._-/+", b[-1])))
+         b--;
+      if (b == c)
+         continue;
+      uint32_t line = (uint32_t)strtoul(c + 1, NULL, 10);
+      size_t len = (size_t)(c - b);
+      for (uint32_t id = 1; id < m->bound && line; id++) {
+         const char *name = m->str[id];
+         if (!name || !*name)
+            continue;
+         const char *bn = base_name(name);
+         bool match = (strlen(name) == len && !strncmp(name, b, len)) ||
+                      (strlen(bn) == len && !strncmp(bn, b, len)) ||
+                      (len > strlen(bn) && b[len - strlen(bn) - 1] == '/' &&
+                       !strncmp(b + len - strlen(bn), bn, strlen(bn)));
+         if (match) {
+            p.at = (loc){ id, line };
+            break;
+         }
+      }
+   }
+   for (const char *c = strchr(s, '%'); c; c = strchr(c + 1, '%')) {
+      size_t n = 0;
+      while (c[1 + n] && (isalnum((unsigned char)c[1 + n]) || strchr("_.$-", c[1 + n])))
+         n++;
+      uint32_t id = 0;
+      while (n > 0 && !(id = id_named(m, c + 1, n, fs, nf)) && strchr(".-", c[n]))
+         n--;   /* "%x." at the end of a sentence */
+      if (!id)
+         continue;
+      if (p.inst < 0)
+         p.inst = m->idinst[id];
+      if (!p.at.line && m->idloc[id].line)
+         p.at = m->idloc[id];
+      if (p.at.line && p.inst >= 0)
+         break;
+   }
+   return p;
+}
+
+/* The reason of a missed remark, for the summary: the message after its
+ * subject ("load via %29: unknown sub-group size" -> "unknown ..."). */
+static void reason_of(const char *msg, char *buf, size_t n)
+{
+   const char *c = strstr(msg, ": ");
+   const char *r = c && c[2] ? c + 2 : msg;
+   snprintf(buf, n, "%s", r);
+   if (strlen(r) >= n - 1 && n > 4)
+      memcpy(buf + n - 4, "...", 4);
+}
+
+static void remark_html(sb *b, const xe_remark_entry *x, const char *where)
+{
+   const char *k = kind_word[x->kind];
+   sb_fmt(b, "<div class=\"rm %s\"><span class=\"badge %s\">%s %s</span> <span class=\"pass\">", k, k,
+          x->kind == XE_REMARK_APPLIED ? "&#10003;" : x->kind == XE_REMARK_MISSED ? "&#10007;" : "&#8505;", k);
+   sb_esc(b, x->pass);
+   sb_str(b, "</span>");
+   if (where) {
+      sb_str(b, " <span class=\"where\">");
+      sb_esc(b, where);
+      sb_str(b, "</span>");
+   }
+   sb_str(b, "<div class=\"msg\">");
+   sb_esc(b, x->message);
+   sb_str(b, "</div></div>");
+}
+
+/* ---- host requirements ---- */
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+   if (cJSON_IsString(v))
+      return v->valuestring;
+   if (cJSON_IsObject(v)) {
+      const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "text");
+      if (cJSON_IsString(t))
+         return t->valuestring;
+   }
+   return NULL;
+}
+
+static double jnum(const cJSON *o, const char *k, double def)
+{
+   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+   return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+/* A JSON value as short text: strings as they are, formulas by their
+ * "text", anything else printed. */
+static void value_text(sb *b, const cJSON *v)
+{
+   if (cJSON_IsString(v)) {
+      sb_esc(b, v->valuestring);
+      return;
+   }
+   const cJSON *t = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "text") : NULL;
+   if (cJSON_IsString(t)) {
+      sb_str(b, "<code>");
+      sb_esc(b, t->valuestring);
+      sb_str(b, "</code>");
+      return;
+   }
+   char *s = cJSON_PrintUnformatted(v);
+   sb_str(b, "<code>");
+   sb_esc(b, s);
+   sb_str(b, "</code>");
+   free(s);
+}
+
+static void requirement_html(sb *b, const char *section, const cJSON *e)
+{
+   const char *kind = jstr(e, "kind"), *req = jstr(e, "requirement");
+   sb_str(b, "<li>");
+   if (!strcmp(section, "padding") && kind && !strcmp(kind, "buffer")) {
+      sb_fmt(b, "<b>Pad buffer</b> argument %.0f <code>", jnum(e, "arg", -1));
+      sb_esc(b, jstr(e, "name"));
+      sb_str(b, "</code>: allocate at least <code>");
+      sb_esc(b, jstr(e, "min_elements"));
+      sb_fmt(b, "</code> elements of %.0f bytes", jnum(e, "element_size", 0));
+      if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "distinct_allocation")))
+         sb_str(b, "; its own allocation (no overlap with another buffer argument)");
+      if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "zero_fill")))
+         sb_str(b, "; padding filled with zeros");
+      const cJSON *rq = cJSON_GetObjectItemCaseSensitive(e, "requires");
+      const cJSON *nn = cJSON_GetObjectItemCaseSensitive(rq, "nonnegative_args");
+      if (cJSON_GetArraySize(nn) > 0) {
+         sb_str(b, "; these arguments must be &ge; 0: ");
+         value_text(b, nn);
+      }
+      const cJSON *mx = cJSON_GetObjectItemCaseSensitive(rq, "max_elements");
+      if (mx) {
+         sb_str(b, "; at most ");
+         value_text(b, mx);
+         sb_str(b, " elements (32-bit index)");
+      }
+   } else if (!strcmp(section, "padding") && kind && !strcmp(kind, "guard")) {
+      sb_str(b, "<b>Guard removed</b> <code>");
+      sb_esc(b, jstr(e, "condition"));
+      sb_str(b, "</code>");
+      if (jstr(e, "file")) {
+         sb_str(b, " at ");
+         sb_esc(b, jstr(e, "file"));
+         sb_fmt(b, ":%.0f", jnum(e, "line", 0));
+      }
+      sb_str(b, " (proof: ");
+      sb_esc(b, jstr(e, "proof"));
+      sb_str(b, "): the buffers below must be padded");
+   } else if (req && !strcmp(req, "uniform_work_groups")) {
+      sb_str(b, "<b>Uniform work-groups</b>: the global size must be a multiple of the local size "
+                "in every dimension");
+   } else if (req && !strcmp(req, "subgroup_size")) {
+      sb_fmt(b, "<b>Sub-group size</b> %.0f: the kernel is compiled at that SIMD width", jnum(e, "value", 0));
+   } else if (req && !strcmp(req, "local_size")) {
+      sb_str(b, "<b>Local size</b> ");
+      value_text(b, cJSON_GetObjectItemCaseSensitive(e, "value"));
+      sb_str(b, ": launch with exactly this local size");
+   } else if (req && !strcmp(req, "argument_alignment")) {
+      sb_fmt(b, "<b>Alignment</b>: argument %.0f <code>", jnum(e, "argument", -1));
+      sb_esc(b, jstr(e, "name"));
+      sb_fmt(b, "</code> at least %.0f-byte aligned", jnum(e, "bytes", 0));
+   } else if (req && !strcmp(req, "global_offset")) {
+      sb_fmt(b, "<b>Global offset</b> in dimension %.0f a multiple of %.0f", jnum(e, "dimension", 0),
+             jnum(e, "multiple_of", 0));
+   } else {
+      sb_fmt(b, "<b>");
+      sb_esc(b, section);
+      sb_str(b, "</b>:");
+      const cJSON *f;
+      cJSON_ArrayForEach(f, e) {
+         sb_str(b, " <span class=\"kv\">");
+         sb_esc(b, f->string);
+         sb_str(b, "=</span>");
+         value_text(b, f);
+      }
+   }
+   char *raw = cJSON_PrintUnformatted(e);
+   sb_str(b, " <details class=\"raw\"><summary>JSON</summary><code>");
+   sb_esc(b, raw);
+   sb_str(b, "</code></details></li>");
+   free(raw);
+}
+
+static unsigned requirements_count(const cJSON *k)
+{
+   unsigned n = 0;
+   const cJSON *s;
+   cJSON_ArrayForEach(s, k) n += (unsigned)cJSON_GetArraySize(s);
+   return n;
+}
+
+/* ---- ISA figures (--isa-check's remarks) ---- */
+
+/* "rewrite kept: ISA estimate dg2 61 -> 50 (...); pvc 57 -> 49 (...)":
+ * one row per device. */
+static bool isa_rows(sb *b, const char *msg)
+{
+   const char *p = strstr(msg, "ISA estimate ");
+   if (!p)
+      return false;
+   p += strlen("ISA estimate ");
+   if (!strncmp(p, "without -> with the model: ", 27))
+      p += 27;
+   bool any = false;
+   while (*p) {
+      /* one device: up to "; " outside parentheses, or ")" closing the message */
+      const char *e = p;
+      int depth = 0;
+      while (*e && !(depth == 0 && (e[0] == ';' || e[0] == ')'))) {
+         depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+         e++;
+      }
+      char dev[16] = "";
+      double a = 0, c = 0;
+      int used = 0;
+      if (sscanf(p, "%15s %lf -> %lf%n", dev, &a, &c, &used) == 3 && used <= e - p) {
+         const char *cls = c < a ? "better" : c > a ? "worse" : "same";
+         sb_fmt(b, "<tr><td>");
+         sb_esc(b, dev);
+         sb_fmt(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td><td class=\"%s\">%s</td><td>",
+                a, c, cls, c < a ? "lower (better)" : c > a ? "higher (worse)" : "same");
+         const char *d = p + used;
+         while (*d == ' ')
+            d++;
+         sb_escn(b, d, (size_t)(e - d));
+         sb_str(b, "</td></tr>");
+         any = true;
+      }
+      if (!*e || *e == ')')
+         break;
+      p = e + 1;
+      while (*p == ' ')
+         p++;
+   }
+   return any;
+}
+
+/* ---- the page ---- */
+
+static const char *css =
+   ":root{--fg:#1d232b;--mut:#5b6573;--bg:#fff;--pane:#f6f7f9;--line:#e3e6ea;"
+   "--ok:#1a7f37;--okbg:#e6f4ea;--miss:#b35900;--missbg:#fff1e0;--note:#3b5ba5;--notebg:#eaf0fb}"
+   "*{box-sizing:border-box}"
+   "body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
+   "color:var(--fg);background:var(--bg)}"
+   "header{padding:18px 28px;background:#20303f;color:#fff}"
+   "header h1{margin:0;font-size:20px;font-weight:600}header .sub{color:#c4cfdb;font-size:13px}"
+   "main{padding:8px 28px 40px;max-width:1500px}"
+   "h2{font-size:17px;margin:28px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}"
+   "h3{font-size:14px;margin:18px 0 6px;color:var(--mut);text-transform:uppercase;letter-spacing:.04em}"
+   "table{border-collapse:collapse}"
+   "table.sum,table.isa,table.stats{width:100%;margin:6px 0}"
+   ".sum th,.sum td,.isa th,.isa td,.stats th,.stats td{border-bottom:1px solid var(--line);"
+   "padding:6px 8px;text-align:left;vertical-align:top}"
+   ".sum th,.isa th,.stats th{background:var(--pane);font-weight:600}"
+   "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
+   ".yes{color:var(--ok);font-weight:600}.no{color:var(--mut)}"
+   ".pill{display:inline-block;border-radius:9px;padding:0 7px;font-size:12px;font-weight:600}"
+   ".pill.applied{background:var(--okbg);color:var(--ok)}.pill.missed{background:var(--missbg);color:var(--miss)}"
+   ".why{margin:0;padding-left:16px;color:var(--fg)}.why li{margin:1px 0}"
+   ".why .pass,.rm .pass{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;color:var(--mut)}"
+   "section.kernel{margin-top:36px}"
+   "section.kernel>h2 code{font-size:17px}"
+   ".meta{color:var(--mut);font-size:13px}"
+   "table.src{width:100%;border:1px solid var(--line);border-radius:6px;background:var(--pane)}"
+   ".src td{vertical-align:top;padding:0 8px}"
+   ".src td.ln{width:1%;text-align:right;color:#9aa3ae;user-select:none;"
+   "font:12px/20px ui-monospace,'DejaVu Sans Mono',monospace;border-right:1px solid var(--line)}"
+   ".src td.code{font:12.5px/20px ui-monospace,'DejaVu Sans Mono',monospace;white-space:pre-wrap;"
+   "word-break:break-all;width:55%}"
+   ".src td.notes{width:44%;padding:2px 8px;background:var(--bg);border-left:1px solid var(--line)}"
+   ".src tr.has-applied td.code{background:var(--okbg)}"
+   ".src tr.has-missed td.code{background:var(--missbg)}"
+   ".src tr.has-note td.code{background:var(--notebg)}"
+   ".src tr.gap td{color:#9aa3ae;font-size:12px;padding:2px 8px}"
+   ".rm{margin:3px 0;padding:4px 8px;border-left:4px solid;border-radius:3px;font-size:13px}"
+   ".rm.applied{border-color:var(--ok);background:var(--okbg)}"
+   ".rm.missed{border-color:var(--miss);background:var(--missbg)}"
+   ".rm.note{border-color:var(--note);background:var(--notebg)}"
+   ".badge{font-weight:700;font-size:11px;text-transform:uppercase;letter-spacing:.05em}"
+   ".badge.applied{color:var(--ok)}.badge.missed{color:var(--miss)}.badge.note{color:var(--note)}"
+   ".rm .where{font-size:11px;color:var(--mut);font-style:italic}"
+   ".rm .msg{white-space:pre-wrap;word-break:break-word}"
+   "ul.req{margin:4px 0;padding-left:20px}ul.req li{margin:3px 0}"
+   "details.raw{display:inline}details.raw summary{display:inline;cursor:pointer;color:var(--mut);font-size:12px}"
+   "details.raw code{display:block;font-size:12px;color:var(--mut);word-break:break-all}"
+   ".better{color:var(--ok);font-weight:600}.worse{color:var(--miss);font-weight:600}.same{color:var(--mut)}"
+   ".box{background:var(--pane);border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:8px 0}"
+   ".legend span{margin-right:14px}"
+   "code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px}"
+   "a{color:#1f5fbf;text-decoration:none}a:hover{text-decoration:underline}";
+
+typedef struct kinfo {
+   const char *name;
+   uint32_t entry;
+   bool changed;
+   unsigned applied, missed, notes;
+   const cJSON *mf;
+} kinfo;
+
+/* Did the kernel's code or its entry point change between in and out? */
+static bool kernel_changed(spv *in, spv *out, const char *name)
+{
+   const ep *a = NULL, *b = NULL;
+   for (unsigned k = 0; k < in->nep; k++)
+      if (!strcmp(in->eps[k].name, name))
+         a = &in->eps[k];
+   for (unsigned k = 0; k < out->nep; k++)
+      if (!strcmp(out->eps[k].name, name))
+         b = &out->eps[k];
+   if (!a || !b)
+      return true;
+   if (a->wend - a->wfirst != b->wend - b->wfirst ||
+       memcmp(in->w + a->wfirst, out->w + b->wfirst, (a->wend - a->wfirst) * 4))
+      return true;
+   fn *fa[64], *fb[64];
+   unsigned na = reachable(in, a->fn, fa, 64), nb = reachable(out, b->fn, fb, 64);
+   if (na != nb)
+      return true;
+   for (unsigned k = 0; k < na; k++) {
+      size_t la = fa[k]->wend - fa[k]->wfirst, lb = fb[k]->wend - fb[k]->wfirst;
+      if (la != lb || memcmp(in->w + fa[k]->wfirst, out->w + fb[k]->wfirst, la * 4))
+         return true;
+   }
+   /* Execution modes of the entry. */
+   size_t p = 5;
+   sb ma = { 0 }, mb = { 0 };
+   for (int side = 0; side < 2; side++) {
+      spv *m = side ? out : in;
+      uint32_t e = side ? b->fn : a->fn;
+      for (p = 5; p < m->n;) {
+         uint32_t nw = m->w[p] >> 16, op = m->w[p] & 0xffff;
+         if (!nw)
+            break;
+         if ((op == SpvOpExecutionMode || op == SpvOpExecutionModeId) && nw > 1 && m->w[p + 1] == e)
+            sb_put(side ? &mb : &ma, (const char *)(m->w + p + 2), (nw - 2u) * 4);
+         if (op == SpvOpFunction)
+            break;
+         p += nw;
+      }
+   }
+   bool diff = ma.n != mb.n || (ma.n && memcmp(ma.s, mb.s, ma.n));
+   free(ma.s);
+   free(mb.s);
+   return diff;
+}
+
+/* The disassembly of the input, one line per instruction; NULL when
+ * SPIRV-Tools cannot read it. */
+static char **disassemble(const spv *m, unsigned *nlines, char **text)
+{
+   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+   spv_text t = NULL;
+   spv_diagnostic d = NULL;
+   spv_result_t rc = spvBinaryToText(ctx, m->w, m->n, SPV_BINARY_TO_TEXT_OPTION_NO_HEADER, &t, &d);
+   spvDiagnosticDestroy(d);
+   spvContextDestroy(ctx);
+   if (rc != SPV_SUCCESS || !t) {
+      spvTextDestroy(t);
+      return NULL;
+   }
+   *text = malloc(t->length + 1);
+   memcpy(*text, t->str, t->length);
+   (*text)[t->length] = 0;
+   spvTextDestroy(t);
+   unsigned cap = m->ninst + 1, n = 0;
+   char **lines = calloc(cap, sizeof(char *));
+   for (char *p = *text; *p && n < cap;) {
+      char *e = strchr(p, '\n');
+      if (e)
+         *e = 0;
+      while (*p == ' ')
+         p++;
+      lines[n++] = p;
+      if (!e)
+         break;
+      p = e + 1;
+   }
+   if (n != m->ninst) {   /* not one line per instruction: do not guess */
+      free(lines);
+      free(*text);
+      *text = NULL;
+      return NULL;
+   }
+   *nlines = n;
+   return lines;
+}
+
+static void row_class(sb *b, const placed *v, unsigned n)
+{
+   bool a = false, mi = false, no = false;
+   for (unsigned k = 0; k < n; k++) {
+      a |= v[k].r->kind == XE_REMARK_APPLIED;
+      mi |= v[k].r->kind == XE_REMARK_MISSED;
+      no |= v[k].r->kind == XE_REMARK_NOTE;
+   }
+   /* missed wins: the line needs a look */
+   sb_str(b, mi ? " class=\"has-missed\"" : a ? " class=\"has-applied\"" : no ? " class=\"has-note\"" : "");
+}
+
+typedef struct dis_cache {
+   bool tried;
+   char **lines;
+   unsigned n;
+   char *text;
+} dis_cache;
+
+static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs, const char *input_path,
+                           dis_cache *dc)
+{
+   sb_str(b, "<section class=\"kernel\" id=\"");
+   sb_anchor(b, ki->name);
+   sb_str(b, "\"><h2>Kernel <code>");
+   sb_esc(b, ki->name);
+   sb_fmt(b, "</code> <span class=\"meta\">%s &middot; %u applied &middot; %u missed &middot; %u notes</span></h2>",
+          ki->changed ? "<span class=\"yes\">changed</span>" : "<span class=\"no\">unchanged</span>",
+          ki->applied, ki->missed, ki->notes);
+
+   /* The remarks of this kernel, placed. */
+   fn *fs[64];
+   unsigned nf = reachable(m, ki->entry, fs, 64);
+   unsigned nr = 0;
+   placed *pr = calloc(rs->n + 1, sizeof(placed));
+   for (unsigned k = 0; k < rs->n; k++)
+      if (rs->v[k].kernel && !strcmp(rs->v[k].kernel, ki->name) && !strstr(rs->v[k].message, "ISA estimate"))
+         pr[nr++] = place(m, &rs->v[k], fs, nf);
+
+   /* The kernel's main file: where most of its located instructions are. */
+   uint32_t file = 0, best = 0;
+   {
+      uint32_t *count = calloc(m->bound ? m->bound : 1, sizeof(uint32_t));
+      for (unsigned k = 0; k < nf; k++)
+         for (unsigned i = fs[k]->first; i <= fs[k]->last && i < m->ninst; i++)
+            if (m->inst_loc[i].line && m->inst_loc[i].file < m->bound &&
+                ++count[m->inst_loc[i].file] > best) {
+               best = count[m->inst_loc[i].file];
+               file = m->inst_loc[i].file;
+            }
+      free(count);
+   }
+   if (!file)
+      for (unsigned k = 0; k < nf && !file; k++)
+         file = fs[k]->line ? fs[k]->file : 0;
+   srcfile sf;
+   load_source(&sf, m, file, input_path);
+
+   sb_str(b, "<h3>Remarks in the source</h3>");
+   if (sf.text) {
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (unsigned k = 0; k < nf; k++) {
+         for (unsigned i = fs[k]->first; i <= fs[k]->last && i < m->ninst; i++)
+            if (m->inst_loc[i].file == file && m->inst_loc[i].line) {
+               lo = m->inst_loc[i].line < lo ? m->inst_loc[i].line : lo;
+               hi = m->inst_loc[i].line > hi ? m->inst_loc[i].line : hi;
+            }
+         if (fs[k]->line && fs[k]->file == file)
+            lo = fs[k]->line < lo ? fs[k]->line : lo;
+      }
+      for (unsigned k = 0; k < nr; k++)
+         if (pr[k].at.line && m->str[pr[k].at.file] && m->str[file] &&
+             !strcmp(base_name(m->str[pr[k].at.file]), base_name(m->str[file]))) {
+            pr[k].at.file = file;
+            lo = pr[k].at.line < lo ? pr[k].at.line : lo;
+            hi = pr[k].at.line > hi ? pr[k].at.line : hi;
+         }
+      if (lo == UINT32_MAX)
+         lo = hi = 1;
+      if (hi > sf.nlines)
+         hi = sf.nlines;
+      if (lo < 1)
+         lo = 1;
+      if (lo > hi)
+         lo = hi;
+      sb_str(b, "<p class=\"meta\">");
+      sb_esc(b, m->str[file]);
+      if (sf.path_read) {
+         sb_str(b, " (read from ");
+         sb_esc(b, sf.path_read);
+         sb_str(b, ")");
+      } else {
+         sb_str(b, " (");
+         sb_str(b, sf.how);
+         sb_str(b, ")");
+      }
+      sb_fmt(b, ", lines %u&ndash;%u. Remarks without a source line are shown at the kernel's first "
+                "line, marked <i>kernel-wide</i>.</p>", lo, hi);
+      sb_str(b, "<table class=\"src\">");
+      for (uint32_t line = lo; line <= hi; line++) {
+         placed here[64];
+         unsigned nh = 0;
+         for (unsigned k = 0; k < nr && nh < 64; k++)
+            if ((pr[k].at.line == line && pr[k].at.file == file) ||
+                (line == lo && (!pr[k].at.line || pr[k].at.file != file)))
+               here[nh++] = pr[k];
+         sb_fmt(b, "<tr id=\"");
+         sb_anchor(b, ki->name);
+         sb_fmt(b, "-L%u\"", line);
+         row_class(b, here, nh);
+         sb_fmt(b, "><td class=\"ln\">%u</td><td class=\"code\">", line);
+         sb_esc(b, sf.lines[line - 1]);
+         sb_str(b, "</td><td class=\"notes\">");
+         for (unsigned k = 0; k < nh; k++) {
+            const char *where = NULL;
+            char wbuf[256];
+            if (!here[k].at.line) {
+               where = "kernel-wide (no source line)";
+            } else if (here[k].at.file != file) {
+               snprintf(wbuf, sizeof(wbuf), "at %s:%u", base_name(m->str[here[k].at.file] ? m->str[here[k].at.file] : "?"),
+                        here[k].at.line);
+               where = wbuf;
+            }
+            remark_html(b, here[k].r, where);
+         }
+         sb_str(b, "</td></tr>");
+      }
+      sb_str(b, "</table>");
+   } else if ((dc->tried ? 0 : (dc->tried = true, dc->lines = disassemble(m, &dc->n, &dc->text))),
+              dc->lines) {
+      char **dis = dc->lines;
+      unsigned ndis = dc->n;
+      sb_str(b, "<p class=\"meta\">The module has no source lines");
+      if (file && m->str[file]) {
+         sb_str(b, " available (");
+         sb_esc(b, m->str[file]);
+         sb_str(b, " is not in the module and not on disk)");
+      } else {
+         sb_str(b, " (build with <code>clang -g</code> to get them)");
+      }
+      sb_str(b, ": the input's disassembly, with each remark beside the instruction that defines the "
+                "first id it names; remarks naming none are at the top, marked <i>kernel-wide</i>.</p>");
+      sb_str(b, "<table class=\"src\">");
+      bool first = true;
+      for (unsigned k = 0; k < nf; k++) {
+         for (unsigned i = fs[k]->first; i <= fs[k]->last && i < ndis; i++) {
+            placed here[64];
+            unsigned nh = 0;
+            for (unsigned j = 0; j < nr && nh < 64; j++)
+               if (pr[j].inst == (int32_t)i || (first && (pr[j].inst < (int32_t)fs[0]->first ||
+                                                           pr[j].inst < 0)))
+                  here[nh++] = pr[j];
+            /* an id outside the kernel's functions: also at the top */
+            if (first)
+               for (unsigned j = 0; j < nr && nh < 64; j++) {
+                  bool inside = false;
+                  for (unsigned q = 0; q < nf && !inside; q++)
+                     inside = pr[j].inst >= (int32_t)fs[q]->first && pr[j].inst <= (int32_t)fs[q]->last;
+                  if (!inside && pr[j].inst >= (int32_t)fs[0]->first)
+                     here[nh++] = pr[j];
+               }
+            sb_str(b, "<tr");
+            row_class(b, here, nh);
+            sb_fmt(b, "><td class=\"ln\">%u</td><td class=\"code\">", i);
+            sb_esc(b, dis[i]);
+            sb_str(b, "</td><td class=\"notes\">");
+            for (unsigned j = 0; j < nh; j++)
+               remark_html(b, here[j].r, here[j].inst < 0 || here[j].inst != (int32_t)i
+                                            ? "kernel-wide (no instruction)" : NULL);
+            sb_str(b, "</td></tr>");
+            first = false;
+         }
+      }
+      sb_str(b, "</table>");
+   } else {
+      sb_str(b, "<p class=\"meta\">No source lines and no disassembly: the remarks as a list.</p>");
+      for (unsigned k = 0; k < nr; k++)
+         remark_html(b, pr[k].r, NULL);
+   }
+   if (!nr)
+      sb_str(b, "<p class=\"meta\">No remark for this kernel.</p>");
+
+   /* Host requirements. */
+   sb_str(b, "<h3>Host requirements (manifest)</h3>");
+   if (ki->mf && requirements_count(ki->mf)) {
+      sb_str(b, "<ul class=\"req\">");
+      const cJSON *sec, *e;
+      cJSON_ArrayForEach(sec, ki->mf) {
+         cJSON_ArrayForEach(e, sec) requirement_html(b, sec->string, e);
+      }
+      sb_str(b, "</ul>");
+   } else {
+      sb_str(b, "<p class=\"meta\">None: the host launches this kernel as before.</p>");
+   }
+
+   /* ISA figures. */
+   sb isa = { 0 };
+   for (unsigned k = 0; k < rs->n; k++) {
+      const xe_remark_entry *x = &rs->v[k];
+      if (!x->kernel || strcmp(x->kernel, ki->name) || !strstr(x->message, "ISA estimate"))
+         continue;
+      sb rows = { 0 };
+      if (isa_rows(&rows, x->message)) {
+         sb_str(&isa, "<div class=\"box\">");
+         remark_html(&isa, x, NULL);
+         sb_str(&isa, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">before</th>"
+                      "<th class=\"num\">after</th><th>estimate</th><th>IGC's counts (before &rarr; after)</th></tr>");
+         sb_str(&isa, rows.s);
+         sb_str(&isa, "</table></div>");
+      }
+      free(rows.s);
+   }
+   if (isa.s) {
+      sb_str(b, "<h3>ISA figures (--isa-check, IGC)</h3>");
+      sb_str(b, isa.s);
+      free(isa.s);
+   }
+   sb_str(b, "</section>");
+   srcfile_free(&sf);
+   free(pr);
+}
+
+char *xe_report_html(const xeopt_result *r, const void *input, size_t size, const char *title,
+                     const char *input_path, const cJSON *stats)
+{
+   sb b = { 0 };
+   spv in, out;
+   bool have_in = spv_read(&in, input, size);
+   size_t nw = 0;
+   const uint32_t *ow = xeopt_result_words(r, &nw);
+   bool have_out = ow && spv_read(&out, ow, nw * 4);
+   const xe_remarks *rs = &r->remarks;
+   cJSON *mf = xeopt_result_manifest_json(r) ? cJSON_Parse(xeopt_result_manifest_json(r)) : NULL;
+   const cJSON *mk = cJSON_GetObjectItemCaseSensitive(mf, "kernels");
+
+   sb_str(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+              "<title>xeopt report");
+   if (title) {
+      sb_str(&b, ": ");
+      sb_esc(&b, title);
+   }
+   sb_str(&b, "</title><style>");
+   sb_str(&b, css);
+   sb_str(&b, "</style></head><body><header><h1>xeopt report");
+   if (title) {
+      sb_str(&b, ": <code>");
+      sb_esc(&b, title);
+      sb_str(&b, "</code>");
+   }
+   sb_fmt(&b, "</h1><div class=\"sub\">xeopt %s", xeopt_version());
+   if (xeopt_result_status(r) != XEOPT_OK) {
+      sb_str(&b, " &middot; failed: ");
+      sb_esc(&b, xeopt_result_error(r));
+   }
+   sb_str(&b, "</div></header><main>");
+
+   /* Kernels. */
+   unsigned nk = have_in ? in.nep : 0, nchanged = 0;
+   kinfo *ks = calloc(nk + 1, sizeof(kinfo));
+   for (unsigned k = 0; k < nk; k++) {
+      kinfo *ki = &ks[k];
+      ki->name = in.eps[k].name;
+      ki->entry = in.eps[k].fn;
+      ki->changed = have_out && kernel_changed(&in, &out, ki->name);
+      nchanged += ki->changed;
+      ki->mf = cJSON_GetObjectItemCaseSensitive(mk, ki->name);
+      for (unsigned j = 0; j < rs->n; j++)
+         if (rs->v[j].kernel && !strcmp(rs->v[j].kernel, ki->name)) {
+            ki->applied += rs->v[j].kind == XE_REMARK_APPLIED;
+            ki->missed += rs->v[j].kind == XE_REMARK_MISSED;
+            ki->notes += rs->v[j].kind == XE_REMARK_NOTE;
+         }
+   }
+
+   sb_fmt(&b, "<h2>Summary</h2><p>%u kernel%s, %u changed. "
+              "<span class=\"legend\"><span class=\"pill applied\">&#10003; applied</span> a rewrite was made "
+              "&nbsp; <span class=\"pill missed\">&#10007; missed</span> a candidate was refused, with why</span></p>",
+          nk, nk == 1 ? "" : "s", nchanged);
+   sb_str(&b, "<table class=\"sum\"><tr><th>kernel</th><th>changed</th><th class=\"num\">applied</th>"
+              "<th class=\"num\">missed</th><th>refused, and why</th><th>host requirements</th></tr>");
+   for (unsigned k = 0; k < nk; k++) {
+      kinfo *ki = &ks[k];
+      sb_str(&b, "<tr><td><a href=\"#");
+      sb_anchor(&b, ki->name);
+      sb_str(&b, "\"><code>");
+      sb_esc(&b, ki->name);
+      sb_fmt(&b, "</code></a></td><td>%s</td><td class=\"num\">%s%u%s</td><td class=\"num\">%s%u%s</td><td>",
+             ki->changed ? "<span class=\"yes\">&#10003; yes</span>" : "<span class=\"no\">no</span>",
+             ki->applied ? "<span class=\"pill applied\">" : "", ki->applied, ki->applied ? "</span>" : "",
+             ki->missed ? "<span class=\"pill missed\">" : "", ki->missed, ki->missed ? "</span>" : "");
+      /* distinct reasons per pass */
+      if (ki->missed) {
+         sb_str(&b, "<ul class=\"why\">");
+         char (*seen)[200] = calloc(ki->missed, sizeof(*seen));
+         unsigned *times = calloc(ki->missed, sizeof(unsigned));
+         const char **passes = calloc(ki->missed, sizeof(char *));
+         unsigned ns = 0;
+         for (unsigned j = 0; j < rs->n; j++) {
+            const xe_remark_entry *x = &rs->v[j];
+            if (!x->kernel || strcmp(x->kernel, ki->name) || x->kind != XE_REMARK_MISSED)
+               continue;
+            char why[200];
+            reason_of(x->message, why, sizeof(why));
+            unsigned q = 0;
+            while (q < ns && (strcmp(seen[q], why) || strcmp(passes[q], x->pass)))
+               q++;
+            if (q == ns) {
+               memcpy(seen[ns], why, sizeof(why));
+               passes[ns] = x->pass;
+               ns++;
+            }
+            times[q]++;
+         }
+         for (unsigned q = 0; q < ns; q++) {
+            sb_str(&b, "<li><span class=\"pass\">");
+            sb_esc(&b, passes[q]);
+            sb_str(&b, "</span> ");
+            sb_esc(&b, seen[q]);
+            if (times[q] > 1)
+               sb_fmt(&b, " <b>&times;%u</b>", times[q]);
+            sb_str(&b, "</li>");
+         }
+         free(seen);
+         free(times);
+         free(passes);
+         sb_str(&b, "</ul>");
+      } else {
+         sb_str(&b, "<span class=\"no\">&mdash;</span>");
+      }
+      unsigned nreq = ki->mf ? requirements_count(ki->mf) : 0;
+      if (nreq)
+         sb_fmt(&b, "</td><td>%u (see the kernel)</td></tr>", nreq);
+      else
+         sb_str(&b, "</td><td class=\"no\">none</td></tr>");
+   }
+   sb_str(&b, "</table>");
+   if (!have_in)
+      sb_str(&b, "<p class=\"meta\">The input is not a SPIR-V module.</p>");
+
+   /* Module-wide remarks and warnings. */
+   bool any = false;
+   for (unsigned j = 0; j < rs->n; j++) {
+      const xe_remark_entry *x = &rs->v[j];
+      bool known = false;
+      for (unsigned k = 0; k < nk && !known; k++)
+         known = x->kernel && !strcmp(x->kernel, ks[k].name);
+      if (known)
+         continue;
+      if (!any)
+         sb_str(&b, "<h3>Module-wide remarks</h3>");
+      any = true;
+      remark_html(&b, x, x->kernel ? x->kernel : NULL);
+   }
+   const char *warn = xeopt_result_warnings(r);
+   if (warn && *warn) {
+      sb_str(&b, "<h3>Warnings</h3><pre class=\"box\">");
+      sb_esc(&b, warn);
+      sb_str(&b, "</pre>");
+   }
+
+   dis_cache dc = { 0 };   /* the disassembly, made when a kernel lacks source lines */
+   for (unsigned k = 0; k < nk; k++)
+      kernel_section(&b, &in, &ks[k], rs, input_path, &dc);
+   free(dc.text);
+   free(dc.lines);
+
+   /* Pass statistics. */
+   const cJSON *passes = cJSON_GetObjectItemCaseSensitive(stats, "passes");
+   if (cJSON_GetArraySize(passes) > 0) {
+      sb_str(&b, "<h2>Passes</h2><table class=\"stats\"><tr><th>pass</th><th>changed the module</th>"
+                 "<th class=\"num\">milliseconds</th></tr>");
+      const cJSON *p;
+      cJSON_ArrayForEach(p, passes) {
+         sb_str(&b, "<tr><td><code>");
+         sb_esc(&b, jstr(p, "name"));
+         bool ch = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "changed"));
+         sb_fmt(&b, "</code></td><td>%s</td><td class=\"num\">%.3f</td></tr>",
+                ch ? "<span class=\"yes\">yes</span>" : "<span class=\"no\">no</span>",
+                jnum(p, "milliseconds", 0));
+      }
+      sb_str(&b, "</table>");
+   }
+   sb_str(&b, "</main></body></html>\n");
+
+   free(ks);
+   cJSON_Delete(mf);
+   if (have_in)
+      spv_free(&in);
+   if (have_out)
+      spv_free(&out);
+   return b.s;
+}
+
+char *xeopt_result_report_html(const xeopt_result *result, const void *input, size_t size,
+                               const char *title)
+{
+   if (!result || !input)
+      return NULL;
+   return xe_report_html(result, input, size, title, NULL, NULL);
+}
