@@ -1135,31 +1135,29 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
                 "first id it names; remarks naming none are at the top, marked <i>kernel-wide</i>.</p>");
       sb_str(b, "<table class=\"src\">");
       bool first = true;
+      fn *order[64];   /* in module order: the body before llvm-spirv's entry wrapper */
+      memcpy(order, fs, nf * sizeof(fn *));
+      for (unsigned k = 1; k < nf; k++)
+         for (unsigned j = k; j > 0 && order[j]->first < order[j - 1]->first; j--) {
+            fn *t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+         }
       for (unsigned k = 0; k < nf; k++) {
-         for (unsigned i = fs[k]->first; i <= fs[k]->last && i < ndis; i++) {
+         for (unsigned i = order[k]->first; i <= order[k]->last && i < ndis; i++) {
             placed here[64];
             unsigned nh = 0;
+            /* at the top: remarks naming no instruction of the kernel's functions */
             for (unsigned j = 0; j < nr && nh < 64; j++)
-               if (pr[j].inst == (int32_t)i || (first && (pr[j].inst < (int32_t)fs[0]->first ||
-                                                           pr[j].inst < 0)))
+               if (pr[j].inst == (int32_t)i || (first && !in_fns(fs, nf, pr[j].inst)))
                   here[nh++] = pr[j];
-            /* an id outside the kernel's functions: also at the top */
-            if (first)
-               for (unsigned j = 0; j < nr && nh < 64; j++) {
-                  bool inside = false;
-                  for (unsigned q = 0; q < nf && !inside; q++)
-                     inside = pr[j].inst >= (int32_t)fs[q]->first && pr[j].inst <= (int32_t)fs[q]->last;
-                  if (!inside && pr[j].inst >= (int32_t)fs[0]->first)
-                     here[nh++] = pr[j];
-               }
             sb_str(b, "<tr");
             row_class(b, here, nh);
             sb_fmt(b, "><td class=\"ln\">%u</td><td class=\"code\">", i);
             sb_esc(b, dis[i]);
             sb_str(b, "</td><td class=\"notes\">");
             for (unsigned j = 0; j < nh; j++)
-               remark_html(b, here[j].r, here[j].inst < 0 || here[j].inst != (int32_t)i
-                                            ? "kernel-wide (no instruction)" : NULL);
+               remark_html(b, here[j].r, here[j].inst != (int32_t)i ? "kernel-wide (no instruction)" : NULL);
             sb_str(b, "</td></tr>");
             first = false;
          }
