@@ -20,3 +20,11 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(${test} PROPERTIES LABELS report TIMEOUT 300 SKIP_RETURN_CODE 77)
   endforeach()
 endif()
+
+# xeopt_result_report_html from the C API, through libxeopt.so alone.
+add_executable(test_report_api ${CMAKE_CURRENT_SOURCE_DIR}/report/test_report_api.c)
+target_link_libraries(test_report_api PRIVATE xeopt_shared)
+target_compile_definitions(test_report_api PRIVATE XEOPT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_compile_options(test_report_api PRIVATE -D_GNU_SOURCE)
+add_test(NAME test_report_api COMMAND test_report_api)
+set_tests_properties(test_report_api PROPERTIES LABELS report)
