@@ -639,6 +639,29 @@ static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsig
       if (p.at.line && p.inst >= 0)
          break;
    }
+   /* A block named without '%' ("loop for.body39"): a word that is the
+    * OpName of a label in the kernel's functions. */
+   for (const char *c = s; *c && !p.at.line;) {
+      while (*c && !(isalnum((unsigned char)*c) || *c == '_'))
+         c++;
+      size_t n = 0;
+      while (c[n] && (isalnum((unsigned char)c[n]) || strchr("_.$", c[n])))
+         n++;
+      while (n > 0 && c[n - 1] == '.')
+         n--;
+      if (n >= 3 && (c == s || (c[-1] != '%' && c[-1] != '\''))) {
+         for (uint32_t id = 1; id < m->bound; id++)
+            if (m->name[id] && strlen(m->name[id]) == n && !strncmp(m->name[id], c, n) &&
+                m->idinst[id] >= 0 && in_fns(fs, nf, m->idinst[id]) && m->idloc[id].line &&
+                (m->w[m->inst_word[m->idinst[id]]] & 0xffff) == SpvOpLabel) {
+               p.at = m->idloc[id];
+               if (p.inst < 0)
+                  p.inst = m->idinst[id];
+               break;
+            }
+      }
+      c += n ? n : 1;
+   }
    return p;
 }
 
@@ -751,6 +774,23 @@ static void requirement_html(sb *b, const char *section, const cJSON *e)
       sb_str(b, " (proof: ");
       sb_esc(b, jstr(e, "proof"));
       sb_str(b, "): the buffers below must be padded");
+   } else if (!strcmp(section, "spec_constants")) {
+      bool set = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "flag_default"));
+      sb_fmt(b, "<b>Specialization constants</b> for argument %.0f <code>", jnum(e, "index", -1));
+      sb_esc(b, jstr(e, "argument"));
+      sb_fmt(b, "</code> (%.0f loop%s): flag SpecId %.0f (default %s), value SpecId %.0f (default ",
+             jnum(e, "loops", 0), jnum(e, "loops", 0) == 1 ? "" : "s", jnum(e, "flag_spec_id", -1),
+             set ? "true" : "false", jnum(e, "value_spec_id", -1));
+      sb_esc(b, jstr(e, "value_default"));
+      sb_str(b, ")");
+      if (set)
+         sb_str(b, "; the flag is set by default: launch with the argument equal to the value");
+      else
+         sb_str(b, "; nothing to do unless the host sets the flag");
+      if (jstr(e, "guarantee")) {
+         sb_str(b, "; guarantee: ");
+         sb_esc(b, jstr(e, "guarantee"));
+      }
    } else if (req && !strcmp(req, "uniform_work_groups")) {
       sb_str(b, "<b>Uniform work-groups</b>: the global size must be a multiple of the local size "
                 "in every dimension");
@@ -824,10 +864,15 @@ static bool isa_rows(sb *b, const char *msg)
          sb_esc(b, dev);
          sb_fmt(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td><td class=\"%s\">%s</td><td>",
                 a, c, cls, c < a ? "lower (better)" : c > a ? "higher (worse)" : "same");
-         const char *d = p + used;
+         const char *d = p + used, *de = e;
          while (*d == ' ')
             d++;
-         sb_escn(b, d, (size_t)(e - d));
+         if (*d == '(' && de > d && de[-1] == ')') {   /* the counts without their parentheses */
+            d++;
+            de--;
+         }
+         if (de > d)
+            sb_escn(b, d, (size_t)(de - d));
          sb_str(b, "</td></tr>");
          any = true;
       }
@@ -1144,6 +1189,8 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
             order[j - 1] = t;
          }
       for (unsigned k = 0; k < nf; k++) {
+         if (k)
+            sb_str(b, "<tr class=\"gap\"><td></td><td colspan=\"2\">&hellip; another function the kernel runs</td></tr>");
          for (unsigned i = order[k]->first; i <= order[k]->last && i < ndis; i++) {
             placed here[64];
             unsigned nh = 0;
@@ -1172,7 +1219,9 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
       sb_str(b, "<p class=\"meta\">No remark for this kernel.</p>");
 
    /* Host requirements. */
-   sb_str(b, "<h3>Host requirements (manifest)</h3>");
+   sb_str(b, "<h3 id=\"");
+   sb_anchor(b, ki->name);
+   sb_str(b, "-req\">Host requirements (manifest)</h3>");
    if (ki->mf && requirements_count(ki->mf)) {
       sb_str(b, "<ul class=\"req\">");
       const cJSON *sec, *e;
@@ -1192,10 +1241,12 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
          continue;
       sb rows = { 0 };
       if (isa_rows(&rows, x->message)) {
+         bool probe = strstr(x->message, "without -> with the model") != NULL;
          sb_str(&isa, "<div class=\"box\">");
          remark_html(&isa, x, NULL);
-         sb_str(&isa, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">before</th>"
-                      "<th class=\"num\">after</th><th>estimate</th><th>IGC's counts (before &rarr; after)</th></tr>");
+         sb_fmt(&isa, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">%s</th>"
+                      "<th class=\"num\">%s</th><th>estimate</th><th>IGC's counts (input &rarr; output)</th></tr>",
+                probe ? "without the model" : "input", probe ? "with the model" : "output");
          sb_str(&isa, rows.s);
          sb_str(&isa, "</table></div>");
       }
@@ -1320,8 +1371,11 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
          sb_str(&b, "<span class=\"no\">&mdash;</span>");
       }
       unsigned nreq = ki->mf ? requirements_count(ki->mf) : 0;
-      if (nreq)
-         sb_fmt(&b, "</td><td>%u (see the kernel)</td></tr>", nreq);
+      if (nreq) {
+         sb_fmt(&b, "</td><td><a href=\"#");
+         sb_anchor(&b, ki->name);
+         sb_fmt(&b, "-req\">%u (see the kernel)</a></td></tr>", nreq);
+      }
       else
          sb_str(&b, "</td><td class=\"no\">none</td></tr>");
    }
