@@ -17,6 +17,10 @@
 
 /* Default order.  Levels: bit 1 = -O1, bit 2 = -O2. */
 static const xe_pass_info registry[] = {
+   /* First: the analyses of every later pass read ids through what the
+    * front end left unfolded (clang 21's and ocloc 26's inlined builtins). */
+   { "canonicalize", "fold what today's front ends leave unfolded (constant selects, shift-pair sign extensions)",
+     xeopt_pass_canonicalize, 6, XE_PRESERVE_CFG },
    { "generic-address", "give Generic pointers the one storage class that reaches them",
      xeopt_pass_generic_address, 6, XE_PRESERVE_NONE },
    /* Before the guard passes: ocloc's early returns reach the shape the

@@ -4,6 +4,7 @@
 
 #include "pass.h"
 
+bool xeopt_pass_canonicalize(xe_ctx *ctx);
 bool xeopt_pass_interface_vars(xe_ctx *ctx);
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx);
 bool xeopt_pass_padding(xe_ctx *ctx);

@@ -1,0 +1,239 @@
+/*
+ * canonicalize: fold what today's front ends leave unfolded, so the
+ * analyses of the later passes see the same kernel from every producer.
+ *
+ * The OpenCL work-item builtins are defined as "dim < 3 ? id[dim] : 0"
+ * (OpenCL C 6.15.1: out-of-range dimensions answer 0).  clang 21 with
+ * llvm-spirv 21, and Intel's ocloc 26 front end, inline that definition
+ * and leave the select with its condition already known:
+ *
+ *    %call = OpSelect %ulong %true %id %ulong_0
+ *
+ * To the lane and affine analyses %call is an unknown value, not the
+ * global id, so no guard, block access or versioning candidate is found
+ * (issue 29 measured 0 of 10 versioned kernels on darktable).  clang 15
+ * and ocloc 22 folded it.  An OpSelect whose condition is OpConstantTrue
+ * or OpConstantFalse is replaced by the operand it selects, as SPIR-V
+ * 3.52.7 defines it; nothing else is touched.  A specialization constant
+ * condition is not known until the module is specialized, so it stays.
+ *
+ * Why not SPIRV-Tools: spirv-opt --simplify-instructions folds this select
+ * too, but applies its whole folding-rule set (it rewrote vector shuffles
+ * and composite inserts in 5 of testdata's 96 modules) and validates first,
+ * so it refuses the llvm-spirv-15 modules whose blocks are out of
+ * dominance order (7 of 96).  docs/layers.md says what else we do ourselves.
+ *
+ * clang's own SPIR-V backend writes a 32-to-64-bit sign extension of an
+ * index as LLVM's sext_inreg, a shift pair
+ *
+ *    %t = OpShiftLeftLogical %ulong %x %ulong_32
+ *    %i = OpShiftRightArithmetic %ulong %t %ulong_32
+ *
+ * which is OpSConvert(OpUConvert %x to 32 bits) (SPIR-V 3.52.11 and
+ * 3.52.14), the form clang 15 writes and the affine analysis reads.  The
+ * pair becomes that form for 8-, 16- and 32-bit inner widths.
+ *
+ * Two repairs make what the producers write valid for SPIRV-Tools 2026
+ * (spirv-val 2026.4), which checks rules 2023.1 did not:
+ *  - llvm-spirv 15 and ocloc 22 decorate one id NoSignedWrap twice (22 of
+ *    testdata's 72 clang-15 modules, 27 of 69 from ocloc 22): a decoration
+ *    repeated word for word is dropped (SPIR-V 2.16.1: "decorated with
+ *    NoSignedWrap multiple times is not allowed" in 2026.4);
+ *  - clang 21's SPIR-V backend writes OpConstantComposite with a
+ *    specialization-constant operand (an image's channel order): such a
+ *    composite is an OpSpecConstantComposite (SPIR-V 3.52.7).
+ *
+ * The entry wrappers the new front ends write (an entry point whose one
+ * block calls the body with its parameters) need no rewrite: the kernel
+ * list already sees through them (xe_kernel.body, src/ir/facts.c).
+ *
+ * Host contract: none.  Semantics: unchanged.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "passes.h"
+
+/* Is id OpConstantTrue (1), OpConstantFalse (0), or neither (-1)? */
+static int known_bool(const xe_module *m, uint32_t id)
+{
+   const xe_inst *d = xe_def(m, id);
+   if (!d)
+      return -1;
+   if (d->opcode == SpvOpConstantTrue)
+      return 1;
+   if (d->opcode == SpvOpConstantFalse)
+      return 0;
+   return -1;
+}
+
+/* i is OpShiftRightArithmetic (OpShiftLeftLogical x c) c on a scalar
+ * integer of width W with W - c in {8, 16, 32}: rewrites it as
+ * OpSConvert(OpUConvert x to W - c bits).  Returns whether it did. */
+static bool fold_sext_inreg(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpShiftRightArithmetic)
+      return false;
+   const xe_inst *type = xe_def(m, i->type_id);
+   const xe_inst *shl = xe_def(m, xe_op(i, 0));
+   if (!type || type->opcode != SpvOpTypeInt || !shl || shl->opcode != SpvOpShiftLeftLogical ||
+       shl->type_id != i->type_id)
+      return false;
+   uint64_t c1, c2;
+   if (!xe_const_uint(m, xe_op(i, 1), &c1) || !xe_const_uint(m, xe_op(shl, 1), &c2) || c1 != c2)
+      return false;
+   unsigned width = xe_op(type, 0);
+   if (c1 >= width)
+      return false;
+   unsigned inner = width - (unsigned)c1;
+   if (inner != 8 && inner != 16 && inner != 32)
+      return false;
+   xe_builder b = xe_builder_before(m, i);
+   uint32_t narrow = xe_build1(&b, SpvOpUConvert, xe_type_int(m, inner), xe_op(shl, 0));
+   uint32_t wide = xe_build1(&b, SpvOpSConvert, i->type_id, narrow);
+   uint32_t shl_id = shl->result_id;
+   xe_replace_all_uses(m, i->result_id, wide);
+   xe_inst_kill(m, i);
+   if (!xe_use_count(m, shl_id))
+      xe_inst_kill(m, xe_def(m, shl_id));
+   return true;
+}
+
+/* Drops decorations that repeat an earlier one word for word; returns how
+ * many.  Quadratic only in the decorations of one target: they are
+ * compared against the earlier ones of the same target id alone. */
+static unsigned drop_repeated_decorations(xe_module *m)
+{
+   unsigned n = 0;
+   uint32_t bound = m->bound;
+   xe_inst **last = calloc(bound, sizeof(xe_inst *));   /* latest decoration per target */
+   xe_inst **prev = NULL;                               /* chain, by decoration order */
+   unsigned count = 0;
+   xe_foreach_inst(i, &m->sec[XE_SEC_ANNOTATION])
+      count++;
+   prev = calloc(count ? count : 1, sizeof(xe_inst *));
+   if (!last || !prev)
+      abort();
+   unsigned k = 0;
+   xe_foreach_inst_safe(i, next, &m->sec[XE_SEC_ANNOTATION]) {
+      unsigned idx = k++;
+      if (i->opcode != SpvOpDecorate || xe_nops(i) < 2 || xe_op(i, 0) >= bound)
+         continue;
+      uint32_t t = xe_op(i, 0);
+      bool repeated = false;
+      for (xe_inst *e = last[t]; e && !repeated; e = prev[e->aux]) {
+         repeated = e->nwords == i->nwords &&
+                    !memcmp(e->words + 1, i->words + 1, (i->nwords - 1) * sizeof(uint32_t));
+      }
+      if (repeated) {
+         xe_inst_delete(m, i);
+         n++;
+         continue;
+      }
+      i->aux = idx;
+      prev[idx] = last[t];
+      last[t] = i;
+   }
+   xe_foreach_inst(i, &m->sec[XE_SEC_ANNOTATION])
+      i->aux = 0;
+   free(last);
+   free(prev);
+   return n;
+}
+
+/* OpConstantComposite with a specialization-constant operand becomes
+ * OpSpecConstantComposite; returns how many. */
+static unsigned spec_composites(xe_module *m)
+{
+   unsigned n = 0;
+   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
+      if (i->opcode != SpvOpConstantComposite)
+         continue;
+      for (unsigned k = 0; k < xe_nops(i); k++) {
+         const xe_inst *d = xe_def(m, xe_op(i, k));
+         if (d && (d->opcode == SpvOpSpecConstant || d->opcode == SpvOpSpecConstantTrue ||
+                   d->opcode == SpvOpSpecConstantFalse || d->opcode == SpvOpSpecConstantComposite ||
+                   d->opcode == SpvOpSpecConstantOp)) {
+            xe_set_opcode(i, SpvOpSpecConstantComposite);
+            n++;
+            break;
+         }
+      }
+   }
+   return n;
+}
+
+/* Folds f's selects on a known condition and shift-pair sign extensions;
+ * returns how many. */
+static unsigned fold_function(xe_module *m, xe_function *f)
+{
+   unsigned n = 0;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst_safe(i, next, &b->insts) {
+         if (fold_sext_inreg(m, i)) {
+            n++;
+            continue;
+         }
+         if (i->opcode != SpvOpSelect)
+            continue;
+         int c = known_bool(m, xe_op(i, 0));
+         if (c < 0)
+            continue;
+         uint32_t chosen = xe_op(i, c ? 1 : 2);
+         xe_replace_all_uses(m, i->result_id, chosen);
+         xe_inst_kill(m, i);
+         n++;
+      }
+   }
+   return n;
+}
+
+bool xeopt_pass_canonicalize(xe_ctx *ctx)
+{
+   xe_module *m = ctx->module;
+   unsigned nk;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
+   /* A kernel --isa-check kept as it came keeps its code byte for byte:
+    * fold only in its rewritable kernels' functions, and in the helpers
+    * only when no kernel is held back. */
+   bool all_rewritable = true;
+   for (unsigned k = 0; k < nk; k++)
+      all_rewritable &= xe_kernel_rewritable(ctx->options, ks[k].name);
+   bool progress = false;
+   unsigned dup = drop_repeated_decorations(m);
+   if (dup)
+      xe_remark(ctx->remarks, NULL, XE_REMARK_APPLIED,
+                "dropped %u decoration(s) that repeat an earlier one word for word "
+                "(spirv-val 2026 rejects them)", dup);
+   unsigned sc = spec_composites(m);
+   if (sc)
+      xe_remark(ctx->remarks, NULL, XE_REMARK_APPLIED,
+                "%u OpConstantComposite(s) with a specialization-constant operand made "
+                "OpSpecConstantComposite", sc);
+   progress = dup || sc;
+   xe_foreach_fn(f, m) {
+      const char *owner = NULL;
+      bool rewritable = all_rewritable;
+      for (unsigned k = 0; k < nk; k++) {
+         if (ks[k].fn == f || ks[k].body == f) {
+            owner = ks[k].name;
+            rewritable = xe_kernel_rewritable(ctx->options, owner);
+            break;
+         }
+      }
+      if (!rewritable)
+         continue;
+      unsigned n = fold_function(m, f);
+      if (!n)
+         continue;
+      progress = true;
+      const char *fname = xe_name(m, xe_function_id(f));
+      xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
+                "folded %u instruction(s) in %s%s (selects on a constant condition, "
+                "shift-pair sign extensions)", n, owner ? "kernel " : "function ",
+                owner ? owner : fname ? fname : "?");
+   }
+   free(ks);
+   return progress;
+}
