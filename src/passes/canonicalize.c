@@ -33,6 +33,20 @@
  * 3.52.14), the form clang 15 writes and the affine analysis reads.  The
  * pair becomes that form for 8-, 16- and 32-bit inner widths.
  *
+ * Opaque pointers (LLVM 17 and later) change how addresses are written:
+ *  - a private array's zero-init and copy-out (OpCopyMemorySized) and its
+ *    lifetime markers take the array variable itself, where typed-pointer
+ *    front ends cast it to uchar* first; the cast is put back, the form
+ *    private-arrays reads (an OpBitcast is a no-op on the address);
+ *  - clang's SPIR-V backend indexes with byte offsets,
+ *        %q = OpInBoundsPtrAccessChain %_ptr_uchar %base %off
+ *        %p = OpBitcast %_ptr_T %q
+ *    with %off = x << log2(sizeof T), x * sizeof T, or the sign extension
+ *    sext32(x) << log2(sizeof T) written as (x << 32) >>s (32 - log2 sizeof T).
+ *    Such a pair becomes OpInBoundsPtrAccessChain %_ptr_T (OpBitcast %_ptr_T
+ *    %base) x, which addresses the same byte (the chain's arithmetic is
+ *    modulo 2^64 either way, SPIR-V 3.52.12: Base + Element * sizeof T).
+ *
  * Two repairs make what the producers write valid for SPIRV-Tools 2026
  * (spirv-val 2026.4), which checks rules 2023.1 did not:
  *  - llvm-spirv 15 and ocloc 22 decorate one id NoSignedWrap twice (22 of
@@ -164,6 +178,126 @@ static unsigned spec_composites(xe_module *m)
    return n;
 }
 
+/* The variable id when id is a Function-storage OpVariable of array type. */
+static bool function_array(const xe_module *m, uint32_t id)
+{
+   const xe_inst *v = xe_def(m, id);
+   if (!v || v->opcode != SpvOpVariable || xe_op(v, 0) != SpvStorageClassFunction)
+      return false;
+   const xe_inst *pt = xe_def(m, v->type_id);
+   const xe_inst *at = pt ? xe_def(m, xe_op(pt, 1)) : NULL;
+   return at && at->opcode == SpvOpTypeArray;
+}
+
+/* i uses a private array variable directly as a byte address (a memory
+ * copy or lifetime marker): gives it an OpBitcast to uchar* instead. */
+static bool cast_byte_uses(xe_module *m, xe_inst *i)
+{
+   unsigned nptr = i->opcode == SpvOpCopyMemorySized ? 2
+                   : i->opcode == SpvOpLifetimeStart || i->opcode == SpvOpLifetimeStop ? 1 : 0;
+   bool changed = false;
+   for (unsigned k = 0; k < nptr; k++) {
+      uint32_t v = xe_op(i, k);
+      if (!function_array(m, v))
+         continue;
+      xe_builder b = xe_builder_before(m, i);
+      uint32_t bytes = xe_type_pointer(m, SpvStorageClassFunction, xe_type_int(m, 8));
+      xe_set_op(i, k, xe_build1(&b, SpvOpBitcast, bytes, v));
+      changed = true;
+   }
+   return changed;
+}
+
+/* log2 of a power of two n, or -1. */
+static int log2_exact(uint64_t n)
+{
+   if (!n || (n & (n - 1)))
+      return -1;
+   int l = 0;
+   while (n >>= 1)
+      l++;
+   return l;
+}
+
+/* The element index x with off == x * 2^l (modulo the width), built before
+ * pos when needed; 0 when off has none of the forms in the header. */
+static uint32_t byte_offset_index(xe_module *m, xe_inst *pos, uint32_t off, int l)
+{
+   const xe_inst *d = xe_def(m, off);
+   uint64_t c, c2;
+   if (!d)
+      return 0;
+   if (xe_const_uint(m, off, &c)) {
+      if (c & ((1ull << l) - 1))
+         return 0;
+      return xe_const_int(m, d->type_id, c >> l);
+   }
+   if (d->opcode == SpvOpShiftLeftLogical && xe_const_uint(m, xe_op(d, 1), &c) && c == (uint64_t)l)
+      return xe_op(d, 0);
+   if (d->opcode == SpvOpIMul) {
+      for (unsigned k = 0; k < 2; k++)
+         if (xe_const_uint(m, xe_op(d, k), &c) && c == (1ull << l))
+            return xe_op(d, 1 - k);
+   }
+   const xe_inst *t = xe_def(m, d->type_id);
+   if (d->opcode == SpvOpShiftRightArithmetic && t && t->opcode == SpvOpTypeInt &&
+       xe_op(t, 0) == 64 && xe_const_uint(m, xe_op(d, 1), &c) && c == (uint64_t)(32 - l)) {
+      const xe_inst *shl = xe_def(m, xe_op(d, 0));
+      if (shl && shl->opcode == SpvOpShiftLeftLogical && xe_const_uint(m, xe_op(shl, 1), &c2) &&
+          c2 == 32) {
+         xe_builder b = xe_builder_before(m, pos);
+         uint32_t narrow = xe_build1(&b, SpvOpUConvert, xe_type_int(m, 32), xe_op(shl, 0));
+         return xe_build1(&b, SpvOpSConvert, d->type_id, narrow);
+      }
+   }
+   return 0;
+}
+
+/* i is OpBitcast %_ptr_T (Op[InBounds]PtrAccessChain %_ptr_uchar %base %off)
+ * in one storage class, sizeof T a power of two: rewrites it as an element
+ * chain on %base cast to %_ptr_T.  Returns whether it did. */
+static bool fold_byte_chain(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpBitcast)
+      return false;
+   const xe_inst *q = xe_def(m, xe_op(i, 0));
+   if (!q || (q->opcode != SpvOpPtrAccessChain && q->opcode != SpvOpInBoundsPtrAccessChain) ||
+       xe_nops(q) != 2)
+      return false;
+   const xe_inst *to = xe_def(m, i->type_id), *from = xe_def(m, q->type_id);
+   if (!to || !from || to->opcode != SpvOpTypePointer || from->opcode != SpvOpTypePointer ||
+       xe_op(to, 0) != xe_op(from, 0))
+      return false;
+   const xe_inst *byte = xe_def(m, xe_op(from, 1));
+   if (!byte || byte->opcode != SpvOpTypeInt || xe_op(byte, 0) != 8)
+      return false;
+   const xe_inst *elem = xe_def(m, xe_op(to, 1));
+   if (!elem || (elem->opcode != SpvOpTypeInt && elem->opcode != SpvOpTypeFloat &&
+                 elem->opcode != SpvOpTypeVector))
+      return false;
+   int l = log2_exact(xe_type_size(m, xe_op(to, 1)));
+   if (l <= 0)
+      return false;
+   uint32_t idx = byte_offset_index(m, i, xe_op(q, 1), l);
+   if (!idx)
+      return false;
+   uint32_t base = xe_op(q, 0);
+   const xe_inst *bd = xe_def(m, base);
+   xe_builder b = xe_builder_before(m, i);
+   if (bd && bd->opcode == SpvOpBitcast && xe_def(m, xe_op(bd, 0)) &&
+       xe_def(m, xe_op(bd, 0))->type_id == i->type_id)
+      base = xe_op(bd, 0);
+   else
+      base = xe_build1(&b, SpvOpBitcast, i->type_id, base);
+   uint32_t p = xe_build2(&b, (SpvOp)q->opcode, i->type_id, base, idx);
+   uint32_t q_id = q->result_id;
+   xe_replace_all_uses(m, i->result_id, p);
+   xe_inst_kill(m, i);
+   if (!xe_use_count(m, q_id))
+      xe_inst_kill(m, xe_def(m, q_id));
+   return true;
+}
+
 /* Folds f's selects on a known condition and shift-pair sign extensions;
  * returns how many. */
 static unsigned fold_function(xe_module *m, xe_function *f)
@@ -171,6 +305,10 @@ static unsigned fold_function(xe_module *m, xe_function *f)
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, next, &b->insts) {
+         if (cast_byte_uses(m, i) || fold_byte_chain(m, i)) {
+            n++;
+            continue;
+         }
          if (fold_sext_inreg(m, i)) {
             n++;
             continue;
@@ -230,8 +368,8 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
       progress = true;
       const char *fname = xe_name(m, xe_function_id(f));
       xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
-                "folded %u instruction(s) in %s%s (selects on a constant condition, "
-                "shift-pair sign extensions)", n, owner ? "kernel " : "function ",
+                "rewrote %u instruction(s) in %s%s (selects on a constant condition, "
+                "shift-pair sign extensions, byte-offset addresses)", n, owner ? "kernel " : "function ",
                 owner ? owner : fname ? fname : "?");
    }
    free(ks);
