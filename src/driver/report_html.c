@@ -148,6 +148,12 @@ typedef struct spv {
    loc *inst_loc;            /* [ninst] */
    char **str;               /* [bound] OpString */
    char **name;              /* [bound] first OpName */
+   uint32_t *by_name;        /* the named ids, sorted by name then id */
+   uint32_t nnamed;
+   uint32_t *strings;        /* the OpString ids */
+   uint32_t nstrings;
+   size_t *modes;            /* word offsets of OpExecutionMode(Id) */
+   unsigned nmodes;
    char **src_text;          /* [bound] by file string id: source text in the module */
    uint8_t *set;             /* [bound] ext inst set kind */
    uint8_t *isconst;         /* [bound] */
@@ -204,6 +210,9 @@ static void spv_free(spv *m)
    free(m->eps);
    free(m->str);
    free(m->name);
+   free(m->by_name);
+   free(m->strings);
+   free(m->modes);
    free(m->src_text);
    free(m->set);
    free(m->isconst);
@@ -228,6 +237,15 @@ static int result_word(uint16_t op)
 static uint32_t cnum(const spv *m, uint32_t id)
 {
    return id < m->bound && m->isconst[id] ? m->cval[id] : 0;
+}
+
+static const spv *sort_names;   /* qsort has no context argument */
+
+static int by_name_cmp(const void *a, const void *b)
+{
+   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+   int c = strcmp(sort_names->name[x], sort_names->name[y]);
+   return c ? c : (x > y) - (x < y);
 }
 
 /* Reads the words; false when they are not a SPIR-V module. */
@@ -289,6 +307,13 @@ static bool spv_read(spv *m, const void *bytes, size_t size)
       case SpvOpString:
          if (nw > 2 && in[1] < B && !m->str[in[1]])
             m->str[in[1]] = lit_string(in + 2, nw - 2u);
+         break;
+      case SpvOpExecutionMode:
+      case SpvOpExecutionModeId:
+         if (nw > 2) {
+            m->modes = realloc(m->modes, (m->nmodes + 1) * sizeof(size_t));
+            m->modes[m->nmodes++] = p;
+         }
          break;
       case SpvOpName:
          if (nw > 2 && in[1] < B && !m->name[in[1]])
@@ -427,10 +452,42 @@ static bool spv_read(spv *m, const void *bytes, size_t size)
       }
       p += nw;
    }
-   /* A DebugFunction that came after its OpFunction was declared (always:
-    * debug instructions precede functions) found it above; NonSemantic's
-    * definitions were read in the function. */
+   /* Indexes for the remarks' names: the named ids by name, the strings. */
+   m->by_name = malloc((B ? B : 1) * sizeof(uint32_t));
+   m->strings = malloc((B ? B : 1) * sizeof(uint32_t));
+   for (uint32_t id = 1; id < B; id++) {
+      if (m->name[id] && *m->name[id])
+         m->by_name[m->nnamed++] = id;
+      if (m->str[id] && *m->str[id])
+         m->strings[m->nstrings++] = id;
+   }
+   sort_names = m;
+   qsort(m->by_name, m->nnamed, sizeof(uint32_t), by_name_cmp);
    return true;
+}
+
+/* The first index in m->by_name whose name is tok[0..n), or nnamed. */
+static uint32_t name_lower_bound(const spv *m, const char *tok, size_t n)
+{
+   uint32_t lo = 0, hi = m->nnamed;
+   while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      const char *nm = m->name[m->by_name[mid]];
+      int c = strncmp(nm, tok, n);
+      if (c == 0 && nm[n])
+         c = 1;
+      if (c < 0)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+static bool name_is(const spv *m, uint32_t k, const char *tok, size_t n)
+{
+   const char *nm = m->name[m->by_name[k]];
+   return !strncmp(nm, tok, n) && !nm[n];
 }
 
 /* The functions a kernel runs: its entry and what it calls. */
@@ -584,13 +641,13 @@ static uint32_t id_named(const spv *m, const char *tok, size_t n, fn *const *fs,
       return id < m->bound ? (uint32_t)id : 0;
    }
    uint32_t any = 0;
-   for (uint32_t id = 1; id < m->bound; id++)
-      if (m->name[id] && strlen(m->name[id]) == n && !strncmp(m->name[id], tok, n)) {
-         if (in_fns(fs, nf, m->idinst[id]))
-            return id;
-         if (!any)
-            any = id;
-      }
+   for (uint32_t k = name_lower_bound(m, tok, n); k < m->nnamed && name_is(m, k, tok, n); k++) {
+      uint32_t id = m->by_name[k];
+      if (in_fns(fs, nf, m->idinst[id]))
+         return id;
+      if (!any)
+         any = id;
+   }
    return any;
 }
 
@@ -608,10 +665,9 @@ static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsig
          continue;
       uint32_t line = (uint32_t)strtoul(c + 1, NULL, 10);
       size_t len = (size_t)(c - b);
-      for (uint32_t id = 1; id < m->bound && line; id++) {
+      for (uint32_t q = 0; q < m->nstrings && line; q++) {
+         uint32_t id = m->strings[q];
          const char *name = m->str[id];
-         if (!name || !*name)
-            continue;
          const char *bn = base_name(name);
          bool match = (strlen(name) == len && !strncmp(name, b, len)) ||
                       (strlen(bn) == len && !strncmp(bn, b, len)) ||
@@ -650,15 +706,16 @@ static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsig
       while (n > 0 && c[n - 1] == '.')
          n--;
       if (n >= 3 && (c == s || (c[-1] != '%' && c[-1] != '\''))) {
-         for (uint32_t id = 1; id < m->bound; id++)
-            if (m->name[id] && strlen(m->name[id]) == n && !strncmp(m->name[id], c, n) &&
-                m->idinst[id] >= 0 && in_fns(fs, nf, m->idinst[id]) && m->idloc[id].line &&
+         for (uint32_t k = name_lower_bound(m, c, n); k < m->nnamed && name_is(m, k, c, n); k++) {
+            uint32_t id = m->by_name[k];
+            if (m->idinst[id] >= 0 && in_fns(fs, nf, m->idinst[id]) && m->idloc[id].line &&
                 (m->w[m->inst_word[m->idinst[id]]] & 0xffff) == SpvOpLabel) {
                p.at = m->idloc[id];
                if (p.inst < 0)
                   p.inst = m->idinst[id];
                break;
             }
+         }
       }
       c += n ? n : 1;
    }
@@ -941,12 +998,25 @@ static const char *css =
    "a{color:#1f5fbf;text-decoration:none}a:hover{text-decoration:underline}";
 
 typedef struct kinfo {
+   int idx;
    const char *name;
    uint32_t entry;
    bool changed;
    unsigned applied, missed, notes;
    const cJSON *mf;
 } kinfo;
+
+static int kinfo_cmp(const void *a, const void *b)
+{
+   const kinfo *x = *(kinfo *const *)a, *y = *(kinfo *const *)b;
+   int c = strcmp(x->name, y->name);
+   return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int kinfo_name_cmp(const void *a, const void *b)
+{
+   return strcmp((*(kinfo *const *)a)->name, (*(kinfo *const *)b)->name);
+}
 
 /* Did the kernel's code or its entry point change between in and out? */
 static bool kernel_changed(spv *in, spv *out, const char *name)
@@ -973,20 +1043,15 @@ static bool kernel_changed(spv *in, spv *out, const char *name)
          return true;
    }
    /* Execution modes of the entry. */
-   size_t p = 5;
    sb ma = { 0 }, mb = { 0 };
    for (int side = 0; side < 2; side++) {
       spv *m = side ? out : in;
       uint32_t e = side ? b->fn : a->fn;
-      for (p = 5; p < m->n;) {
-         uint32_t nw = m->w[p] >> 16, op = m->w[p] & 0xffff;
-         if (!nw)
-            break;
-         if ((op == SpvOpExecutionMode || op == SpvOpExecutionModeId) && nw > 1 && m->w[p + 1] == e)
+      for (unsigned k = 0; k < m->nmodes; k++) {
+         size_t p = m->modes[k];
+         uint32_t nw = m->w[p] >> 16;
+         if (m->w[p + 1] == e)
             sb_put(side ? &mb : &ma, (const char *)(m->w + p + 2), (nw - 2u) * 4);
-         if (op == SpvOpFunction)
-            break;
-         p += nw;
       }
    }
    bool diff = ma.n != mb.n || (ma.n && memcmp(ma.s, mb.s, ma.n));
@@ -1055,8 +1120,8 @@ typedef struct dis_cache {
    char *text;
 } dis_cache;
 
-static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs, const char *input_path,
-                           dis_cache *dc)
+static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs, const int *rk,
+                           const char *input_path, dis_cache *dc)
 {
    sb_str(b, "<section class=\"kernel\" id=\"");
    sb_anchor(b, ki->name);
@@ -1072,21 +1137,33 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
    unsigned nr = 0;
    placed *pr = calloc(rs->n + 1, sizeof(placed));
    for (unsigned k = 0; k < rs->n; k++)
-      if (rs->v[k].kernel && !strcmp(rs->v[k].kernel, ki->name) && !strstr(rs->v[k].message, "ISA estimate"))
+      if (rk[k] == ki->idx && !strstr(rs->v[k].message, "ISA estimate"))
          pr[nr++] = place(m, &rs->v[k], fs, nf);
 
    /* The kernel's main file: where most of its located instructions are. */
    uint32_t file = 0, best = 0;
    {
-      uint32_t *count = calloc(m->bound ? m->bound : 1, sizeof(uint32_t));
+      uint32_t fid[16], cnt[16];
+      unsigned nfid = 0;
       for (unsigned k = 0; k < nf; k++)
-         for (unsigned i = fs[k]->first; i <= fs[k]->last && i < m->ninst; i++)
-            if (m->inst_loc[i].line && m->inst_loc[i].file < m->bound &&
-                ++count[m->inst_loc[i].file] > best) {
-               best = count[m->inst_loc[i].file];
-               file = m->inst_loc[i].file;
+         for (unsigned i = fs[k]->first; i <= fs[k]->last && i < m->ninst; i++) {
+            uint32_t f = m->inst_loc[i].file;
+            if (!m->inst_loc[i].line || f >= m->bound)
+               continue;
+            unsigned q = 0;
+            while (q < nfid && fid[q] != f)
+               q++;
+            if (q == nfid) {
+               if (nfid == 16)
+                  continue;
+               fid[nfid] = f;
+               cnt[nfid++] = 0;
             }
-      free(count);
+            if (++cnt[q] > best) {
+               best = cnt[q];
+               file = f;
+            }
+         }
    }
    if (!file)
       for (unsigned k = 0; k < nf && !file; k++)
@@ -1237,7 +1314,7 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
    sb isa = { 0 };
    for (unsigned k = 0; k < rs->n; k++) {
       const xe_remark_entry *x = &rs->v[k];
-      if (!x->kernel || strcmp(x->kernel, ki->name) || !strstr(x->message, "ISA estimate"))
+      if (rk[k] != ki->idx || !strstr(x->message, "ISA estimate"))
          continue;
       sb rows = { 0 };
       if (isa_rows(&rows, x->message)) {
@@ -1300,6 +1377,30 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
    /* Kernels. */
    unsigned nk = have_in ? in.nep : 0, nchanged = 0;
    kinfo *ks = calloc(nk + 1, sizeof(kinfo));
+   /* Each remark's kernel, by index (-1: none, or not an entry point). */
+   int *rk = malloc((rs->n + 1) * sizeof(int));
+   {
+      kinfo **sorted = malloc((nk + 1) * sizeof(kinfo *));
+      for (unsigned k = 0; k < nk; k++) {
+         ks[k].name = in.eps[k].name;
+         ks[k].idx = (int)k;
+         sorted[k] = &ks[k];
+      }
+      qsort(sorted, nk, sizeof(kinfo *), kinfo_cmp);
+      for (unsigned j = 0; j < rs->n; j++) {
+         rk[j] = -1;
+         if (!rs->v[j].kernel)
+            continue;
+         kinfo key = { .name = rs->v[j].kernel }, *kp = &key;
+         kinfo **hit = bsearch(&kp, sorted, nk, sizeof(kinfo *), kinfo_name_cmp);
+         if (hit) {
+            while (hit > sorted && !strcmp(hit[-1]->name, key.name))
+               hit--;   /* two entry points of one name: the first */
+            rk[j] = (*hit)->idx;
+         }
+      }
+      free(sorted);
+   }
    for (unsigned k = 0; k < nk; k++) {
       kinfo *ki = &ks[k];
       ki->name = in.eps[k].name;
@@ -1308,7 +1409,7 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
       nchanged += ki->changed;
       ki->mf = cJSON_GetObjectItemCaseSensitive(mk, ki->name);
       for (unsigned j = 0; j < rs->n; j++)
-         if (rs->v[j].kernel && !strcmp(rs->v[j].kernel, ki->name)) {
+         if (rk[j] == (int)k) {
             ki->applied += rs->v[j].kind == XE_REMARK_APPLIED;
             ki->missed += rs->v[j].kind == XE_REMARK_MISSED;
             ki->notes += rs->v[j].kind == XE_REMARK_NOTE;
@@ -1340,7 +1441,7 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
          unsigned ns = 0;
          for (unsigned j = 0; j < rs->n; j++) {
             const xe_remark_entry *x = &rs->v[j];
-            if (!x->kernel || strcmp(x->kernel, ki->name) || x->kind != XE_REMARK_MISSED)
+            if (rk[j] != (int)k || x->kind != XE_REMARK_MISSED)
                continue;
             char why[200];
             reason_of(x->message, why, sizeof(why));
@@ -1387,10 +1488,7 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
    bool any = false;
    for (unsigned j = 0; j < rs->n; j++) {
       const xe_remark_entry *x = &rs->v[j];
-      bool known = false;
-      for (unsigned k = 0; k < nk && !known; k++)
-         known = x->kernel && !strcmp(x->kernel, ks[k].name);
-      if (known)
+      if (rk[j] >= 0)
          continue;
       if (!any)
          sb_str(&b, "<h3>Module-wide remarks</h3>");
@@ -1406,7 +1504,7 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
 
    dis_cache dc = { 0 };   /* the disassembly, made when a kernel lacks source lines */
    for (unsigned k = 0; k < nk; k++)
-      kernel_section(&b, &in, &ks[k], rs, input_path, &dc);
+      kernel_section(&b, &in, &ks[k], rs, rk, input_path, &dc);
    free(dc.text);
    free(dc.lines);
 
@@ -1429,6 +1527,7 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
    sb_str(&b, "</main></body></html>\n");
 
    free(ks);
+   free(rk);
    cJSON_Delete(mf);
    if (have_in)
       spv_free(&in);
