@@ -10,7 +10,9 @@ without (the disassembly stands in: a remark naming %N sits beside the
 instruction defining it), runs xeopt with --report=r.html and with
 --report=r.json, and checks that every kernel and every remark of the JSON
 is in the page, escaped, with its kind as a word, and that the page loads
-nothing from outside.
+nothing from outside; then puts the source text into the -g module's
+OpSource (spirv-dis/spirv-as), names a file that does not exist, and checks
+the page shows the module's copy with the remarks at the same lines.
 
 `chromium` opens the -g page in headless Chromium, fails on any console
 message, and writes DIR/report.png (a screenshot) and DIR/report-nodebug.png.
@@ -232,6 +234,36 @@ def check_nodebug(p, remarks, text):
         fail("no -g: the manifest's padding requirement is not on the page")
 
 
+def embedded(xeopt, work, spv_g):
+    """The -g module with the source text in OpSource and its OpString
+    naming a file that does not exist: the page must show the module's
+    copy of the text."""
+    for tool in ("spirv-dis", "spirv-as"):
+        if not shutil.which(tool):
+            print("note: %s not found, embedded OpSource text not checked" % tool)
+            return
+    asm = run(["spirv-dis", "--raw-id", spv_g]).stdout
+    with open(KERNELS, encoding="utf-8") as f:
+        src = f.read()
+    m = re.search(r'(%\d+) = OpString "([^"]*kernels\.cl)"', asm)
+    if not m or "OpSource OpenCL_C" not in asm:
+        fail("embedded: no OpString naming kernels.cl in the -g module")
+    fid = m.group(1)
+    asm = asm.replace('"%s"' % m.group(2), '"/nonexistent/kernels.cl"')
+    text = src.replace("\\", "\\\\").replace('"', '\\"')
+    asm = re.sub(r"OpSource OpenCL_C (\d+)\n",
+                 lambda x: 'OpSource OpenCL_C %s %s "%s"\n' % (x.group(1), fid, text), asm, count=1)
+    sasm, spv = os.path.join(work, "embedded.spvasm"), os.path.join(work, "embedded.spv")
+    with open(sasm, "w", encoding="utf-8") as f:
+        f.write(asm)
+    run(["spirv-as", "--target-env", "spv1.4", sasm, "-o", spv])
+    page, text, remarks = optimize(xeopt, work, spv, "embedded")
+    if "(embedded in the module)" not in text:
+        fail("embedded: the page does not use the module's source text")
+    p = check_common(text, remarks, "embedded")
+    check_debug(p, remarks)
+
+
 def find_chromium():
     for c in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         if shutil.which(c):
@@ -286,6 +318,7 @@ def main():
         check_debug(p, rem_g)
         p = check_common(text, rem, "no -g")
         check_nodebug(p, rem, text)
+        embedded(a.xeopt, a.work, spv_g)
         print("ok: %d + %d remarks placed" % (len(rem_g), len(rem)))
     else:
         screenshot(browser, page_g, os.path.join(a.work, "report.png"), a.work)
