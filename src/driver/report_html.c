@@ -415,7 +415,9 @@ static bool spv_read(spv *m, const void *bytes, size_t size)
                        m->str[in[5]]) {                          /* DebugSourceContinued */
                append_text(&m->src_text[last_source_file], m->str[in[5]]);
             } else if (ns && dop == 103 && nw > 6 && in[5] < B) { /* DebugLine */
-               cur = (loc){ m->dsrc_file[in[5]], cnum(m, in[6]) };
+               /* Source: a DebugSource, or (llvm-spirv 21) its OpString */
+               uint32_t file = m->dsrc_file[in[5]] ? m->dsrc_file[in[5]] : m->str[in[5]] ? in[5] : 0;
+               cur = (loc){ file, cnum(m, in[6]) };
             } else if (ns && dop == 104) {                       /* DebugNoLine */
                cur = (loc){ 0 };
             } else if (dop == 20 && nw > 8 && in[7] < B) {       /* DebugFunction */
@@ -427,10 +429,11 @@ static bool spv_read(spv *m, const void *bytes, size_t size)
                if (in[2] < B) {   /* for DebugFunctionDefinition */
                   m->idloc[in[2]] = (loc){ file, line };
                }
-            } else if (ns && dop == 101 && nw > 6 && f) {        /* DebugFunctionDefinition */
-               if (in[6] < B && !f->line) {
-                  f->line = m->idloc[in[6]].line;
-                  f->file = m->idloc[in[6]].file;
+            } else if (ns && dop == 101 && nw > 6 && in[5] < B) { /* DebugFunctionDefinition */
+               fn *g = fn_of(m, in[6]);   /* inside the function it defines */
+               if (g && !g->line) {
+                  g->line = m->idloc[in[5]].line;
+                  g->file = m->idloc[in[5]].file;
                }
             }
          }

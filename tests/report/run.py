@@ -182,10 +182,12 @@ def rows_with(p, kernel, pred):
     return [row for row in p.rows if row[0] == anchor(kernel) and any(pred(m) for m in row[3])]
 
 
-def check_debug(p, remarks):
-    # padding's remark names kernels.cl:8, the guard `if (i < n)`.
-    guard = [r for r in remarks if r["pass"] == "padding" and r["kernel"] == "report_copy"]
-    if not guard:
+def check_debug(p, remarks, guard_line=True):
+    # padding's remark names kernels.cl:8, the guard `if (i < n)` (padding
+    # takes the line from OpLine: not with NonSemantic debug info).
+    guard = [r for r in remarks if r["pass"] == "padding" and r["kernel"] == "report_copy"
+             and (guard_line or re.search(r"\.cl:\d+", r["message"]))]
+    if not guard and guard_line:
         fail("-g: no padding remark for report_copy (got %r)" % remarks)
     for r in guard:
         rows = rows_with(p, "report_copy", lambda m: m[2] == r["message"])
@@ -264,6 +266,30 @@ def embedded(xeopt, work, spv_g):
     check_debug(p, remarks)
 
 
+def nonsemantic(xeopt, work):
+    """NonSemantic.Shader.DebugInfo lines (DebugSource/DebugLine, line
+    numbers as constants): with clang-21 + llvm-spirv-21 (scripts/toolchains.sh
+    puts them in build/toolchains/bin) when present; else not checked."""
+    tc = os.path.join(HERE, "..", "..", "build", "toolchains", "bin")
+    path = os.environ.get("PATH", "") + os.pathsep + tc
+    clang, spirv = shutil.which("clang-21", path=path), shutil.which("llvm-spirv-21", path=path)
+    if not clang or not spirv:
+        print("note: clang-21/llvm-spirv-21 not found, NonSemantic debug lines not checked")
+        return
+    bc, spv = os.path.join(work, "ns.bc"), os.path.join(work, "ns.spv")
+    run([clang, "-cl-std=CL2.0", "-g", "-target", "spir64", "-c", "-emit-llvm", "-O2",
+         "-Xclang", "-finclude-default-header", "-Xclang", "-cl-ext=+cl_intel_subgroups",
+         KERNELS, "-o", bc])
+    run([spirv, "--spirv-debug-info-version=nonsemantic-shader-200",
+         "--spirv-ext=+SPV_INTEL_subgroups,+SPV_KHR_non_semantic_info", bc, "-o", spv])
+    page, text, remarks = optimize(xeopt, work, spv, "nonsemantic")
+    if "(read from" not in text:
+        fail("nonsemantic: the page does not show the source lines")
+    p = check_common(text, remarks, "nonsemantic")
+    check_debug(p, remarks, guard_line=False)
+    print("ok: NonSemantic debug lines")
+
+
 def find_chromium():
     for c in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         if shutil.which(c):
@@ -319,6 +345,7 @@ def main():
         p = check_common(text, rem, "no -g")
         check_nodebug(p, rem, text)
         embedded(a.xeopt, a.work, spv_g)
+        nonsemantic(a.xeopt, a.work)
         print("ok: %d + %d remarks placed" % (len(rem_g), len(rem)))
     else:
         screenshot(browser, page_g, os.path.join(a.work, "report.png"), a.work)
