@@ -14,7 +14,7 @@
  *    mix of what a rewrite must survive (partial work-groups, local sizes
  *    that are not a multiple of the sub-group size, 2-D local shapes whose
  *    sub-groups span rows, sub-group sizes 8, 16 and 32, non-zero global
- *    offsets, buffers that start 4 bytes into their allocation), within
+ *    offsets, buffers that start 4 or 8 bytes into their allocation), within
  *    what the module declares (LocalSize, SubgroupSize) and the host
  *    contract of the manifest allows (uniform work-groups, offset and
  *    argument alignment);
@@ -245,11 +245,14 @@ static void plan_shape(const vkernel *vk, unsigned slot, bool plain, unsigned sh
       p->offset[d] = m ? m * (1 + pick(seed, 2)) : d == 0 ? (v == 2 ? 32 : 5 + pick(seed, 11)) : 1 + pick(seed, 3);
    }
    for (int k = 0; k < vk->np; k++) {
-      /* Buffers 4 bytes into a 16-byte-aligned allocation: slot 1 all, then
-       * at random; never where the contract promises alignment. */
+      /* Buffers 4 or 8 bytes into a 16-byte-aligned allocation: slot 1 all
+       * at 4, then at random, at 8 in slot 2 and alternating after it;
+       * never where the contract promises alignment.  A base 8 bytes off
+       * passes an 8-byte test but not a 16-byte one, so a run-time
+       * alignment test too weak for a block write fails in execution. */
       bool un = !plain && vk->kind[k] == XE_ARG_BUFFER && !vk->aligned[k] &&
                 (v == 1 || (v >= 2 && pick(seed, 2)));
-      p->start[k] = un ? 4 : 0;
+      p->start[k] = !un ? 0 : v == 1 ? 4 : v == 2 || (slot + (unsigned)k) % 2 ? 8 : 4;
    }
 }
 
@@ -397,8 +400,8 @@ static void materialize(const vkernel *vk, const vplan *p, xe_launch *l)
          s.sampler = p->sampler[k];
       }
       else {
-         /* The start bytes are part of the allocation: one element more
-          * covers them (start < element size for every start used). */
+         /* The start bytes are part of the allocation: the elements that
+          * cover them are added. */
          s.count = p->count[k] + (p->start[k] ? (p->start[k] + s.elem - 1) / s.elem : 0);
       }
       xe_arg_materialize(&s, &l->args[k], p->seed + (uint64_t)k * 7919);
