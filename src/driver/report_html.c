@@ -265,9 +265,11 @@ static bool spv_read(spv *m, const void *bytes, size_t size)
       m->w = NULL;
       return false;
    }
+   /* Ids past 4 x the words are not looked up (a bogus bound in the
+    * header must not size the tables). */
    m->bound = m->w[3];
-   if (m->bound > (1u << 26))
-      m->bound = 1u << 26;
+   if (m->bound > 4 * m->n + 16)
+      m->bound = (uint32_t)(4 * m->n + 16);
    uint32_t B = m->bound;
    m->str = calloc(B, sizeof(char *));
    m->name = calloc(B, sizeof(char *));

@@ -384,7 +384,7 @@ static int run(cli *c)
    char *mpath = manifest_path(c);
    c->hooks.manifest_module = mpath ? module_ref(c->out, mpath) : NULL;
    xeopt_result *r = xe_optimize_ex(&c->opt, bytes, size, &c->hooks);
-   if (!c->report) {
+   if (!c->report || !html_name(c->report)) {   /* the page shows the input's lines */
       free(bytes);
       bytes = NULL;
    }
