@@ -8,7 +8,10 @@
  * front end declares the capability FPFastMathModeINTEL without the
  * extension SPV_INTEL_fp_fast_math_mode that enables it (fast-math flags on
  * float instructions, which the interpreter computes exactly anyway);
- * interface-vars declares it.
+ * interface-vars declares it.  A fourth is llvm-spirv 21's printf format
+ * given as a pointer to the whole char array, which canonicalize chains to
+ * its first char (the interpreter does not run printf: such a kernel is
+ * reported as not verified, not as an invalid module).
  */
 #include <stdlib.h>
 
@@ -29,6 +32,8 @@ bool xe_exec_check_module(const xe_module *m, char **err)
    xe_options o;
    xe_options_init(&o);
    xe_ctx ctx = { .module = c, .options = &o, .remarks = NULL };
+   xeopt_pass_canonicalize(&ctx);
+   xe_module_invalidate(c);
    xeopt_pass_interface_vars(&ctx);
    xe_module_invalidate(c);
    xeopt_pass_block_order(&ctx);

@@ -53,6 +53,11 @@
  *    testdata's 72 clang-15 modules, 27 of 69 from ocloc 22): a decoration
  *    repeated word for word is dropped (SPIR-V 2.16.1: "decorated with
  *    NoSignedWrap multiple times is not allowed" in 2026.4);
+ *  - llvm-spirv 21 passes printf's format string as the pointer to the
+ *    whole char array (opaque pointers), which SPIRV-Tools 2023.1 (our
+ *    --validate and the interpreter's check) rejects: "expected Format data
+ *    type to be 8-bit int"; it gets a chain to the first char, as clang 15
+ *    wrote it (OpenCL.std 2.5: printf's format is a pointer to i8);
  *  - clang 21's SPIR-V backend writes OpConstantComposite with a
  *    specialization-constant operand (an image's channel order): such a
  *    composite is an OpSpecConstantComposite (SPIR-V 3.52.7).
@@ -208,6 +213,29 @@ static bool cast_byte_uses(xe_module *m, xe_inst *i)
    return changed;
 }
 
+/* i is OpenCL.std printf whose format points to an array of i8: gives it a
+ * chain to the array's first element. */
+static bool printf_format(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpExtInst || xe_nops(i) < 3 || xe_op(i, 1) != 184 /* printf */ ||
+       xe_op(i, 0) != xe_opencl_std(m, false))
+      return false;
+   const xe_inst *f = xe_def(m, xe_op(i, 2));
+   const xe_inst *pt = f ? xe_def(m, f->type_id) : NULL;
+   const xe_inst *at = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+   const xe_inst *ct = at && at->opcode == SpvOpTypeArray ? xe_def(m, xe_op(at, 0)) : NULL;
+   if (!ct || ct->opcode != SpvOpTypeInt || xe_op(ct, 0) != 8)
+      return false;
+   xe_builder b = xe_builder_before(m, i);
+   uint32_t zero = xe_const_int(m, xe_type_int(m, 64), 0);
+   uint32_t ops[3] = { f->result_id, zero, zero };
+   xe_inst *c = xe_build(&b, SpvOpInBoundsPtrAccessChain,
+                         xe_type_pointer(m, (SpvStorageClass)xe_op(pt, 0), at->words[at->first_op]),
+                         3, ops);
+   xe_set_op(i, 2, c->result_id);
+   return true;
+}
+
 /* log2 of a power of two n, or -1. */
 static int log2_exact(uint64_t n)
 {
@@ -305,7 +333,7 @@ static unsigned fold_function(xe_module *m, xe_function *f)
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, next, &b->insts) {
-         if (cast_byte_uses(m, i) || fold_byte_chain(m, i)) {
+         if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || printf_format(m, i)) {
             n++;
             continue;
          }
