@@ -167,10 +167,11 @@ def mutant_id(s):
 
 # ---- building and running ----
 
-def run(cmd, cwd=None, timeout=None, env=None):
+def run(cmd, cwd=None, timeout=None, env=None, limit=False):
     try:
         p = subprocess.run(cmd, cwd=cwd, timeout=timeout, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, errors="replace")
+                           stderr=subprocess.STDOUT, text=True, errors="replace",
+                           preexec_fn=limit_memory if limit else None)
         return p.returncode, p.stdout
     except subprocess.TimeoutExpired as e:
         out = e.stdout or ""
@@ -180,9 +181,9 @@ def run(cmd, cwd=None, timeout=None, env=None):
 
 
 def configure(tree, build, build_type):
-    if not os.path.exists(os.path.join(build, "build.ninja")):
-        rc, out = run(["cmake", "-S", tree, "-B", build, "-G", "Ninja",
-                       "-DCMAKE_BUILD_TYPE=" + build_type])
+    if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
+        gen = ["-G", "Ninja"] if shutil.which("ninja") else []
+        rc, out = run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=" + build_type] + gen)
         if rc != 0:
             sys.exit("sweep: cmake failed:\n" + out[-3000:])
 
@@ -192,7 +193,9 @@ def test_targets(build, tests):
 
 
 def build_targets(build, targets, timeout=900, jobs=2):
-    return run(["ninja", "-C", build, "-j", str(jobs)] + targets, timeout=timeout)
+    if os.path.exists(os.path.join(build, "build.ninja")):
+        return run(["ninja", "-C", build, "-j", str(jobs)] + targets, timeout=timeout)
+    return run(["cmake", "--build", build, "-j", str(jobs), "--target"] + targets, timeout=timeout)
 
 
 def object_of(build, rel):
@@ -221,7 +224,7 @@ def testdata_modules(tree):
 
 
 def verify_one(xeopt, spv, timeout):
-    rc, out = run([xeopt, "-O2", "--verify", spv, "-o", "/dev/null"], timeout=timeout)
+    rc, out = run([xeopt, "-O2", "--verify", spv, "-o", "/dev/null"], timeout=timeout, limit=True)
     return rc
 
 
@@ -277,9 +280,19 @@ def test_jobs(tree, build, tests, with_pass, verify, timeout, verify_timeout, ig
     return jobs
 
 
-def run_jobs(jobs, parallel=2):
+MEMORY_LIMIT = 3 << 30   # address space per test process: a mutant may allocate without end
+
+
+def limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_jobs(jobs, parallel=2, times=None, limits=None):
     """Runs the jobs, `parallel` at a time, in order; stops at the first
-    failure.  Returns None when all passed, else (name, status)."""
+    failure.  Returns None when all passed, else (name, status).  times:
+    a dict that receives each job's seconds; limits: per-job timeouts
+    (name -> seconds) that replace the job's own."""
     import signal
     pending = list(jobs)
     running = []   # (job, Popen, start)
@@ -290,17 +303,21 @@ def run_jobs(jobs, parallel=2):
                 job = pending.pop(0)
                 name, argv, cwd, env, tmo = job
                 p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, start_new_session=True)
+                                     stderr=subprocess.DEVNULL, start_new_session=True,
+                                     preexec_fn=limit_memory)
                 running.append((job, p, time.time()))
             time.sleep(0.02)
             for item in list(running):
                 job, p, t0 = item
                 rc = p.poll()
-                if rc is None and time.time() - t0 > job[4]:
+                tmo = limits.get(job[0], job[4]) if limits else job[4]
+                if rc is None and time.time() - t0 > tmo:
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait()
                     rc = "timeout"
                 if rc is not None:
+                    if times is not None:
+                        times[job[0]] = time.time() - t0
                     running.remove(item)
                     if rc != 0:
                         failed = (job[0], rc)
@@ -342,9 +359,13 @@ class Sweep:
         self.jobs = test_jobs(self.tree, self.build, [] if self.args.no_ctest else self.tests,
                               not self.args.no_ctest and not self.args.no_pass_tests, self.verify_ok,
                               self.args.test_timeout, self.args.verify_timeout, self.args.igc)
-        failed = run_jobs(self.jobs)
+        times = {}
+        failed = run_jobs(self.jobs, times=times)
         if failed:
             sys.exit("sweep: the unmutated tree fails %s (%s)" % failed)
+        # A mutant that makes a check take 4 times as long (and 20 s more)
+        # as it took unmutated is killed (a timeout).
+        self.limits = {name: 4 * t + 20 for name, t in times.items()}
 
     def base_hash(self, rel):
         if rel not in self.baseline:
@@ -376,7 +397,7 @@ class Sweep:
             h = code_hash(object_of(self.build, s["file"]))
             if h is not None and h == base:
                 return {"status": "equivalent", "stage": "identical object code", "secs": time.time() - t0}
-            failed = run_jobs(self.jobs)
+            failed = run_jobs(self.jobs, limits=self.limits)
             if failed:
                 return {"status": "killed", "stage": "%s (%s)" % failed, "secs": time.time() - t0}
             return {"status": "survived", "stage": "", "secs": time.time() - t0}
@@ -471,36 +492,55 @@ def report(results, markdown=False, out=sys.stdout):
 def ci(args):
     """Mutants of ci-sample.txt (`ID<TAB>old line<TAB>new line<TAB>test`), each
     run against the one ctest entry (regex) that must kill it; fails when one
-    survives.  The source is copied into --tree (rsync) and built there."""
+    survives.  The source is copied into --tree (without the top-level build*
+    folders and .git) and built there; mutants are run, in the file's order,
+    until --time-box seconds after the start (the build included)."""
     src = os.path.abspath(args.source or ROOT)
     tree = os.path.abspath(args.tree)
     if os.path.realpath(tree) == os.path.realpath(src):
         sys.exit("mutate_sample: --tree must not be the source tree")
-    os.makedirs(tree, exist_ok=True)
-    rc, out = run(["rsync", "-a", "--delete", "--exclude=/build*", "--exclude=.git", "--exclude=/tree",
-                   src + "/", tree + "/"])
-    if rc != 0:
-        sys.exit("mutate_sample: rsync failed: " + out)
+    t_start = time.time()
+    def top_level(d, names):
+        return [n for n in names if d == src and (n.startswith("build") or n == ".git")]
+    shutil.copytree(src, tree, ignore=top_level, dirs_exist_ok=True, symlinks=True)
     build = os.path.abspath(args.build or os.path.join(tree, "build-mutate"))
     configure(tree, build, args.build_type)
     entries = []
-    with open(os.path.join(HERE, "ci-sample.txt")) as f:
+    with open(args.sample or os.path.join(HERE, "ci-sample.txt")) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 mid, old, new, test = line.rstrip("\n").split("\t")
                 entries.append((mid, old, new, test))
-    deadline = time.time() + args.time_box
+    deadline = t_start + args.time_box
     tests = sorted({t for _, _, _, t in entries})
-    targets = ["xeopt"] + sorted({t for t in tests if t.startswith("test_")})
+    names = {re.sub(r"^\^|\$$", "", t) for t in tests}
+    targets = ["xeopt"] + sorted(n for n in names if re.fullmatch(r"test_\w+", n))
     t0 = time.time()
     rc, out = build_targets(build, targets, timeout=args.time_box)
     if rc != 0:
         sys.exit("mutate_sample: the unmutated tree does not build:\n" + tail(out, 3000))
     print("mutate_sample: built %s in %.0f s" % (" ".join(targets), time.time() - t0))
+    ctest_env = dict(os.environ, XEOPT_REQUIRE_OCLOC="0", PATH=path_without_igc(build))
+    def ctest_one(test):
+        """0 passed, 1 failed; None when the entry did not run (no such
+        test, or its executable missing): an error of the sample, not a kill."""
+        rc, out = run(["ctest", "-R", test, "--timeout", "120", "--output-on-failure"], cwd=build,
+                      timeout=600, env=ctest_env, limit=True)
+        if "No tests were found" in out or "Not Run" in out or "Could not find executable" in out:
+            return None, out
+        return (0 if rc == 0 else 1), out
+    # Every test of the sample must pass unmutated, or a kill means nothing.
+    for test in tests:
+        rc, out = ctest_one(test)
+        if rc != 0:
+            print("mutate_sample: FAIL: %s %s on the unmutated tree:\n%s" %
+                  (test, "did not run" if rc is None else "fails", tail(out, 3000)))
+            return 1
+    print("mutate_sample: the sample's %d tests pass unmutated (%.0f s)" % (len(tests), time.time() - t0))
     survived, stale, killed = [], [], 0
-    for mid, old, new, test in entries:
-        if time.time() > deadline:
-            print("mutate_sample: time box reached; %d mutants not run" % (len(entries) - killed - len(survived) - len(stale)))
+    for k, (mid, old, new, test) in enumerate(entries):
+        if k >= args.min_run and time.time() > deadline:
+            print("mutate_sample: time box reached; %d mutants not run" % (len(entries) - k))
             break
         rel = mid.split(":")[0]
         path = os.path.join(tree, rel)
@@ -522,8 +562,11 @@ def ci(args):
                 survived.append(mid + " (did not build)")
                 print("mutate_sample: %s did not build:\n%s" % (mid, tail(out)))
                 continue
-            rc, out = run(["ctest", "-R", test, "--timeout", "120"], cwd=build, timeout=600,
-                          env=dict(os.environ, XEOPT_REQUIRE_OCLOC="0"))
+            rc, out = ctest_one(test)
+            if rc is None:
+                survived.append(mid + " (its test did not run)")
+                print("mutate_sample: %s: %s did not run:\n%s" % (mid, test, tail(out)))
+                continue
             status = "killed" if rc != 0 else "SURVIVED"
             print("mutate_sample: %-60s %-8s by %s (%.0f s)" % (mid, status, test, time.time() - t1))
             if rc == 0:
@@ -546,6 +589,9 @@ def ci(args):
 
 
 def main():
+    import signal
+    # SIGTERM (a timeout, kill PID) restores the mutated file on the way out.
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tree", help="the copy of the source tree to mutate")
     ap.add_argument("--build", help="its build folder (default TREE/build-mutate)")
@@ -568,6 +614,8 @@ def main():
     ap.add_argument("--build-timeout", type=int, default=600)
     ap.add_argument("--time-box", type=float, default=170, help="--ci: seconds for the whole sample")
     ap.add_argument("--ci", action="store_true")
+    ap.add_argument("--sample", help="--ci: the sample file (default bench/mutate/ci-sample.txt)")
+    ap.add_argument("--min-run", type=int, default=4, help="--ci: the first N mutants run whatever the time")
     ap.add_argument("--source", help="--ci: the source tree to copy (default this checkout)")
     ap.add_argument("--allow-in-place", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
