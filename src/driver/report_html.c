@@ -705,6 +705,8 @@ static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsig
    for (const char *c = s; *c && !p.at.line;) {
       while (*c && !(isalnum((unsigned char)*c) || *c == '_'))
          c++;
+      if (!*c)
+         break;
       size_t n = 0;
       while (c[n] && (isalnum((unsigned char)c[n]) || strchr("_.$", c[n])))
          n++;
