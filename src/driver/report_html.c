@@ -1205,6 +1205,10 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
          lo = 1;
       if (lo > hi)
          lo = hi;
+      /* "kernel void\nname(...)": the line with the qualifier too */
+      if (lo > 1 && lo <= sf.nlines && strstr(sf.lines[lo - 2], "kernel") && !strchr(sf.lines[lo - 2], ';') &&
+          !strchr(sf.lines[lo - 2], '}'))
+         lo--;
       sb_str(b, "<p class=\"meta\">");
       sb_esc(b, m->str[file]);
       if (sf.path_read) {
