@@ -16,6 +16,7 @@ pkgs=(
                                          # 21.10 is built on LLVM 14, so SPIR-V goes back to
                                          # LLVM IR with the matching llvm-spirv-14 -r
   debootstrap                            # the 2026 toolchains' Debian sid root (toolchains.sh)
+  chromium                               # tests/report: the HTML report opened as a person would
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Quick start (2): install what is missing, build, and run all tests.
-# IGC (ocloc) and Oclgrind are installed by deps.sh, so their tests are required
+# IGC (ocloc 22 and 26), Oclgrind and Chromium are installed by deps.sh, so their tests are required
 # to run, not skipped.
 #   scripts/test.sh             the normal build (build/), all tests
 #   scripts/test.sh --sanitize  an ASan+UBSan build (build-asan/), all tests
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"
-export XEOPT_REQUIRE_OCLOC=1 XEOPT_REQUIRE_OCLGRIND=1
+export XEOPT_REQUIRE_OCLOC=1 XEOPT_REQUIRE_OCLGRIND=1 XEOPT_REQUIRE_CHROMIUM=1
 skip=()
 if [ "${1:-}" = "--sanitize" ]; then
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DXEOPT_SANITIZE=ON >/dev/null
