@@ -195,4 +195,5 @@ awk -F'\t' '!/^#/ { mods++; k += $2; lib = $1; sub(/\/.*/, "", lib); libs[lib] =
         printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
         printf "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", mods, k, nl, badin, parse, crash, inval, igcin, igc, pvc, vdiff, nv }' \
   "$out/check.tsv" > "$out/check-summary.md"
+"$py" "$root/scripts/sycl_extract.py" --summarize="$out" >> "$out/check-summary.md"
 cat "$out/check-summary.md"

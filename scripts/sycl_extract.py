@@ -332,6 +332,63 @@ def demangle(names):
     return names
 
 
+def summarize(out):
+    """Markdown tables from a --check run: per pass the kernels it applied to,
+    what blocks the rest (remarks normalised: ids, numbers and kernel names
+    replaced; counted in kernels), the failures, the NOT verified reasons."""
+    import collections
+    import re
+
+    def norm(t):
+        t = re.sub(r"_Z[A-Za-z0-9_]+", "K", t)
+        t = re.sub(r"%[A-Za-z0-9_.]+", "%N", t)
+        t = re.sub(r"(?<![A-Za-z])\d+(\.\d+)?", "N", t)
+        return t.strip().replace("|", "\\|")
+
+    applied, seen = collections.defaultdict(set), collections.defaultdict(set)
+    reasons = collections.defaultdict(set)
+    for line in open(os.path.join(out, "remarks.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 5:
+            continue
+        m, k, p, st, msg = f[:5]
+        seen[p].add((m, k))
+        if st.startswith("applied"):
+            applied[p].add((m, k))
+        else:
+            reasons[(p, norm(msg))].add((m, k))
+    kernels, errs = 0, collections.Counter()
+    for line in open(os.path.join(out, "check.tsv")):
+        if line.startswith("#"):
+            continue
+        f = line.rstrip("\n").split("\t")
+        if f[3] == "0":
+            kernels += int(f[1])
+        if f[-1] != "-":
+            errs[norm(re.sub(r"^xeopt: error: \S+: ", "xeopt: ", f[-1]))] += 1
+    print("\nPer pass, of the %d kernels xeopt read: kernels it applied to, kernels "
+          "with a remark of it\n" % kernels)
+    print("| pass | applied | with a remark |\n| --- | --- | --- |")
+    for p in sorted(seen, key=lambda p: (-len(applied[p]), p)):
+        print("| %s | %d | %d |" % (p, len(applied[p]), len(seen[p])))
+    print("\nWhat blocks the rest (pass, remark normalised -> kernels with it)\n")
+    print("| pass | remark | kernels |\n| --- | --- | --- |")
+    for (p, r), ks in sorted(reasons.items(), key=lambda x: (-len(x[1]), x[0]))[:30]:
+        print("| %s | %s | %d |" % (p, r[:180], len(ks)))
+    print("\nFailures (first message, normalised -> modules)\n")
+    print("| message | modules |\n| --- | --- |")
+    for e, n in errs.most_common(15):
+        print("| %s | %d |" % (e[:200], n))
+    nv = collections.Counter()
+    for line in open(os.path.join(out, "notverified.tsv")):
+        if "\t" in line:
+            nv[norm(line.rstrip("\n").split("\t", 1)[1])] += 1
+    print("\n--verify: why kernels are NOT verified (normalised -> kernels)\n")
+    print("| reason | kernels |\n| --- | --- |")
+    for e, n in nv.most_common(15):
+        print("| %s | %d |" % (e[:200], n))
+
+
 def main(argv):
     out, root, subset, sos = None, None, None, []
     for a in argv:
@@ -341,6 +398,9 @@ def main(argv):
             root = a[13:]
         elif a == "--subset":
             subset = True
+        elif a.startswith("--summarize="):
+            summarize(a[12:])
+            return 0
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
