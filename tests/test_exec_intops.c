@@ -19,9 +19,16 @@
  * (a - b * floor(a / b)), all computed in 128-bit integers, where nothing
  * overflows; SDiv/SRem/SMod of MIN by -1 (undefined) are not checked.  A
  * few rows are also written out by hand, independent of any formula.
+ *
+ * The floating-point operations likewise, for float and double, over all
+ * pairs of {+-0, +-1, +-2.5, +-3, +-7.25, +-inf, NaN, 1e-30, -1e30}:
+ * FAdd FSub FMul FDiv FRem FMod FNegate, the twelve ordered and unordered
+ * comparisons, Ordered/Unordered, IsNan/IsInf/IsFinite, SignBitSet (the
+ * sweep found FSub computing a + b unnoticed).
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,6 +377,177 @@ START_TEST(by_hand)
 }
 END_TEST
 
+
+/* ---- floating point: the same table for float and double ---- */
+
+enum {
+   F_ADD, F_SUB, F_MUL, F_DIV, F_REM, F_MOD, F_NEG,
+   F_OEQ, F_ONE, F_OLT, F_OGT, F_OLE, F_OGE, F_UEQ, F_UNE, F_ULT, F_UGT, F_ULE, F_UGE,
+   F_ORD, F_UNORD, F_ISNAN, F_ISINF, F_ISFINITE, F_SIGNBIT,
+   NFOPS
+};
+
+static const struct { const char *name; int arity; bool cmp; } fops[NFOPS] = {
+   [F_ADD] = {"OpFAdd", 2}, [F_SUB] = {"OpFSub", 2}, [F_MUL] = {"OpFMul", 2}, [F_DIV] = {"OpFDiv", 2},
+   [F_REM] = {"OpFRem", 2}, [F_MOD] = {"OpFMod", 2}, [F_NEG] = {"OpFNegate", 1},
+   [F_OEQ] = {"OpFOrdEqual", 2, true}, [F_ONE] = {"OpFOrdNotEqual", 2, true},
+   [F_OLT] = {"OpFOrdLessThan", 2, true}, [F_OGT] = {"OpFOrdGreaterThan", 2, true},
+   [F_OLE] = {"OpFOrdLessThanEqual", 2, true}, [F_OGE] = {"OpFOrdGreaterThanEqual", 2, true},
+   [F_UEQ] = {"OpFUnordEqual", 2, true}, [F_UNE] = {"OpFUnordNotEqual", 2, true},
+   [F_ULT] = {"OpFUnordLessThan", 2, true}, [F_UGT] = {"OpFUnordGreaterThan", 2, true},
+   [F_ULE] = {"OpFUnordLessThanEqual", 2, true}, [F_UGE] = {"OpFUnordGreaterThanEqual", 2, true},
+   [F_ORD] = {"OpOrdered", 2, true}, [F_UNORD] = {"OpUnordered", 2, true},
+   [F_ISNAN] = {"OpIsNan", 1, true}, [F_ISINF] = {"OpIsInf", 1, true}, [F_ISFINITE] = {"OpIsFinite", 1, true},
+   [F_SIGNBIT] = {"OpSignBitSet", 1, true},
+};
+
+#define FVALS 15
+#define FPAIRS (FVALS * FVALS)
+
+/* The kernel "fops": (a, b, out) of float (w 32) or double (64). */
+static char *fkernel_asm(unsigned w)
+{
+   char *text;
+   size_t len;
+   FILE *f = open_memstream(&text, &len);
+   fprintf(f, "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n%s"
+              "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"fops\" %%gid\n"
+              "OpDecorate %%gid BuiltIn GlobalInvocationId\nOpDecorate %%gid Constant\n"
+              "%%u64 = OpTypeInt 64 0\n%%t = OpTypeFloat %u\n%%bool = OpTypeBool\n%%void = OpTypeVoid\n"
+              "%%v3 = OpTypeVector %%u64 3\n%%pin = OpTypePointer Input %%v3\n"
+              "%%pt = OpTypePointer CrossWorkgroup %%t\n%%fn = OpTypeFunction %%void %%pt %%pt %%pt\n"
+              "%%one = OpConstant %%t 1\n%%zero = OpConstant %%t 0\n",
+           w == 64 ? "OpCapability Float64\n" : "", w);
+   for (unsigned op = 0; op < NFOPS; op++)
+      fprintf(f, "%%off%u = OpConstant %%u64 %u\n", op, op * FPAIRS);
+   fprintf(f, "%%gid = OpVariable %%pin Input\n%%main = OpFunction %%void None %%fn\n"
+              "%%a = OpFunctionParameter %%pt\n%%b = OpFunctionParameter %%pt\n%%out = OpFunctionParameter %%pt\n"
+              "%%entry = OpLabel\n%%g = OpLoad %%v3 %%gid Aligned 32\n%%i = OpCompositeExtract %%u64 %%g 0\n"
+              "%%pa = OpInBoundsPtrAccessChain %%pt %%a %%i\n%%va = OpLoad %%t %%pa Aligned %u\n"
+              "%%pb = OpInBoundsPtrAccessChain %%pt %%b %%i\n%%vb = OpLoad %%t %%pb Aligned %u\n", w / 8, w / 8);
+   for (unsigned op = 0; op < NFOPS; op++) {
+      const char *args = fops[op].arity == 2 ? "%va %vb" : "%va";
+      if (fops[op].cmp)
+         fprintf(f, "%%c%u = %s %%bool %s\n%%r%u = OpSelect %%t %%c%u %%one %%zero\n", op, fops[op].name, args, op, op);
+      else
+         fprintf(f, "%%r%u = %s %%t %s\n", op, fops[op].name, args);
+      fprintf(f, "%%x%u = OpIAdd %%u64 %%i %%off%u\n%%q%u = OpInBoundsPtrAccessChain %%pt %%out %%x%u\n"
+                 "OpStore %%q%u %%r%u Aligned %u\n", op, op, op, op, op, op, w / 8);
+   }
+   fprintf(f, "OpReturn\nOpFunctionEnd\n");
+   fclose(f);
+   return text;
+}
+
+/* The definitions: IEEE arithmetic at the type's width; FRem's result takes
+ * the sign of a (C's fmod), FMod's the sign of b (a non-zero fmod result
+ * of the other sign gets b added); ordered comparisons are false and
+ * unordered ones true when either operand is NaN. */
+static double fexpect(unsigned op, unsigned w, double a, double b)
+{
+   double r;
+   switch (op) {
+   case F_ADD: return w == 32 ? (double)((float)a + (float)b) : a + b;
+   case F_SUB: return w == 32 ? (double)((float)a - (float)b) : a - b;
+   case F_MUL: return w == 32 ? (double)((float)a * (float)b) : a * b;
+   case F_DIV: return w == 32 ? (double)((float)a / (float)b) : a / b;
+   case F_REM: return fmod(a, b);
+   case F_MOD:
+      r = fmod(a, b);
+      return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+   case F_NEG: return -a;
+   case F_OEQ: return a == b;
+   case F_ONE: return !isunordered(a, b) && a != b;
+   case F_OLT: return a < b;
+   case F_OGT: return a > b;
+   case F_OLE: return a <= b;
+   case F_OGE: return a >= b;
+   case F_UEQ: return isunordered(a, b) || a == b;
+   case F_UNE: return isunordered(a, b) || a != b;
+   case F_ULT: return isunordered(a, b) || a < b;
+   case F_UGT: return isunordered(a, b) || a > b;
+   case F_ULE: return isunordered(a, b) || a <= b;
+   case F_UGE: return isunordered(a, b) || a >= b;
+   case F_ORD: return !isunordered(a, b);
+   case F_UNORD: return isunordered(a, b);
+   case F_ISNAN: return isnan(a) != 0;
+   case F_ISINF: return isinf(a) != 0;
+   case F_ISFINITE: return isfinite(a) != 0;
+   case F_SIGNBIT: return signbit(a) != 0;
+   default: return NAN;
+   }
+}
+
+static void check_float(unsigned w)
+{
+   const double vals[FVALS] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 3.0, -3.0, 7.25, -7.25,
+                               INFINITY, -INFINITY, NAN, 1e-30, -1e30};
+   double a[FPAIRS], b[FPAIRS];
+   for (int x = 0; x < FVALS; x++)
+      for (int y = 0; y < FVALS; y++) {
+         a[x * FVALS + y] = vals[x];
+         b[x * FVALS + y] = vals[y];
+      }
+   char name[64];
+   snprintf(name, sizeof name, "fops_%u.spvasm", w);
+   char *src = tu_tmp(name), *text = fkernel_asm(w), *err = NULL;
+   tu_write(src, text, strlen(text));
+   free(text);
+   snprintf(name, sizeof name, "fops_%u.spv", w);
+   char *spv = tu_tmp(name);
+   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   free(err);
+   err = NULL;
+   size_t n;
+   void *bytes = tu_read(spv, &n);
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   uint8_t *ia = calloc(FPAIRS, 8), *ib = calloc(FPAIRS, 8), *out = calloc((size_t)NFOPS * FPAIRS, 8);
+   for (int k = 0; k < FPAIRS; k++) {
+      if (w == 32) {
+         float fa = (float)a[k], fb = (float)b[k];
+         memcpy(ia + 4 * k, &fa, 4);
+         memcpy(ib + 4 * k, &fb, 4);
+      } else {
+         memcpy(ia + 8 * k, &a[k], 8);
+         memcpy(ib + 8 * k, &b[k], 8);
+      }
+   }
+   xe_launch l = { .kernel = "fops", .global = {FPAIRS, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
+   buffer(&l, 0, ia, (size_t)FPAIRS * w / 8);
+   buffer(&l, 1, ib, (size_t)FPAIRS * w / 8);
+   buffer(&l, 2, out, (size_t)NFOPS * FPAIRS * w / 8);
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   for (unsigned op = 0; op < NFOPS; op++)
+      for (int k = 0; k < FPAIRS; k++) {
+         double x = w == 32 ? (double)(float)a[k] : a[k], y = w == 32 ? (double)(float)b[k] : b[k];
+         double want = fexpect(op, w, x, y), got;
+         if (w == 32) {
+            float g;
+            memcpy(&g, out + 4 * ((size_t)op * FPAIRS + k), 4);
+            got = g;
+            want = (double)(float)want;
+         } else {
+            memcpy(&got, out + 8 * ((size_t)op * FPAIRS + k), 8);
+         }
+         bool same = (isnan(want) && isnan(got)) || (got == want && signbit(got) == signbit(want));
+         ck_assert_msg(same, "f%u %s(%g, %g) = %g, want %g", w, fops[op].name, x, y, got, want);
+      }
+   /* FRem and FMod by hand: -7.25 rem 3 = -1.25, mod 3 = 1.75; 7.25 mod -3 = -1.75. */
+   ck_assert(fexpect(F_REM, w, -7.25, 3) == -1.25 && fexpect(F_MOD, w, -7.25, 3) == 1.75 &&
+             fexpect(F_MOD, w, 7.25, -3) == -1.75 && fexpect(F_MOD, w, -7.25, -3) == -1.25);
+   free(ia); free(ib); free(out);
+   xe_module_free(m);
+   free(bytes);
+   free(src);
+   free(spv);
+}
+
+START_TEST(float32) { check_float(32); }
+END_TEST
+START_TEST(float64) { check_float(64); }
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_intops");
@@ -380,6 +558,8 @@ int main(void)
    tcase_add_test(tc, int16);
    tcase_add_test(tc, int32);
    tcase_add_test(tc, int64);
+   tcase_add_test(tc, float32);
+   tcase_add_test(tc, float64);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
