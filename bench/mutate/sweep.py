@@ -435,9 +435,13 @@ def load_equivalent():
     return eq
 
 
-def sample(sites, n, seed):
+def sample(sites, n, seed, shuffled=False):
     rng = random.Random(seed)
     picked = rng.sample(sites, min(n, len(sites)))
+    if shuffled:
+        # In the sample's own random order: a sweep stopped early is still
+        # a random sample (two objects recompile per mutant).
+        return picked
     # Built in file order: one object recompiles per mutant.
     return sorted(picked, key=lambda s: (s["file"], s["line"], s["col"], s["op"]))
 
@@ -603,6 +607,10 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--list", action="store_true", help="print the sampled mutants and exit")
     ap.add_argument("--count", action="store_true", help="print the number of sites per operator")
+    ap.add_argument("--shuffled", action="store_true",
+                    help="run the sample in random order (a sweep stopped early is still random)")
+    ap.add_argument("--rerun", action="store_true",
+                    help="run mutants already in --results again (with --only: after adding tests); the newer line counts")
     ap.add_argument("--only", help="regex on mutant ids: run only these of the sample")
     ap.add_argument("--tests", help="comma-separated ctest entries instead of FAST_TESTS")
     ap.add_argument("--no-pass-tests", action="store_true")
@@ -636,7 +644,7 @@ def main():
             ops[s["op"]] = ops.get(s["op"], 0) + 1
         print(len(sites), "sites:", ", ".join("%s %d" % kv for kv in sorted(ops.items())))
         return 0
-    picked = sample(sites, args.n, args.seed)
+    picked = sample(sites, args.n, args.seed, args.shuffled)
     for s in picked:
         s["id"] = mutant_id(s)
     if args.only:
@@ -646,7 +654,7 @@ def main():
             print("%s\n  - %s\n  + %s" % (s["id"], s["old"].strip(), s["new"].strip()))
         return 0
     done = load_results(args.results)
-    todo = [s for s in picked if s["id"] not in done]
+    todo = [s for s in picked if args.rerun or s["id"] not in done]
     sw = Sweep(args)
     print("sweep: %d sites, %d sampled (seed %d), %d to run; preparing %s" %
           (len(sites), len(picked), args.seed, len(todo), sw.build), flush=True)
