@@ -10,7 +10,8 @@
  * (a, b) drawn from {0, +-1, +-2, +-3, +-7, +-13, MIN, MIN+1, MAX-1, MAX}
  * (all pairs) and stores each result in its own slice of the output:
  *   IAdd ISub IMul, SDiv SRem SMod UDiv UMod (divisor d = b, or 5 where b
- *   is 0: division by zero is undefined), the shifts by s in [0, W),
+ *   is 0: division by zero is undefined), the shifts by s in [0, W) (s of
+ *   the operand's type, and s converted to 64 bits, or 32 for W = 64),
  *   BitwiseAnd/Or/Xor, Not, SNegate, BitCount, the ten integer
  *   comparisons (through OpSelect), and SConvert/UConvert to and from 64
  *   bits.
@@ -42,6 +43,7 @@ enum {
    OP_ADD, OP_SUB, OP_MUL, OP_SDIV, OP_SREM, OP_SMOD, OP_UDIV, OP_UMOD,
    OP_SLL, OP_SRL, OP_SRA, OP_AND, OP_OR, OP_XOR, OP_NOT, OP_NEG, OP_POPCNT,
    OP_EQ, OP_NE, OP_ULT, OP_ULE, OP_UGT, OP_UGE, OP_SLT, OP_SLE, OP_SGT, OP_SGE,
+   OP_SLL_C, OP_SRL_C, OP_SRA_C,   /* shifts by an amount of another width */
    NOPS
 };
 
@@ -60,6 +62,9 @@ static const struct { const char *name, *operands; bool cmp; } ops[NOPS] = {
    [OP_UGT] = {"OpUGreaterThan", "ab", true}, [OP_UGE] = {"OpUGreaterThanEqual", "ab", true},
    [OP_SLT] = {"OpSLessThan", "ab", true}, [OP_SLE] = {"OpSLessThanEqual", "ab", true},
    [OP_SGT] = {"OpSGreaterThan", "ab", true}, [OP_SGE] = {"OpSGreaterThanEqual", "ab", true},
+   /* c: s converted to 64 bits (to 32 for W = 64) */
+   [OP_SLL_C] = {"OpShiftLeftLogical", "ac"}, [OP_SRL_C] = {"OpShiftRightLogical", "ac"},
+   [OP_SRA_C] = {"OpShiftRightArithmetic", "ac"},
 };
 
 /* Conversions, into the second output (64-bit elements, or 32-bit for
@@ -125,9 +130,9 @@ static bool expect(unsigned op, unsigned w, int64_t a, int64_t b, int64_t d, int
       break;
    case OP_UDIV: x = ua / ud; break;
    case OP_UMOD: x = ua % ud; break;
-   case OP_SLL: x = (__int128)(ua << s); break;
-   case OP_SRL: x = ua >> s; break;
-   case OP_SRA: {
+   case OP_SLL: case OP_SLL_C: x = (__int128)(ua << s); break;
+   case OP_SRL: case OP_SRL_C: x = ua >> s; break;
+   case OP_SRA: case OP_SRA_C: {
       /* floor(a / 2^s): arithmetic shift, written without >> on a negative */
       __int128 p = (__int128)1 << s;
       x = A >= 0 ? A / p : -((-A + p - 1) / p);
@@ -197,6 +202,7 @@ static char *kernel_asm(unsigned w, unsigned vec)
    for (int k = 0; k < 4; k++)
       fprintf(f, "%%p%s = OpInBoundsPtrAccessChain %%pt %%%s %%i\n%%v%s = OpLoad %s %%p%s Aligned %u\n",
               params[k], params[k], params[k], t, params[k], al);
+   fprintf(f, "%%vc = OpUConvert %s %%vs\n", c);
    for (unsigned op = 0; op < NOPS; op++) {
       char operands[64] = "";
       for (const char *o = ops[op].operands; *o; o++)
@@ -294,7 +300,8 @@ static bool skip(unsigned op, unsigned vec)
 {
    static int want = -1;
    if (want < 0) want = getenv("XEOPT_TEST_VECTOR_SHIFTS") && !strcmp(getenv("XEOPT_TEST_VECTOR_SHIFTS"), "1");
-   return vec > 1 && !want && (op == OP_SLL || op == OP_SRL || op == OP_SRA);
+   return vec > 1 && !want && (op == OP_SLL || op == OP_SRL || op == OP_SRA || op == OP_SLL_C ||
+                               op == OP_SRL_C || op == OP_SRA_C);
 }
 
 static void check_width(unsigned w, unsigned vec)
@@ -322,7 +329,7 @@ static void check_width(unsigned w, unsigned vec)
       ck_assert_msg(get(conv, cw, t.npairs + k) == u, "i%u UConvert to i%u of %lld", w, cw, (long long)t.a[k]);
    }
    /* Every operation checked on nearly every pair (MIN / -1 left out). */
-   ck_assert_uint_ge(checked, (NOPS - (skip(OP_SLL, vec) ? 3 : 0)) * t.npairs - 3);
+   ck_assert_uint_ge(checked, (NOPS - (skip(OP_SLL, vec) ? 6 : 0)) * t.npairs - 3);
    free(out);
    free(conv);
 }
