@@ -138,10 +138,28 @@ int xe_region_pointer_root(xe_region *r, uint32_t id)
 static bool resolve(xe_region *r, uint32_t ptr, xe_access *a)
 {
    const xe_inst *d = xe_def(r->m, ptr);
+   /* A parameter cast to another pointee in its own storage class is the
+    * buffer seen as elements of that type (clang's SPIR-V backend types
+    * a float* parameter uchar* and casts it at each use): element_size in
+    * the manifest then says the cast's size. */
+   const xe_inst *cast = NULL;
+   if (d && d->opcode == SpvOpBitcast) {
+      const xe_inst *s = xe_def(r->m, xe_op(d, 0));
+      uint32_t sc_cast = 0, sc_param = 1;
+      if (s && s->opcode == SpvOpFunctionParameter && param_of(r, s->result_id) >= 0) {
+         xe_pointee(r->m, d->type_id, &sc_cast);
+         xe_pointee(r->m, s->type_id, &sc_param);
+      }
+      if (sc_cast == sc_param) {
+         cast = d;
+         ptr = s->result_id;
+         d = s;
+      }
+   }
    if (d && d->opcode == SpvOpFunctionParameter && param_of(r, ptr) >= 0) {
       uint32_t sc;
       a->arg = param_of(r, ptr);
-      a->elem = xe_pointee(r->m, d->type_id, &sc);
+      a->elem = xe_pointee(r->m, (cast ? cast : d)->type_id, &sc);
       memset(&a->off, 0, sizeof(a->off));
       a->off.min_bits = 64;
       if (sc != SpvStorageClassCrossWorkgroup)

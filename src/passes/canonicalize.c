@@ -42,10 +42,14 @@
  *        %q = OpInBoundsPtrAccessChain %_ptr_uchar %base %off
  *        %p = OpBitcast %_ptr_T %q
  *    with %off = x << log2(sizeof T), x * sizeof T, or the sign extension
- *    sext32(x) << log2(sizeof T) written as (x << 32) >>s (32 - log2 sizeof T).
+ *    sext32(x + k) << log2(sizeof T) written as ((x << 32) + (k << 32)) >>s
+ *    (32 - log2 sizeof T).
  *    Such a pair becomes OpInBoundsPtrAccessChain %_ptr_T (OpBitcast %_ptr_T
  *    %base) x, which addresses the same byte (the chain's arithmetic is
  *    modulo 2^64 either way, SPIR-V 3.52.12: Base + Element * sizeof T).
+ *    A chain on a chain of the same pointer type, one index each (what the
+ *    backend's in[i + 1] becomes: &in[i], then 4 bytes on), becomes one
+ *    chain with the indices added, the form clang 15 writes.
  *
  * Two repairs make what the producers write valid for SPIRV-Tools 2026
  * (spirv-val 2026.4), which checks rules 2023.1 did not:
@@ -87,6 +91,29 @@ static int known_bool(const xe_module *m, uint32_t id)
    return -1;
 }
 
+/* OpUConvert of x to narrow, built before pos, or an equal one already
+ * there: in pos's block before it, or in its function's entry block (which
+ * dominates pos).  Reusing it lets the analyses see the guard's value and
+ * the index as one id (a guard 'UConvert(id) < n' and an index
+ * sext(UConvert(id)) name the same UConvert). */
+static uint32_t uconvert(xe_module *m, xe_inst *pos, uint32_t x, uint32_t narrow)
+{
+   uint32_t n;
+   const xe_use *u = xe_uses(m, x, &n);
+   xe_block *entry = pos->block ? pos->block->fn->first : NULL;
+   for (uint32_t k = 0; k < n; k++) {
+      xe_inst *c = u[k].inst;
+      if (c->opcode != SpvOpUConvert || c->type_id != narrow || !c->block)
+         continue;
+      if (c->block == entry && pos->block != entry)
+         return c->result_id;
+      if (c->block == pos->block && xe_layout_before(c, pos))
+         return c->result_id;
+   }
+   xe_builder b = xe_builder_before(m, pos);
+   return xe_build1(&b, SpvOpUConvert, narrow, x);
+}
+
 /* i is OpShiftRightArithmetic (OpShiftLeftLogical x c) c on a scalar
  * integer of width W with W - c in {8, 16, 32}: rewrites it as
  * OpSConvert(OpUConvert x to W - c bits).  Returns whether it did. */
@@ -108,8 +135,8 @@ static bool fold_sext_inreg(xe_module *m, xe_inst *i)
    unsigned inner = width - (unsigned)c1;
    if (inner != 8 && inner != 16 && inner != 32)
       return false;
+   uint32_t narrow = uconvert(m, i, xe_op(shl, 0), xe_type_int(m, inner));
    xe_builder b = xe_builder_before(m, i);
-   uint32_t narrow = xe_build1(&b, SpvOpUConvert, xe_type_int(m, inner), xe_op(shl, 0));
    uint32_t wide = xe_build1(&b, SpvOpSConvert, i->type_id, narrow);
    uint32_t shl_id = shl->result_id;
    xe_replace_all_uses(m, i->result_id, wide);
@@ -270,16 +297,34 @@ static uint32_t byte_offset_index(xe_module *m, xe_inst *pos, uint32_t off, int 
    const xe_inst *t = xe_def(m, d->type_id);
    if (d->opcode == SpvOpShiftRightArithmetic && t && t->opcode == SpvOpTypeInt &&
        xe_op(t, 0) == 64 && xe_const_uint(m, xe_op(d, 1), &c) && c == (uint64_t)(32 - l)) {
+      /* ((x << 32) + (k << 32)) >>s (32 - l) is sext32(x + k) << l: the
+       * backend's in[i + k] (the add is modulo 2^32 in the upper half). */
       const xe_inst *shl = xe_def(m, xe_op(d, 0));
+      uint64_t k = 0;
+      if (shl && shl->opcode == SpvOpIAdd) {
+         const xe_inst *add = shl;
+         shl = NULL;
+         for (unsigned j = 0; j < 2 && !shl; j++) {
+            if (xe_const_uint(m, xe_op(add, 1 - j), &k) && !(k & 0xffffffffull)) {
+               shl = xe_def(m, xe_op(add, j));
+               k >>= 32;
+            }
+         }
+      }
       if (shl && shl->opcode == SpvOpShiftLeftLogical && xe_const_uint(m, xe_op(shl, 1), &c2) &&
           c2 == 32) {
+         uint32_t u32 = xe_type_int(m, 32);
+         uint32_t narrow = uconvert(m, pos, xe_op(shl, 0), u32);
          xe_builder b = xe_builder_before(m, pos);
-         uint32_t narrow = xe_build1(&b, SpvOpUConvert, xe_type_int(m, 32), xe_op(shl, 0));
+         if (k)
+            narrow = xe_build2(&b, SpvOpIAdd, u32, narrow, xe_const_int(m, u32, k));
          return xe_build1(&b, SpvOpSConvert, d->type_id, narrow);
       }
    }
    return 0;
 }
+
+static bool merge_chains(xe_module *m, xe_inst *i);
 
 /* i is OpBitcast %_ptr_T (Op[InBounds]PtrAccessChain %_ptr_uchar %base %off)
  * in one storage class, sizeof T a power of two: rewrites it as an element
@@ -317,12 +362,38 @@ static bool fold_byte_chain(xe_module *m, xe_inst *i)
       base = xe_op(bd, 0);
    else
       base = xe_build1(&b, SpvOpBitcast, i->type_id, base);
-   uint32_t p = xe_build2(&b, (SpvOp)q->opcode, i->type_id, base, idx);
+   xe_inst *p = xe_build(&b, (SpvOp)q->opcode, i->type_id, 2, (uint32_t[]){ base, idx });
    uint32_t q_id = q->result_id;
-   xe_replace_all_uses(m, i->result_id, p);
+   xe_replace_all_uses(m, i->result_id, p->result_id);
    xe_inst_kill(m, i);
    if (!xe_use_count(m, q_id))
       xe_inst_kill(m, xe_def(m, q_id));
+   merge_chains(m, p);
+   return true;
+}
+
+/* i is Op[InBounds]PtrAccessChain %T (Op[InBounds]PtrAccessChain %T %b %x) %y,
+ * one index each of one integer type: rewrites it as a chain on %b at
+ * %x + %y.  Returns whether it did. */
+static bool merge_chains(xe_module *m, xe_inst *i)
+{
+   bool ptr_chain = i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain;
+   if (!ptr_chain || xe_nops(i) != 2)
+      return false;
+   const xe_inst *in = xe_def(m, xe_op(i, 0));
+   if (!in || (in->opcode != SpvOpPtrAccessChain && in->opcode != SpvOpInBoundsPtrAccessChain) ||
+       xe_nops(in) != 2 || in->type_id != i->type_id || !in->block)
+      return false;
+   const xe_inst *x = xe_def(m, xe_op(in, 1)), *y = xe_def(m, xe_op(i, 1));
+   if (!x || !y || x->type_id != y->type_id)
+      return false;
+   xe_builder b = xe_builder_before(m, i);
+   uint32_t sum = xe_build2(&b, SpvOpIAdd, x->type_id, x->result_id, y->result_id);
+   SpvOp op = i->opcode == SpvOpInBoundsPtrAccessChain && in->opcode == SpvOpInBoundsPtrAccessChain
+                 ? SpvOpInBoundsPtrAccessChain : SpvOpPtrAccessChain;
+   uint32_t p = xe_build2(&b, op, i->type_id, xe_op(in, 0), sum);
+   xe_replace_all_uses(m, i->result_id, p);
+   xe_inst_kill(m, i);
    return true;
 }
 
@@ -333,7 +404,8 @@ static unsigned fold_function(xe_module *m, xe_function *f)
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, next, &b->insts) {
-         if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || printf_format(m, i)) {
+         if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || merge_chains(m, i) ||
+             printf_format(m, i)) {
             n++;
             continue;
          }
