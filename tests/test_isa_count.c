@@ -11,7 +11,14 @@
  *    counter (so the two cannot drift apart silently);
  *  - IGC's real output for testdata modules, dg2 and pvc, counted by both
  *    (needs ocloc and iga64; skipped without them unless
- *    XEOPT_REQUIRE_OCLOC=1).
+ *    XEOPT_REQUIRE_OCLOC=1);
+ *  - the same for ocloc 26 (IGC 2.x: .text.<kernel>.asm, .ze_info, the
+ *    stats JSON's numCycles), dg2, pvc and bmg, with the sid toolchain's
+ *    ocloc-26 (${XEOPT_TOOLCHAINS:-<source>/build/toolchains}/bin; skipped
+ *    without it unless XEOPT_REQUIRE_OCLOC=1), through --ocloc's
+ *    XEOPT_OCLOC;
+ *  - IGC 2.x's heap tail (nop, four `mov null` lines, illegal) and
+ *    .ze_info's simd_size, by both counters.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -19,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "isa_check.h"
 #include "isa_count.h"
@@ -47,6 +55,17 @@ static const char listing[] =
    "        send.ugm (16|M0)         r8       r9      null:0  0x0            0x0           {$8} // load.ugm.d32.a32.ss[a0.2]\n"
    "(W)     send.gtwy (8|M0)         null     r112    null:0  0x0            0x02000010           {EOT,A@1} // wr:1+0, rd:0; end of thread\n"
    "        nop\n"
+   "        illegal\n";
+
+/* The end of an IGC 2.x heap, after the same code: not counted. */
+static const char tail26[] =
+   "L512:\n"
+   "        nop\n"
+   "(W)     mov (16|M0)              null<1>:ud    0x53B836B0:ud\n"
+   "(W)     mov (16|M0)              null<1>:ud    0xF276BB47:ud\n"
+   "(W)     mov (16|M0)              null<1>:ud    0x0:ud\n"
+   "(W)     mov (16|M0)              null<1>:ud    0x1:ud\n"
+   "        illegal\n"
    "        illegal\n";
 
 /* Expected: 19 instructions (labels and the nop/illegal tail are not);
@@ -79,7 +98,8 @@ END_TEST
 
 /* bench/isa's counts of an iga64 listing file, "instructions sends
  * scattered block private loop", through its analyze(), and kernel's SIMD
- * width from the PTM.txt at ptm through its ptm_simd() (0 without one). */
+ * width from the PTM.txt (or .ze_info) at ptm through its ptm_simd() (or
+ * zeinfo_simd(); 0 without one). */
 static bool bench_counts(const char *asm_path, enum xe_device d, const char *ptm, const char *kernel,
                          xe_isa_counts *c)
 {
@@ -88,10 +108,11 @@ static bool bench_counts(const char *asm_path, enum xe_device d, const char *ptm
                   "python3 -c 'import importlib.machinery as m, sys\n"
                   "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
                   "s = b.analyze(open(sys.argv[2]).read(), int(sys.argv[3]))\n"
-                  "w = b.ptm_simd(open(sys.argv[4]).read()).get(sys.argv[5], 0) if sys.argv[4] else 0\n"
+                  "t = open(sys.argv[4]).read() if sys.argv[4] else \"\"\n"
+                  "w = (b.zeinfo_simd(t) if sys.argv[4].endswith(\".ze_info\") else b.ptm_simd(t)).get(sys.argv[5], 0)\n"
                   "print(s[\"instructions\"], s[\"sends\"], s[\"scattered\"], s[\"block\"], s[\"private\"], s[\"loop\"], w)' "
                   "'%s' '%s' %d '%s' '%s'",
-                  isa, asm_path, d == XE_DEV_PVC ? 64 : 32, ptm ? ptm : "", kernel ? kernel : "");
+                  isa, asm_path, xe_device_grf_bytes(d), ptm ? ptm : "", kernel ? kernel : "");
    memset(c, 0, sizeof(*c));
    bool ok = rc == 0 && out &&
              sscanf(out, "%u %u %u %u %u %u %u", &c->instructions, &c->sends, &c->scattered, &c->block,
@@ -100,6 +121,34 @@ static bool bench_counts(const char *asm_path, enum xe_device d, const char *ptm
    free(out);
    return ok;
 }
+
+/* The listing with IGC 2.x's heap tail in place of IGC 1.0's. */
+static char *listing26(void)
+{
+   size_t cut = strstr(listing, "        nop\n") - listing;
+   char *t = malloc(cut + sizeof(tail26));
+   memcpy(t, listing, cut);
+   memcpy(t + cut, tail26, sizeof(tail26));
+   return t;
+}
+
+START_TEST(listing26_counts)
+{
+   char *text = listing26();
+   xe_isa_counts c;
+   ck_assert(xe_isa_count(XE_DEV_DG2, text, &c));
+   assert_counts("C counter, IGC 2.x tail", &c, &expected);
+   free(text);
+   text = listing26();
+   char *path = tu_tmp("listing26.asm");
+   tu_write(path, text, strlen(text));
+   xe_isa_counts py;
+   ck_assert_msg(bench_counts(path, XE_DEV_DG2, NULL, NULL, &py), "bench/isa could not count %s", path);
+   assert_counts("bench/isa, IGC 2.x tail", &py, &expected);
+   free(path);
+   free(text);
+}
+END_TEST
 
 START_TEST(listing_matches_bench_isa)
 {
@@ -123,8 +172,9 @@ START_TEST(igc_output_matches_bench_isa)
 {
    if (!tu_have_igc())
       return;
-   const char *name = modules[_i / XE_DEV_COUNT];
-   enum xe_device d = (enum xe_device)(_i % XE_DEV_COUNT);
+   /* dg2 and pvc: the devices ocloc 22.43 knows. */
+   const char *name = modules[_i / 2];
+   enum xe_device d = _i % 2 ? XE_DEV_PVC : XE_DEV_DG2;
    char *rel, *spv, *work, *err = NULL;
    if (asprintf(&rel, "testdata/spv/%s.spv", name) < 0 || asprintf(&work, "igc-%s-%s", name, xe_device_name(d)) < 0)
       abort();
@@ -163,6 +213,146 @@ START_TEST(igc_output_matches_bench_isa)
    free(spv);
    free(work);
    free(dir);
+}
+END_TEST
+
+/* The sid toolchain's ocloc 26 (scripts/toolchains.sh), or NULL: then the
+ * test is skipped, unless XEOPT_REQUIRE_OCLOC=1. */
+static char *ocloc26(void)
+{
+   const char *tc = getenv("XEOPT_TOOLCHAINS");
+   char *dir = tc && *tc ? strdup(tc) : tu_src("build/toolchains"), *p;
+   if (asprintf(&p, "%s/bin/ocloc-26", dir) < 0)
+      abort();
+   free(dir);
+   if (access(p, X_OK) == 0)
+      return p;
+   free(p);
+   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
+   ck_assert_msg(!req || strcmp(req, "1"), "ocloc-26 required (XEOPT_REQUIRE_OCLOC=1) but missing");
+   return NULL;
+}
+
+static const enum xe_device devices26[] = { XE_DEV_DG2, XE_DEV_PVC, XE_DEV_BMG };
+#define NDEV26 (sizeof(devices26) / sizeof(devices26[0]))
+
+START_TEST(igc2_output_matches_bench_isa)
+{
+   char *ocloc = ocloc26();
+   if (!ocloc)
+      return;
+   setenv("XEOPT_OCLOC", ocloc, 1); /* as --ocloc=PATH does */
+   const char *name = modules[_i / NDEV26];
+   enum xe_device d = devices26[_i % NDEV26];
+   char *rel, *spv, *work, *err = NULL;
+   if (asprintf(&rel, "testdata/spv/%s.spv", name) < 0 ||
+       asprintf(&work, "igc2-%s-%s", name, xe_device_name(d)) < 0)
+      abort();
+   spv = tu_src(rel);
+   char *dir = tu_tmp(work);
+   tu_sh(NULL, NULL, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+   xe_isa_kernel *k;
+   unsigned n;
+   bool ok = xe_isa_module_counts(spv, d, dir, &k, &n, &err);
+   if (!strcmp(name, "exec_image") && d == XE_DEV_PVC) {
+      /* IGC 2.x refuses images on pvc (22.43 compiled them). */
+      ck_assert_msg(!ok && err && strstr(err, "images should not be used"), "%s: %s", name, err ? err : "compiled");
+      free(err);
+      unsetenv("XEOPT_OCLOC");
+      free(rel), free(spv), free(work), free(dir), free(ocloc);
+      return;
+   }
+   ck_assert_msg(ok, "%s: %s", name, err ? err : "?");
+   ck_assert_uint_gt(n, 0);
+   char *zi, *isa = tu_src("bench/isa"), *igc;
+   if (asprintf(&zi, "%s/%s.dump/.ze_info", dir, xe_device_name(d)) < 0 ||
+       asprintf(&igc, "%s/%s.igc", dir, xe_device_name(d)) < 0)
+      abort();
+   unsigned private_msgs = 0;
+   for (unsigned i = 0; i < n; i++) {
+      char *asm_path, *what, *out = NULL;
+      if (asprintf(&asm_path, "%s/%s.dump/.text.%s.asm", dir, xe_device_name(d), k[i].name) < 0 ||
+          asprintf(&what, "%s %s %s (ocloc 26)", name, k[i].name, xe_device_name(d)) < 0)
+         abort();
+      ck_assert_msg(strcmp(k[i].name, "Intel_Symbol_Table_Void_Program"), "%s: not a kernel", what);
+      xe_isa_counts py;
+      ck_assert_msg(bench_counts(asm_path, d, zi, k[i].name, &py), "bench/isa could not count %s", asm_path);
+      /* IGC's own estimate: read by both, from the same stats JSON. */
+      int rc = tu_sh(&out, NULL,
+                     "python3 -c 'import importlib.machinery as m, sys\n"
+                     "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
+                     "c = b.igc_stats(sys.argv[2])\n"
+                     "print(c.get((sys.argv[3], int(sys.argv[4]))) or c.get((sys.argv[3], None)) or 0)' "
+                     "'%s' '%s' '%s' %u",
+                     isa, igc, k[i].name, py.simd);
+      ck_assert_msg(rc == 0 && out, "bench/isa igc_stats failed: %s", out ? out : "?");
+      py.igc_cycles = (unsigned)strtoul(out, NULL, 10);
+      assert_counts(what, &k[i].c, &py);
+      ck_assert_msg(k[i].c.igc_cycles > 0, "%s: no numCycles", what);
+      ck_assert_msg(k[i].c.simd == 16 || k[i].c.simd == 32 || k[i].c.simd == 8, "%s: SIMD width %u", what,
+                    k[i].c.simd);
+      private_msgs += k[i].c.priv;
+      free(out);
+      free(asm_path);
+      free(what);
+   }
+   if (!strcmp(name, "priv_len64") || !strcmp(name, "histogram_private"))
+      ck_assert_uint_gt(private_msgs, 0);
+   unsetenv("XEOPT_OCLOC");
+   xe_isa_kernels_free(k, n);
+   free(zi);
+   free(igc);
+   free(isa);
+   free(rel);
+   free(spv);
+   free(work);
+   free(dir);
+   free(ocloc);
+}
+END_TEST
+
+/* ocloc 26's .ze_info: simd_size per kernel of `kernels:` (not of
+ * kernels_misc_info), one name a prefix of another. */
+static const char zeinfo_text[] =
+   "---\n"
+   "version:         '1.73'\n"
+   "kernels:\n"
+   "  - name:            k_long\n"
+   "    execution_env:\n"
+   "      grf_count:       128\n"
+   "      simd_size:       32\n"
+   "  - name:            k\n"
+   "    user_attributes:\n"
+   "      intel_reqd_sub_group_size: 16\n"
+   "    execution_env:\n"
+   "      simd_size:       16\n"
+   "  - name:            no_env\n"
+   "kernels_misc_info:\n"
+   "  - name:            absent_above\n"
+   "    args_info:\n"
+   "      - index:           0\n"
+   "...\n";
+
+START_TEST(zeinfo_simd_widths)
+{
+   ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "k_long"), 32);
+   ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "k"), 16);
+   ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "no_env"), 0);
+   ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "absent_above"), 0);
+   ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "absent"), 0);
+   char *path = tu_tmp(".ze_info"), *isa = tu_src("bench/isa"), *out = NULL;
+   tu_write(path, zeinfo_text, sizeof(zeinfo_text) - 1);
+   int rc = tu_sh(&out, NULL,
+                  "python3 -c 'import importlib.machinery as m, sys\n"
+                  "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
+                  "w = b.zeinfo_simd(open(sys.argv[2]).read())\n"
+                  "print(w.get(\"k_long\", 0), w.get(\"k\", 0), w.get(\"no_env\", 0), w.get(\"absent_above\", 0))' "
+                  "'%s' '%s'",
+                  isa, path);
+   ck_assert_msg(rc == 0 && out && !strcmp(out, "32 16 0 0\n"), "bench/isa zeinfo_simd: %s", out ? out : "?");
+   free(out);
+   free(isa);
+   free(path);
 }
 END_TEST
 
@@ -219,8 +409,12 @@ int main(void)
    tcase_add_test(tc, listing_counts);
    tcase_add_test(tc, listing_matches_bench_isa);
    tcase_add_test(tc, ptm_simd_widths);
+   tcase_add_test(tc, listing26_counts);
+   tcase_add_test(tc, zeinfo_simd_widths);
+   tcase_add_loop_test(tc, igc2_output_matches_bench_isa, 0,
+                       (int)(sizeof(modules) / sizeof(modules[0]) * NDEV26));
    tcase_add_loop_test(tc, igc_output_matches_bench_isa, 0,
-                       (int)(sizeof(modules) / sizeof(modules[0])) * XE_DEV_COUNT);
+                       (int)(sizeof(modules) / sizeof(modules[0])) * 2);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -159,13 +159,125 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_simd = 1,      /* M: no testdata kernel changes SIMD width on pvc when versioned */
       .barrier = 8,        /* A */
    },
+   [XE_DEV_BMG] = { /* provisional: pvc's weights, to be measured with IGC 2.40 */
+      .alu = 1,
+      .alu64 = 2,
+      .fp64 = 2,
+      .mul64 = 4,
+      .math = 4,
+      .branch = 2,
+      .builtin = 2,
+      .send = 1,
+      .msg_scattered = 4,
+      .msg_block = 2,
+      .msg_private = 4,
+      .msg_slm = 2,
+      .msg_atomic = 8,
+      .priv_addr = 2,
+      .generic_check = 4,
+      .priv_byte = 0.25,
+      .reg_indirect = 9.7,
+      .reg_limit = 64,
+      .reg_total = 192,
+      .lane0_base = 2,
+      .lane0_shared = 9,
+      .lane0_lane = 3,
+      .broadcast = 2,
+      .reduce = 14,
+      .version_test = 19,
+      .version_access = 5.1,
+      .version_shared = 1.4,
+      .version_utest = 4.8,
+      .version_uaccess = 2.8,
+      .version_uguard = 13.5,
+      .version_simd = 1,
+      .barrier = 8,
+   },
+   [XE_DEV_LNL] = { /* provisional: pvc's weights, to be measured with IGC 2.40 */
+      .alu = 1,
+      .alu64 = 2,
+      .fp64 = 2,
+      .mul64 = 4,
+      .math = 4,
+      .branch = 2,
+      .builtin = 2,
+      .send = 1,
+      .msg_scattered = 4,
+      .msg_block = 2,
+      .msg_private = 4,
+      .msg_slm = 2,
+      .msg_atomic = 8,
+      .priv_addr = 2,
+      .generic_check = 4,
+      .priv_byte = 0.25,
+      .reg_indirect = 9.7,
+      .reg_limit = 64,
+      .reg_total = 192,
+      .lane0_base = 2,
+      .lane0_shared = 9,
+      .lane0_lane = 3,
+      .broadcast = 2,
+      .reduce = 14,
+      .version_test = 19,
+      .version_access = 5.1,
+      .version_shared = 1.4,
+      .version_utest = 4.8,
+      .version_uaccess = 2.8,
+      .version_uguard = 13.5,
+      .version_simd = 1,
+      .barrier = 8,
+   },
+   [XE_DEV_PTL] = { /* provisional: pvc's weights, to be measured with IGC 2.40 */
+      .alu = 1,
+      .alu64 = 2,
+      .fp64 = 2,
+      .mul64 = 4,
+      .math = 4,
+      .branch = 2,
+      .builtin = 2,
+      .send = 1,
+      .msg_scattered = 4,
+      .msg_block = 2,
+      .msg_private = 4,
+      .msg_slm = 2,
+      .msg_atomic = 8,
+      .priv_addr = 2,
+      .generic_check = 4,
+      .priv_byte = 0.25,
+      .reg_indirect = 9.7,
+      .reg_limit = 64,
+      .reg_total = 192,
+      .lane0_base = 2,
+      .lane0_shared = 9,
+      .lane0_lane = 3,
+      .broadcast = 2,
+      .reduce = 14,
+      .version_test = 19,
+      .version_access = 5.1,
+      .version_shared = 1.4,
+      .version_utest = 4.8,
+      .version_uaccess = 2.8,
+      .version_uguard = 13.5,
+      .version_simd = 1,
+      .barrier = 8,
+   },
 };
 
-static const char *const NAMES[XE_DEV_COUNT] = { "dg2", "pvc" };
+static const char *const NAMES[XE_DEV_COUNT] = { "dg2", "pvc", "bmg", "lnl", "ptl" };
 
 const char *xe_device_name(enum xe_device d) { return d < XE_DEV_COUNT ? NAMES[d] : "?"; }
 
 const xe_cost_weights *xe_cost_weights_of(enum xe_device d) { return &WEIGHTS[d]; }
+
+/* P: Xe-HPG has 32-byte registers; Xe-HPC, Xe2 and Xe3 have 64-byte ones
+ * (checked with ocloc 26.27: a SIMD16 dword load writes one register on
+ * pvc, bmg, lnl and ptl, two on dg2). */
+unsigned xe_device_grf_bytes(enum xe_device d) { return d == XE_DEV_DG2 ? 32 : 64; }
+
+const char *xe_device_iga_platform(enum xe_device d)
+{
+   return d == XE_DEV_DG2 ? "12p71" : d == XE_DEV_PVC ? "12p72" : NULL;
+}
 
 bool xe_device_parse_set(const char *s, unsigned *set)
 {
@@ -174,6 +286,11 @@ bool xe_device_parse_set(const char *s, unsigned *set)
       const char *e = strchr(s, ',');
       size_t n = e ? (size_t)(e - s) : strlen(s);
       int found = -1;
+      if (n == 3 && !strncmp(s, "all", 3)) {
+         r |= XE_DEV_ALL;
+         s += n + (e != NULL);
+         continue;
+      }
       for (int d = 0; d < XE_DEV_COUNT; d++)
          if (strlen(NAMES[d]) == n && !strncmp(s, NAMES[d], n))
             found = d;
@@ -800,7 +917,7 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
 /* The work-items a thread's instructions cover, as xe_cost_isa_at counts them. */
 static unsigned isa_width(enum xe_device d, unsigned simd)
 {
-   return d == XE_DEV_PVC && simd > 16 ? 16 : simd;
+   return xe_device_grf_bytes(d) == 64 && simd > 16 ? 16 : simd;
 }
 
 double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)

@@ -22,14 +22,26 @@
 
 #include "ir.h"
 
-enum xe_device { XE_DEV_DG2, XE_DEV_PVC, XE_DEV_COUNT };
+/* The devices the model knows: Xe-HPG (dg2, Arc A), Xe-HPC (pvc), Xe2 (bmg,
+ * Arc B; lnl, Lunar Lake) and Xe3 (ptl, Panther Lake).  bmg, lnl and ptl
+ * are known to IGC 2.x (ocloc 26) only; Debian 12's ocloc 22.43 compiles
+ * dg2 and pvc.  mtl/arl (Xe-LPG) are not separate devices: docs/cost-model.md. */
+enum xe_device { XE_DEV_DG2, XE_DEV_PVC, XE_DEV_BMG, XE_DEV_LNL, XE_DEV_PTL, XE_DEV_COUNT };
 #define XE_DEV_ALL ((1u << XE_DEV_COUNT) - 1)
+/* The default --target (and the devices before issue 30): dg2 and pvc.  Not
+ * XE_DEV_ALL, so that the remarks of a default run stay as they were. */
+#define XE_DEV_DEFAULT ((1u << XE_DEV_DG2) | (1u << XE_DEV_PVC))
 
 /* Trips assumed for a loop whose count is not a constant. */
 #define XE_COST_ASSUMED_TRIPS 16
 
 const char *xe_device_name(enum xe_device d);
-/* Parses "dg2", "pvc" or a comma-separated list into a bit set of
+/* Bytes per general register file register: 32 on dg2, 64 on the others. */
+unsigned xe_device_grf_bytes(enum xe_device d);
+/* The iga64 platform (-p=) for ocloc 22.x's kernel heaps: "12p71" (dg2),
+ * "12p72" (pvc); NULL for devices ocloc 22.x does not know. */
+const char *xe_device_iga_platform(enum xe_device d);
+/* Parses a device name ("dg2", "pvc", "bmg", "lnl", "ptl"), "all", or a comma-separated list into a bit set of
  * (1 << enum xe_device); false on an unknown or empty name. */
 bool xe_device_parse_set(const char *s, unsigned *set);
 
@@ -134,6 +146,9 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
 typedef struct xe_isa_counts {
    unsigned instructions, sends, scattered, block, priv, loop;
    unsigned simd;
+   /* IGC's own estimate (IGC 2.x, -dumpVISAJsonStats: numCycles of the
+    * SIMD variant dispatched); 0 when not read (ocloc 22.x). */
+   unsigned igc_cycles;
 } xe_isa_counts;
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
 /* xe_cost_isa(d, c) for as many work-items as a thread of width simd

@@ -74,7 +74,7 @@ unsigned xe_options_target(const xe_options *o, const char *kernel)
       if (!xe_strlist_has(&o->ask_model, kernel))
          return 0;
    }
-   return o->target ? o->target : XE_DEV_ALL;
+   return o->target ? o->target : XE_DEV_DEFAULT;
 }
 
 bool xe_kernel_rewritable(const xe_options *o, const char *kernel)
@@ -157,7 +157,7 @@ static const struct {
    { "--subgroup-size", V_REQUIRED }, { "--local-size", V_REQUIRED },
    { "--specialize", V_REQUIRED },
    { "--target", V_REQUIRED }, { "--isa-check", V_REQUIRED },
-   { "--measure-path", V_REQUIRED },
+   { "--measure-path", V_REQUIRED }, { "--ocloc", V_REQUIRED },
 };
 
 static int find_option(const char *arg, size_t len)
@@ -348,8 +348,13 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
       if (name[2] == 't' && !strcmp(val, "none"))
          set = XE_TARGET_NONE; /* the model is not asked (bench/isa-cases measures it) */
       else if (!xe_device_parse_set(val, &set))
-         return fail_opt(err, "option %s takes devices dg2, pvc or dg2,pvc, not '%s'", name, val);
+         return fail_opt(err, "option %s takes devices (dg2, pvc, bmg, lnl, ptl, a comma-separated list, or all), not '%s'", name, val);
       *(name[2] == 't' ? &o->target : &o->isa_check) = set;
+   } else if (!strcmp(name, "--ocloc")) {
+      /* The ocloc --isa-check runs (ocloc 22.x or 26.x, src/driver/isa_check.c).
+       * Kept as XEOPT_OCLOC, where isa_check.c looks first: process-wide. */
+      if (!*val || setenv("XEOPT_OCLOC", val, 1) != 0)
+         return fail_opt(err, "option %s needs a path, not '%s'", name, val);
    } else if (!strcmp(name, "--measure-path")) {
       if (!strcmp(val, "fast"))
          o->measure_path = XE_MEASURE_FAST;

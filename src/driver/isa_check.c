@@ -42,14 +42,86 @@ static char *find_tool(const char *env, const char *name)
    return found;
 }
 
+/* The ocloc to run: $XEOPT_OCLOC (what --ocloc sets), else $OCLOC, else
+ * ocloc on PATH. */
+static char *find_ocloc(void)
+{
+   const char *e = getenv("XEOPT_OCLOC");
+   if (e && *e)
+      return access(e, X_OK) == 0 ? strdup(e) : NULL;
+   return find_tool("OCLOC", "ocloc");
+}
+
+static int run_tool(char *const argv[], const char *out, const char *log);
+static char *slurp(const char *path);
+static void rm_rf(const char *path);
+
+/* What `ocloc --version` says, cached per ocloc path: "26.27.039122" for
+ * ocloc 26 (IGC 2.x); ocloc 22.x has no --version ("" then).  The format
+ * of ocloc's output is decided by what disasm writes, not by this. */
+static const char *ocloc_version(const char *ocloc)
+{
+   static char *path, version[64];
+   if (path && !strcmp(path, ocloc))
+      return version;
+   free(path);
+   path = strdup(ocloc);
+   version[0] = 0;
+   const char *tmpdir = getenv("TMPDIR");
+   char *tmpl;
+   if (asprintf(&tmpl, "%s/xeopt-oclocv.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
+      abort();
+   if (mkdtemp(tmpl)) {
+      char *out, *log;
+      if (asprintf(&out, "%s/out", tmpl) < 0 || asprintf(&log, "%s/log", tmpl) < 0)
+         abort();
+      char *argv[] = { (char *)ocloc, "--version", NULL };
+      char *text = run_tool(argv, out, log) == 0 ? slurp(out) : NULL;
+      if (text) {
+         size_t n = strcspn(text, " \t\r\n");
+         if (n && n < sizeof(version) && isdigit((unsigned char)text[0]))
+            memcpy(version, text, n), version[n] = 0;
+      }
+      free(text);
+      unlink(out);
+      unlink(log);
+      rmdir(tmpl);
+      free(out);
+      free(log);
+   }
+   free(tmpl);
+   return version;
+}
+
+/* ocloc 23 and later (IGC 2.x) print their kernels as text themselves;
+ * ocloc 22.x leaves kernel heaps for iga64. */
+static bool ocloc_is_new(const char *ocloc)
+{
+   return atoi(ocloc_version(ocloc)) >= 23;
+}
+
+char *xe_isa_judge(void)
+{
+   char *o = find_ocloc(), *s;
+   if (!o)
+      return strdup("no ocloc");
+   const char *v = ocloc_version(o);
+   if (asprintf(&s, "ocloc %s (%s, IGC %s)", *v ? v : "22.x", o, ocloc_is_new(o) ? "2.x" : "1.0") < 0)
+      abort();
+   free(o);
+   return s;
+}
+
 bool xe_isa_check_tools(char **err)
 {
-   char *o = find_tool("OCLOC", "ocloc"), *i = find_tool("IGA64", "iga64");
-   bool ok = o && i;
+   char *o = find_ocloc(), *i = NULL;
+   bool ok = o != NULL;
    if (!o)
       *err = strdup("--isa-check needs ocloc (IGC), not found");
-   else if (!i)
+   else if (!ocloc_is_new(o) && !(i = find_tool("IGA64", "iga64"))) {
       *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
+      ok = false;
+   }
    free(o);
    free(i);
    return ok;
@@ -119,25 +191,112 @@ void xe_isa_kernels_free(xe_isa_kernel *k, unsigned n)
    free(k);
 }
 
+/* The first regular file in dir whose name starts with prefix: what ocloc
+ * compile wrote.  ocloc 22.x writes -output's name exactly under
+ * -output_no_suffix; ocloc 26 appends ".bin" (or a device suffix) anyway. */
+static char *find_output(const char *dir, const char *prefix)
+{
+   DIR *d = opendir(dir);
+   char *found = NULL;
+   struct dirent *de;
+   while (d && !found && (de = readdir(d))) {
+      struct stat st;
+      char *p;
+      if (strncmp(de->d_name, prefix, strlen(prefix)))
+         continue;
+      if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
+         abort();
+      if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+         found = p;
+      else
+         free(p);
+   }
+   if (d)
+      closedir(d);
+   return found;
+}
+
+/* IGC 2.x's own estimate of kernel at SIMD width simd: numCycles of the
+ * -dumpVISAJsonStats file (OCL_asm<hash>_simd<W>_entry_<n>.stats.json, a
+ * JSON array of {"name", "numCycles", ...}) under dir; the variant of the
+ * dispatched width when IGC dumped several.  0 when none is found. */
+static unsigned igc_cycles(const char *dir, const char *kernel, unsigned simd)
+{
+   DIR *d = opendir(dir);
+   unsigned best = 0;
+   bool exact = false;
+   struct dirent *de;
+   static const char suffix[] = ".stats.json";
+   while (d && !exact && (de = readdir(d))) {
+      size_t len = strlen(de->d_name), sl = sizeof(suffix) - 1;
+      if (len <= sl || strcmp(de->d_name + len - sl, suffix))
+         continue;
+      const char *w = strstr(de->d_name, "_simd");
+      unsigned width = w ? (unsigned)strtoul(w + 5, NULL, 10) : 0;
+      char *p;
+      if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
+         abort();
+      char *text = slurp(p);
+      free(p);
+      /* "name": "KERNEL", then "numCycles": N in the same object. */
+      char *key;
+      if (asprintf(&key, "\"name\": \"%s\"", kernel) < 0)
+         abort();
+      char *at = text ? strstr(text, key) : NULL;
+      if (at) {
+         char *start = at, *end = strchr(at, '}');
+         while (start > text && *start != '{')
+            start--;
+         if (end)
+            *end = 0;
+         char *c = strstr(start, "\"numCycles\":");
+         if (c && (!best || (simd && width == simd))) {
+            best = (unsigned)strtoul(c + strlen("\"numCycles\":"), NULL, 10);
+            exact = simd && width == simd;
+         }
+      }
+      free(key);
+      free(text);
+   }
+   if (d)
+      closedir(d);
+   return best;
+}
+
 bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, xe_isa_kernel **out,
                           unsigned *nout, char **err)
 {
    *out = NULL;
    *nout = 0;
-   char *ocloc = find_tool("OCLOC", "ocloc"), *iga = find_tool("IGA64", "iga64");
-   char *bin = NULL, *dump = NULL, *log = NULL;
+   char *ocloc = find_ocloc(), *iga = NULL;
+   char *cdir = NULL, *bin0 = NULL, *bin = NULL, *dump = NULL, *log = NULL, *igcdir = NULL,
+        *igcopts = NULL;
    bool ok = false;
-   if (!ocloc || !iga) {
+   if (!ocloc) {
       xe_isa_check_tools(err);
       goto done;
    }
+   bool gen2 = ocloc_is_new(ocloc);
    const char *dev = xe_device_name(d);
-   if (asprintf(&bin, "%s/%s.bin", work, dev) < 0 || asprintf(&dump, "%s/%s.dump", work, dev) < 0 ||
-       asprintf(&log, "%s/%s.log", work, dev) < 0)
+   if (asprintf(&cdir, "%s/%s.c", work, dev) < 0 || asprintf(&bin0, "%s/bin", cdir) < 0 ||
+       asprintf(&dump, "%s/%s.dump", work, dev) < 0 || asprintf(&log, "%s/%s.log", work, dev) < 0 ||
+       asprintf(&igcdir, "%s/%s.igc", work, dev) < 0 ||
+       asprintf(&igcopts, "-igc_opts 'ShaderDumpEnable=1,DumpToCustomDir=%s,VISAOptions=-dumpVISAJsonStats'",
+                igcdir) < 0)
       abort();
+   /* Nothing of an earlier compile in the same work directory may be read. */
+   rm_rf(cdir);
+   rm_rf(dump);
+   rm_rf(igcdir);
+   if (mkdir(cdir, 0700)) {
+      if (asprintf(err, "cannot make %s", cdir) < 0)
+         abort();
+      goto done;
+   }
+   /* IGC 2.x: its per-kernel statistics (numCycles) too. */
    char *cargv[] = { ocloc, "compile", "-spirv_input", "-file", (char *)spv, "-device", (char *)dev,
-                     "-output", bin, "-output_no_suffix", "-q", NULL };
-   if (run_tool(cargv, NULL, log) != 0) {
+                     "-output", bin0, "-output_no_suffix", "-q", gen2 ? "-options" : NULL, igcopts, NULL };
+   if (run_tool(cargv, NULL, log) != 0 || !(bin = find_output(cdir, "bin"))) {
       char *l = slurp(log);
       if (asprintf(err, "ocloc compile for %s failed: %s", dev, l ? l : "") < 0)
          abort();
@@ -156,46 +315,86 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
          abort();
       goto done;
    }
-   static const char suffix[] = "_KernelHeap.dat";
+   /* ocloc 22.x: <kernel>_KernelHeap.dat, disassembled by iga64.  ocloc
+    * 26: .text.<kernel>.asm, the text already. */
+   static const char suffix[] = "_KernelHeap.dat", prefix26[] = ".text.", suffix26[] = ".asm";
    struct dirent *de;
    ok = true;
+   bool heaps = false;
    while (ok && (de = readdir(dir))) {
       size_t len = strlen(de->d_name), sl = sizeof(suffix) - 1;
-      if (len <= sl || strcmp(de->d_name + len - sl, suffix))
-         continue;
-      char *heap, *asmf, plat[16];
-      snprintf(plat, sizeof(plat), "-p=%s", d == XE_DEV_DG2 ? "12p71" : "12p72");
-      if (asprintf(&heap, "%s/%s", dump, de->d_name) < 0 ||
-          asprintf(&asmf, "%s/%s.%s.asm", work, de->d_name, dev) < 0)
-         abort();
-      char *iargv[] = { iga, "-d", plat, heap, NULL };
-      char *text = NULL;
-      if (run_tool(iargv, asmf, log) != 0 || !(text = slurp(asmf)) || !*text) {
-         if (asprintf(err, "iga64 failed on %s", heap) < 0)
+      size_t pl26 = sizeof(prefix26) - 1, sl26 = sizeof(suffix26) - 1;
+      char *text = NULL, *name = NULL;
+      if (len > sl && !strcmp(de->d_name + len - sl, suffix)) {
+         heaps = true;
+         const char *plat = xe_device_iga_platform(d);
+         if (!iga && !(iga = find_tool("IGA64", "iga64"))) {
+            *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
+            ok = false;
+            break;
+         }
+         char *heap, *asmf, pflag[16];
+         snprintf(pflag, sizeof(pflag), "-p=%s", plat ? plat : "?");
+         if (asprintf(&heap, "%s/%s", dump, de->d_name) < 0 ||
+             asprintf(&asmf, "%s/%s.%s.asm", work, de->d_name, dev) < 0)
             abort();
-         ok = false;
-      } else {
+         char *iargv[] = { iga, "-d", pflag, heap, NULL };
+         if (!plat || run_tool(iargv, asmf, log) != 0 || !(text = slurp(asmf)) || !*text) {
+            if (asprintf(err, "iga64 failed on %s", heap) < 0)
+               abort();
+            ok = false;
+         } else {
+            name = strndup(de->d_name, len - sl);
+         }
+         free(heap);
+         free(asmf);
+      } else if (len > pl26 + sl26 && !strncmp(de->d_name, prefix26, pl26) &&
+                 !strcmp(de->d_name + len - sl26, suffix26) &&
+                 /* ocloc 26 adds it to every module: not one of its kernels */
+                 strcmp(de->d_name, ".text.Intel_Symbol_Table_Void_Program.asm")) {
+         char *asmf;
+         if (asprintf(&asmf, "%s/%s", dump, de->d_name) < 0)
+            abort();
+         text = slurp(asmf);
+         free(asmf);
+         if (!text) {
+            if (asprintf(err, "cannot read %s/%s", dump, de->d_name) < 0)
+               abort();
+            ok = false;
+         } else {
+            name = strndup(de->d_name + pl26, len - pl26 - sl26);
+         }
+      }
+      if (ok && name) {
          *out = realloc(*out, (*nout + 1) * sizeof(xe_isa_kernel));
          xe_isa_kernel *k = &(*out)[(*nout)++];
-         k->name = strndup(de->d_name, len - sl);
+         k->name = name;
          if (!xe_isa_count(d, text, &k->c))
             abort(); /* out of memory */
       }
       free(text);
-      free(heap);
-      free(asmf);
    }
    closedir(dir);
-   if (ok && *out) {
-      /* The SIMD width of each kernel, for xe_cost_isa's per-work-item scale. */
-      char *ptmf;
-      if (asprintf(&ptmf, "%s/PTM.txt", dump) < 0)
+   if (ok && !*out) {
+      if (asprintf(err, "ocloc disasm for %s wrote no kernel to %s", dev, dump) < 0)
          abort();
-      char *ptm = slurp(ptmf);
-      for (unsigned k = 0; ptm && k < *nout; k++)
-         (*out)[k].c.simd = xe_isa_ptm_simd(ptm, (*out)[k].name);
-      free(ptm);
-      free(ptmf);
+      ok = false;
+   }
+   if (ok) {
+      /* The SIMD width of each kernel, for xe_cost_isa's per-work-item
+       * scale: PTM.txt (ocloc 22.x) or .ze_info (ocloc 26). */
+      char *f;
+      if (asprintf(&f, heaps ? "%s/PTM.txt" : "%s/.ze_info", dump) < 0)
+         abort();
+      char *info = slurp(f);
+      for (unsigned k = 0; info && k < *nout; k++) {
+         xe_isa_counts *c = &(*out)[k].c;
+         c->simd = heaps ? xe_isa_ptm_simd(info, (*out)[k].name) : xe_isa_zeinfo_simd(info, (*out)[k].name);
+         if (gen2)
+            c->igc_cycles = igc_cycles(igcdir, (*out)[k].name, c->simd);
+      }
+      free(info);
+      free(f);
       qsort(*out, *nout, sizeof(xe_isa_kernel), by_name);
    }
 done:
@@ -206,9 +405,13 @@ done:
    }
    free(ocloc);
    free(iga);
+   free(cdir);
+   free(bin0);
    free(bin);
    free(dump);
    free(log);
+   free(igcdir);
+   free(igcopts);
    return ok;
 }
 
@@ -497,6 +700,11 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
          check = false;
       }
    }
+   if (check) {
+      char *j = xe_isa_judge();
+      xe_remark(&notes, NULL, XE_REMARK_NOTE, "judged by %s", j);
+      free(j);
+   }
    o2.measure_path = XE_MEASURE_NONE;
    bool probed = false; /* probe_model has run */
    for (unsigned round = 0;; round++) {
@@ -555,7 +763,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
          }
          if (!changed)
             continue;
-         char figs[XE_DEV_COUNT][256], all[600] = "";
+         char figs[XE_DEV_COUNT][256], all[XE_DEV_COUNT * 260] = "";
          bool worse = !compiled;
          const char *worst = compiled ? NULL : "IGC could not compile the output";
          for (int d = 0; d < XE_DEV_COUNT && compiled; d++) {

@@ -8,13 +8,19 @@
  * the pipeline runs again with that kernel on the options' exclusion
  * list, until no kernel is added.  docs/cost-model.md has the details.
  *
- * Tools: $OCLOC and $IGA64 when set, else ocloc and iga64 on PATH.
+ * Tools: the ocloc is $XEOPT_OCLOC (--ocloc=PATH sets it), else $OCLOC,
+ * else ocloc on PATH; ocloc 22.x (IGC 1.0) and ocloc 26 (IGC 2.x) are both
+ * read.  iga64 ($IGA64, else on PATH) is needed for ocloc 22.x only, whose
+ * disasm leaves kernel heaps; ocloc 26 writes the assembly itself.
  */
 #ifndef XEOPT_ISA_CHECK_H
 #define XEOPT_ISA_CHECK_H
 
 #include "cost.h"
 #include "driver.h"
+
+/* "ocloc 26.27.039122 (PATH, IGC 2.x)": the IGC that judges (malloc'd). */
+char *xe_isa_judge(void);
 
 /* False with *err (malloc'd) when a tool --isa-check needs is missing. */
 bool xe_isa_check_tools(char **err);

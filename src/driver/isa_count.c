@@ -48,7 +48,7 @@ static void compile(regex_t *re, const char *pattern)
 static bool counter_init(counter *c, enum xe_device d)
 {
    memset(c, 0, sizeof(*c));
-   c->grf = d == XE_DEV_PVC ? 64 : 32;
+   c->grf = xe_device_grf_bytes(d);
    c->taint = calloc(TAINT_BYTES, 1);
    if (!c->taint)
       return false;
@@ -199,6 +199,30 @@ static void blank_all(const regex_t *re, char *s)
       memset(s + m.rm_so, ' ', (size_t)(m.rm_eo - m.rm_so));
 }
 
+/* IGC 2.x ends the heap with nop and four `(W) mov (16|M0) null<1>:ud
+ * 0x...:ud` lines (a hash of the kernel) before the illegal padding. */
+static bool padding_mov(const char *s)
+{
+   if (strncmp(s, "(W)", 3))
+      return false;
+   s += 3 + strspn(s + 3, " \t");
+   if (strncmp(s, "mov", 3) || !isspace((unsigned char)s[3]))
+      return false;
+   s += 3 + strspn(s + 3, " \t");
+   if (strncmp(s, "(16|M0)", 7))
+      return false;
+   s += 7 + strspn(s + 7, " \t");
+   if (strncmp(s, "null<1>:ud", 10))
+      return false;
+   s += 10 + strspn(s + 10, " \t");
+   if (strncmp(s, "0x", 2))
+      return false;
+   s += 2 + strspn(s + 2, "0123456789abcdefABCDEF");
+   if (!strncmp(s, ":ud", 3))
+      s += 3;
+   return !s[strspn(s, " \t")];
+}
+
 typedef struct label_pos {
    char *name;
    unsigned at; /* instructions before it */
@@ -331,8 +355,9 @@ bool xe_isa_count(enum xe_device d, char *text, xe_isa_counts *k)
       }
       lines[nl++] = s;
    }
-   while (nl && (!strncmp(lines[nl - 1], "nop", 3) || !strncmp(lines[nl - 1], "illegal", 7)) &&
-          strcspn(lines[nl - 1], " \t") == (lines[nl - 1][0] == 'n' ? 3u : 7u))
+   while (nl && (((!strncmp(lines[nl - 1], "nop", 3) || !strncmp(lines[nl - 1], "illegal", 7)) &&
+                  strcspn(lines[nl - 1], " \t") == (lines[nl - 1][0] == 'n' ? 3u : 7u)) ||
+                 padding_mov(lines[nl - 1])))
       nl--;
    label_pos *labels = calloc(nl + 1, sizeof(label_pos));
    unsigned nlabels = 0;
@@ -387,4 +412,25 @@ unsigned xe_isa_ptm_simd(const char *ptm, const char *kernel)
       h = end;
    }
    return byte[12] | byte[13] << 8 | byte[14] << 16 | byte[15] << 24;
+}
+
+unsigned xe_isa_zeinfo_simd(const char *zi, const char *kernel)
+{
+   size_t kl = strlen(kernel);
+   const char *k = strstr(zi, "\nkernels:");
+   const char *stop = k ? strstr(k + 1, "\nkernels_") : NULL; /* kernels_misc_info, ... */
+   while (k && (k = strstr(k, "- name:")) != NULL && (!stop || k < stop)) {
+      k += strlen("- name:");
+      k += strspn(k, " \t");
+      const char *q = *k == '\'' || *k == '"' ? k++ : NULL;
+      if (!strncmp(k, kernel, kl) && (q ? k[kl] == *q : (k[kl] == '\n' || k[kl] == '\r' || k[kl] == ' ' || !k[kl])))
+         break;
+   }
+   if (!k || (stop && k > stop))
+      return 0;
+   const char *next = strstr(k, "- name:");
+   const char *f = strstr(k, "simd_size:");
+   if (!f || (next && f > next))
+      return 0;
+   return (unsigned)strtoul(f + strlen("simd_size:"), NULL, 10);
 }

@@ -3,7 +3,8 @@
  * one kernel heap (ocloc disasm's <kernel>_KernelHeap.dat), read with the
  * rules of bench/isa's header comment, which the sweep, the README tables
  * and --isa-check all share: every instruction line (labels and the heap's
- * trailing nop/illegal padding are not), every send, and each memory
+ * trailing padding are not: nop, illegal, and
+ * under IGC 2.x four `(W) mov (16|M0) null<1>:ud 0x...` lines), every send, and each memory
  * message as private (scratch surface, or on dg2 an address computed from
  * the hardware thread id sr0), block (one address per message) or
  * scattered (one per lane); the prologue's argument loads are not
@@ -27,5 +28,9 @@ bool xe_isa_count(enum xe_device d, char *text, xe_isa_counts *c);
  * kernel's execution-environment token (Token 23).  0 when the kernel or
  * the field is not found. */
 unsigned xe_isa_ptm_simd(const char *ptm, const char *kernel);
+
+/* The same from ocloc 26's .ze_info (IGC 2.x, zebin): the simd_size of
+ * kernel's execution_env in the `kernels:` list.  0 when not found. */
+unsigned xe_isa_zeinfo_simd(const char *zeinfo, const char *kernel);
 
 #endif

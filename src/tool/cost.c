@@ -20,7 +20,7 @@ int xe_cmd_cost(const char *devices, const char *path)
 {
    unsigned set;
    if (!xe_device_parse_set(devices, &set)) {
-      xe_error(NULL, "option --cost takes devices dg2, pvc or dg2,pvc, not '%s'", devices);
+      xe_error(NULL, "option --cost takes devices (dg2, pvc, bmg, lnl, ptl, a comma-separated list, or all), not '%s'", devices);
       return 1;
    }
    size_t size;
