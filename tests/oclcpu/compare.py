@@ -33,6 +33,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True   # no __pycache__ in tests/oclgrind
 sys.path.insert(0, os.path.join(HERE, '..', 'oclgrind'))
 import compare as og  # noqa: E402  (tests/oclgrind/compare.py)
 
@@ -46,7 +47,7 @@ PIP_PACKAGES = ['intel-opencl-rt==2026.*', 'intel-cmplr-lib-rt==2026.*']
 # 4, 8, 16, 32 and 64 on x86; Intel GPUs 8, 16 and 32).
 SIZES = (8, 16, 32)
 OP_SUBGROUP_BLOCK_READ, OP_SUBGROUP_BLOCK_WRITE = 5575, 5576
-OP_GROUP_ALL, OP_GROUP_ANY = 261, 262
+OP_GROUP_ALL, OP_GROUP_ANY, OP_GROUP_IADD = 261, 262, 264
 OP_CAPABILITY, OP_ENTRY_POINT, OP_EXECUTION_MODE = 17, 15, 16
 EM_SUBGROUP_SIZE = 35
 CAP_SUBGROUP_DISPATCH = 58
@@ -136,13 +137,13 @@ def with_subgroup_size(data, size):
 def census(data):
     """(block reads/writes, sub-group all/any tests) in a module: an output
     with more block accesses than its input is a block-I/O output, one with
-    more OpGroupAll/OpGroupAny a versioned one (subgroup-versioning's
-    run-time test)."""
+    more OpGroupAll/OpGroupAny/OpGroupIAdd a versioned one
+    (subgroup-versioning's run-time test and its reduction)."""
     block = tests = 0
     for _, ins in instructions(data):
         op = ins[0] & 0xffff
         block += op in (OP_SUBGROUP_BLOCK_READ, OP_SUBGROUP_BLOCK_WRITE)
-        tests += op in (OP_GROUP_ALL, OP_GROUP_ANY)
+        tests += op in (OP_GROUP_ALL, OP_GROUP_ANY, OP_GROUP_IADD)
     return block, tests
 
 
@@ -190,19 +191,18 @@ def run_ours(ctx, spv, launch, work):
         raise Cannot(og.first_line(str(e)))
 
 
-def launches(kernel, over, partial, aligned=False):
+def launches(kernel, over, partial):
     """The uniform launch (oclgrind's default: 4 work-groups in x, or the
     suite's override) and, if partial, the same with a partial last
     work-group (global x cut by half a work-group plus one) and a global
-    offset of 3 in x (aligned: of one work-group, for a module that has
-    block reads/writes of its own, which need aligned addresses)."""
+    offset of 3 in x."""
     base = og.default_launch(kernel, over)
     out = [('uniform', base)]
     lx = base['local'][0]
     if partial and base['global'][0] > lx:
         p = json.loads(json.dumps(base))
         p['global'][0] -= lx // 2 + 1
-        p['offset'] = [lx if aligned else 3, 0, 0]
+        p['offset'] = [3, 0, 0]
         out.append(('partial+offset', p))
     return out
 
@@ -290,7 +290,7 @@ def run_job(job, ctx):
                     continue
                 vk = vmod.kernels[job.kernel]
                 c = census(data_v)
-                facts = {'subgroup': bool(vmod.subgroup_reasons),
+                facts = {'subgroup': bool(vmod.subgroup_reasons), 'sg_input': subgroup_in,
                          'block': c[0] > in_census[0], 'versioned': c[1] > in_census[1],
                          'output': path != src}
                 # A launch with a partial work-group and an offset only
@@ -459,7 +459,7 @@ def main():
                 if status in ('ok', 'diff'):
                     for f in facts:
                         facts[f] += bool(fx.get(f))
-                    if fx.get('subgroup'):
+                    if fx.get('sg_input'):
                         sg_kernels.add((job.spv, job.kernel))
                 for l in lines:
                     if args.verbose or args.module or not l.startswith(('ok ', '  files')):
@@ -473,9 +473,9 @@ def main():
           f'{counts.get("ok", 0)} agree, {counts.get("diff", 0)} differ, {counts.get("fail", 0)} failed, '
           f'{counts.get("known", 0)} known (suite.json), {counts.get("cannot", 0)} cannot run; '
           f'{len(skipped)} skipped; {time.time() - start:.1f} s')
-    print(f'compare.py: of the {compared} compared: {facts["subgroup"]} with sub-group operations '
-          f'({len(sg_kernels)} kernels), {facts["output"]} xeopt outputs, of them {facts["block"]} '
-          f'with block I/O and {facts["versioned"]} versioned')
+    print(f'compare.py: of the {compared} runs compared: {facts["subgroup"]} ran sub-group operations, '
+          f'{len(sg_kernels)} kernels have sub-group operations of their own; {facts["output"]} runs of '
+          f'xeopt outputs, of them {facts["block"]} with block I/O xeopt added and {facts["versioned"]} versioned')
     if args.expect_difference:
         return 0 if counts.get('diff') and not counts.get('fail') else 1
     return 1 if counts.get('diff') or counts.get('fail') else 0
