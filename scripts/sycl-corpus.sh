@@ -20,6 +20,7 @@
 #     --no-ocloc       the check without ocloc (xeopt and spirv-val only: fast)
 #     --check-only     only the check, on the modules DIR/manifest.tsv lists
 #     --jobs=N         parallel checks (default 2)
+#     --verify-timeout=S  time limit of one --verify run (default 120; exit 124)
 #     -h, --help
 #
 # Output (DIR):
@@ -57,7 +58,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/build/corpus/sycl"
-subset=0 check="" jobs=2 check_only=0 no_ocloc=0
+subset=0 check="" jobs=2 check_only=0 no_ocloc=0 vtime=120
 dpctl_ver=0.22.1 dpnp_ver=0.20.0
 xeopt="$root/build/xeopt"
 for a in "$@"; do
@@ -72,6 +73,7 @@ for a in "$@"; do
     --check=*) check="${a#--check=}" ;;
     --xeopt=*) xeopt="${a#--xeopt=}" ;;
     --jobs=*) jobs="${a#--jobs=}" ;;
+    --verify-timeout=*) vtime="${a#--verify-timeout=}" ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "sycl-corpus.sh: unknown option $a (--help)" >&2; exit 2 ;;
   esac
@@ -140,7 +142,7 @@ awk -F'\t' -v n="$n" -v t="$total" '
     step = t / n; take = (NR - 1 >= next_at) || !(lib in seen); seen[lib] = 1
     if (take && NR - 1 >= next_at) next_at += step
     if (take) print $1 }' "$out/manifest.tsv" > "$ck/modules.txt"
-export xeopt val ck out no_ocloc
+export xeopt val ck out no_ocloc vtime
 one() {
   m="$1"; id="${m//\//__}"; id="${id%.spv}"; d="$ck/$id"; mkdir -p "$d"
   in="$out/$m"
@@ -149,7 +151,7 @@ one() {
   timeout 300 "$xeopt" -O2 --validate --remarks "$in" -o "$d/o2.spv" > "$d/o2.log" 2>&1; o2=$?
   outval=-
   if [ "$o2" = 0 ]; then "$val" "$d/o2.spv" > "$d/outval.log" 2>&1; outval=$?; fi
-  timeout 600 "$xeopt" -O2 --verify "$in" -o "$d/verify.spv" > "$d/verify.log" 2>&1; vf=$?
+  timeout "$vtime" "$xeopt" -O2 --verify "$in" -o "$d/verify.spv" > "$d/verify.log" 2>&1; vf=$?
   notv=$(grep -c 'NOT verified' "$d/verify.log"); rm -f "$d/verify.spv"
   # dg2 has no fp64: a kernel IGC rejects there for "Double type is not
   # supported" is compiled for pvc instead (input and output alike)
@@ -162,6 +164,7 @@ one() {
   if [ "$o2" = 0 ] && [ "$no_ocloc" = 0 ]; then ocl "$d/o2.spv" out; oout=$?; fi
   rm -rf "$d/ocl"
   why=$(grep -m1 -iE 'error|invalid|assert|fault|differ' "$d/o2.log" | tr '\t' ' ' | cut -c1-200)
+  [ "$vf" = 124 ] && [ -z "$why" ] && why="verify: timed out after ${vtime}s"
   [ "$vf" != 0 ] && [ -z "$why" ] && why="verify: $(grep -m1 -iE 'error|differ|race|mismatch' "$d/verify.log" | tr '\t' ' ' | cut -c1-200)"
   [ "$oin" != 0 ] && [ "$oin" != - ] && [ -z "$why" ] && why="ocloc: $(grep -m1 -E 'error' "$d/ocloc-in.log" | tr '\t' ' ' | cut -c1-200)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$k" "$inval" "$o2" "$outval" "$vf" "$notv" "$dev" "$oin" "$oout" "${why:--}"
@@ -188,12 +191,12 @@ awk -F'\t' '!/^#/ { mods++; k += $2; lib = $1; sub(/\/.*/, "", lib); libs[lib] =
                     if ($9 == 0 && $10 != "-" && $10 != 0) igc++
                     if ($9 != 0 && $9 != "-") igcin++
                     if ($8 == "pvc") pvc++
-                    if ($6 != 0) vdiff++
+                    if ($6 == 124) vto++; else if ($6 != 0) vdiff++
                     nv += $7 }
   END { nl = 0; for (l in libs) nl++
-        printf "| modules | kernels | libraries | inputs spirv-val rejects | xeopt exit 1 (invalid input) | xeopt crashes (exit >= 2) | invalid outputs | IGC rejects input | IGC rejects output, took input | compiled for pvc (fp64) | --verify exit != 0 | kernels NOT verified |\n"
-        printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
-        printf "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", mods, k, nl, badin, parse, crash, inval, igcin, igc, pvc, vdiff, nv }' \
+        printf "| modules | kernels | libraries | inputs spirv-val rejects | xeopt exit 1 (invalid input) | xeopt crashes (exit >= 2) | invalid outputs | IGC rejects input | IGC rejects output, took input | compiled for pvc (fp64) | --verify exit != 0 | --verify timeouts | kernels NOT verified |\n"
+        printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        printf "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", mods, k, nl, badin, parse, crash, inval, igcin, igc, pvc, vdiff, vto, nv }' \
   "$out/check.tsv" > "$out/check-summary.md"
 "$py" "$root/scripts/sycl_extract.py" --summarize="$out" >> "$out/check-summary.md"
 cat "$out/check-summary.md"
