@@ -25,7 +25,8 @@
  * pairs of {+-0, +-1, +-2.5, +-3, +-7.25, +-inf, NaN, 1e-30, -1e30}:
  * FAdd FSub FMul FDiv FRem FMod FNegate, the twelve ordered and unordered
  * comparisons, Ordered/Unordered, IsNan/IsInf/IsFinite, SignBitSet (the
- * sweep found FSub computing a + b unnoticed).
+ * sweep found FSub computing a + b unnoticed); and OpSwitch on a 64-bit
+ * selector (two-word case literals; a one-word reading survived too).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -555,6 +556,57 @@ END_TEST
 START_TEST(float64) { check_float(64); }
 END_TEST
 
+/* OpSwitch on a 64-bit selector: each case literal is two words; values
+ * that agree in their low 32 bits (1 and 2^32 + 1) go to different cases. */
+START_TEST(switch64)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"sw\" %gid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%p64 = OpTypePointer CrossWorkgroup %u64\n%p32 = OpTypePointer CrossWorkgroup %u32\n"
+      "%fn = OpTypeFunction %void %p64 %p32\n"
+      "%k0 = OpConstant %u32 0\n%k1 = OpConstant %u32 10\n%k2 = OpConstant %u32 20\n"
+      "%k3 = OpConstant %u32 30\n%k4 = OpConstant %u32 40\n"
+      "%gid = OpVariable %pin Input\n%main = OpFunction %void None %fn\n"
+      "%a = OpFunctionParameter %p64\n%out = OpFunctionParameter %p32\n"
+      "%entry = OpLabel\n%g = OpLoad %v3 %gid Aligned 32\n%i = OpCompositeExtract %u64 %g 0\n"
+      "%pa = OpInBoundsPtrAccessChain %p64 %a %i\n%va = OpLoad %u64 %pa Aligned 8\n"
+      "OpSelectionMerge %m None\n"
+      "OpSwitch %va %def 1 %c1 4294967296 %c2 4294967297 %c3 18446744073709551615 %c4\n"
+      "%c1 = OpLabel\nOpBranch %m\n%c2 = OpLabel\nOpBranch %m\n%c3 = OpLabel\nOpBranch %m\n"
+      "%c4 = OpLabel\nOpBranch %m\n%def = OpLabel\nOpBranch %m\n"
+      "%m = OpLabel\n%r = OpPhi %u32 %k1 %c1 %k2 %c2 %k3 %c3 %k4 %c4 %k0 %def\n"
+      "%po = OpInBoundsPtrAccessChain %p32 %out %i\nOpStore %po %r Aligned 4\nOpReturn\nOpFunctionEnd\n";
+   static const uint64_t in[8] = {1, 4294967296ull, 4294967297ull, ~0ull, 0, 2, 0xffffffffull, 8589934593ull};
+   static const uint32_t want[8] = {10, 20, 30, 40, 0, 0, 0, 0};
+   char *src = tu_tmp("switch64.spvasm"), *spv = tu_tmp("switch64.spv"), *err = NULL;
+   tu_write(src, text, strlen(text));
+   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   free(err);
+   err = NULL;
+   size_t n;
+   void *bytes = tu_read(spv, &n);
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   uint64_t a[8];
+   uint32_t out[8] = {0};
+   memcpy(a, in, sizeof a);
+   xe_launch l = { .kernel = "sw", .global = {8, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
+   buffer(&l, 0, a, sizeof a);
+   buffer(&l, 1, out, sizeof out);
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   for (int k = 0; k < 8; k++)
+      ck_assert_msg(out[k] == want[k], "switch on %#llx went to %u, want %u", (unsigned long long)in[k], out[k], want[k]);
+   xe_module_free(m);
+   free(bytes);
+   free(src);
+   free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_intops");
@@ -567,6 +619,7 @@ int main(void)
    tcase_add_test(tc, int64);
    tcase_add_test(tc, float32);
    tcase_add_test(tc, float64);
+   tcase_add_test(tc, switch64);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
