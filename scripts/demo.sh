@@ -4,15 +4,20 @@
 #   1. on a real third-party kernel: darktable's passthrough_color, in
 #      demosaic_other.cl from Debian's darktable package (fetched with
 #      apt-get download by scripts/corpus.sh and compiled by Intel's own front
-#      end, ocloc -spv_only; nothing of it is in this repository): plain -O2
-#      with --verify, the remarks (simplify-cfg gives the early-return guard
-#      one shape; padding keeps it: an image is read under it), IGC's ISA of
-#      the file's kernels before and after (bench/isa: fewer instructions and
-#      divergent branches in passthrough_color on dg2 and pvc, the other two
-#      unchanged), and IGC's own verdict (--isa-check=dg2,pvc).
-#      bench/README.md, "The quick start's real kernel", has the numbers.
-#   2. on a bundled module (testdata/kernels/sg_guarded.cl) with the
+#      end, ocloc -spv_only; nothing of it is in this repository): -O2 with
+#      --verify and the remarks, then -O2 --isa-check=dg2,pvc (IGC judges each
+#      rewrite: simplify-cfg's one-shape early-return guard is kept), and
+#      IGC's ISA of the file's kernels before and after (bench/isa: fewer
+#      instructions and divergent branches in passthrough_color on dg2 and
+#      pvc, the other two unchanged).
+#   2. on a real kernel with a host promise: darktable's zero (bilateral.cl,
+#      same package and front end), which plain -O2 leaves as it is; with
+#      --assume-padded=zero padding removes its bounds guard, and the manifest
+#      says how large the host must allocate the buffer; --verify, and the ISA
+#      before and after (fewer instructions, no divergent branch);
+#   3. on a bundled module (testdata/kernels/sg_guarded.cl) with the
 #      host-contract opt-ins, and the manifest it writes.
+#   bench/README.md, "The quick start's real kernels", has the numbers.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"
@@ -22,9 +27,9 @@ mkdir -p "$d"
 run() { echo "+ $*"; "$@"; }
 have_isa() { command -v ocloc >/dev/null && command -v iga64 >/dev/null; }
 
-echo "== 1. a real kernel: darktable's passthrough_color (demosaic_other.cl, Intel's front end), plain -O2"
+echo "== 1. a real kernel: darktable's passthrough_color (demosaic_other.cl, Intel's front end)"
 "$root/scripts/corpus.sh" --out="$root/build/corpus" --hashcat=0 --front-ends=ocloc \
-  --darktable=demosaic_other.cl >/dev/null
+  --darktable=demosaic_other.cl,bilateral.cl >/dev/null
 real="$root/build/corpus/darktable/ocloc/demosaic_other.spv"
 echo "+ xeopt -O2 --validate --verify --remarks $real -o $d/demosaic_other.O2.spv" \
      "2>&1 | grep -E 'passthrough_color'"
@@ -33,15 +38,29 @@ echo "+ xeopt -O2 --validate --verify --remarks $real -o $d/demosaic_other.O2.sp
 run spirv-val "$d/demosaic_other.O2.spv" && echo "valid"
 if have_isa; then
   echo
-  run "$root/bench/isa" "$real" "$d/demosaic_other.O2.spv" demosaic_other
-  echo
   echo "+ xeopt -O2 --isa-check=dg2,pvc --remarks $real -o $d/demosaic_other.isa.spv" \
-       "2>&1 | grep 'passthrough_color: \[isa-check'"
+       "2>&1 | grep 'passthrough_color: \[isa-check'   (IGC judges every rewrite)"
   "$root/build/xeopt" -O2 --isa-check=dg2,pvc --remarks "$real" -o "$d/demosaic_other.isa.spv" 2>&1 |
     grep 'passthrough_color: \[isa-check' || true
+  run spirv-val "$d/demosaic_other.isa.spv" && echo "valid"
+  run "$root/bench/isa" "$real" "$d/demosaic_other.isa.spv" demosaic_other
 fi
 echo
-echo "== 2. a bundled kernel (testdata/kernels/sg_guarded.cl) with the host's promises"
+echo "== 2. a real kernel with a host promise: darktable's zero (bilateral.cl), --assume-padded=zero"
+real2="$root/build/corpus/darktable/ocloc/bilateral.spv"
+echo "+ xeopt -O2 --verify --remarks --assume-padded=zero $real2 -o $d/bilateral.padded.spv" \
+     "2>&1 | grep -E 'remark: zero:|kernel zero:'"
+"$root/build/xeopt" -O2 --verify --remarks --assume-padded=zero "$real2" -o "$d/bilateral.padded.spv" 2>&1 |
+  grep -E 'remark: zero:|kernel zero:' || true
+echo "+ grep '\"text\"' $d/bilateral.padded.json   (grid, argument 0, must have at least this many elements)"
+grep '"text"' "$d/bilateral.padded.json"
+run spirv-val "$d/bilateral.padded.spv" && echo "valid"
+if have_isa; then
+  echo "+ bench/isa $real2 $d/bilateral.padded.spv bilateral | grep -E 'kernel|:zero'"
+  "$root/bench/isa" "$real2" "$d/bilateral.padded.spv" bilateral | grep -E '^\| kernel|^\|---|:zero'
+fi
+echo
+echo "== 3. a bundled kernel (testdata/kernels/sg_guarded.cl) with the host's promises"
 in="$root/testdata/spv/sg_guarded.spv"
 run "$root/build/xeopt" -O2 --validate --remarks --assume-padded --assume-aligned \
   "$in" -o "$d/sg_guarded.opt.spv"
