@@ -15,7 +15,8 @@
    as a user runs them from the clone after a quick-start command.  A block
    marked `<!-- test: run, needs ocloc -->` is skipped when ocloc is not on
    PATH, unless XEOPT_REQUIRE_OCLOC=1.  Any failing command fails the test.
-4. Numbers: every "A → B" in README.md appears in bench/README.md.
+4. Numbers: every "A → B" (or "A -> B") in README.md appears in bench/README.md
+   (either arrow).
 Exit status 0 pass, 1 fail, 77 nothing failed but a block was skipped.
 """
 import argparse, os, re, shutil, subprocess, sys, tempfile
@@ -110,8 +111,9 @@ def main():
     shutil.rmtree(tmp, ignore_errors=True)
 
     if a.bench:
-        bench = open(a.bench, encoding='utf-8').read()
-        for m in sorted(set(re.findall(r'\d[\d,.]* → \d[\d,.]*', text))):
+        norm = lambda t: re.sub(r'\s+', ' ', t.replace('->', '→'))
+        bench = norm(open(a.bench, encoding='utf-8').read())
+        for m in sorted(set(re.findall(r'\d[\d,.]* → \d[\d,.]*', norm(text)))):
             if m not in bench:
                 fails.append(f'"{m}" is in README.md but not in bench/README.md')
 
