@@ -3,7 +3,7 @@
 
   check.py --readme README.md --bench bench/README.md --bin BUILD_DIR [--root SRC]
 
-1. Size: README.md is at most 12 KiB.
+1. Size: README.md is at most 12 KB (12,000 bytes).
 2. Quick start: its first ```sh block holds exactly two commands,
    ./scripts/demo.sh and ./scripts/test.sh; both exist and are executable,
    and .ci/run runs ./scripts/test.sh.  (They install packages and take long,
@@ -59,7 +59,7 @@ def main():
     ap.add_argument('--bench')
     ap.add_argument('--bin', required=True)
     ap.add_argument('--root', help='source tree (default: README.md\'s directory)')
-    ap.add_argument('--max-bytes', type=int, default=12 * 1024)
+    ap.add_argument('--max-bytes', type=int, default=12000)
     a = ap.parse_args()
     root = os.path.abspath(a.root or os.path.dirname(os.path.abspath(a.readme)))
     text = open(a.readme, encoding='utf-8').read()

@@ -1,4 +1,4 @@
-# README.md's promises (issue 32; tests/readme/check.py): at most 12 KiB, the
+# README.md's promises (issue 32; tests/readme/check.py): at most 12 KB, the
 # two quick-start scripts exist and .ci/run runs the second, every block marked
 # <!-- test: run --> runs as written with the built xeopt on PATH, and every
 # "A → B" it quotes is in bench/README.md.  readme_examples_planted must fail.
