@@ -609,6 +609,8 @@ def main():
     ap.add_argument("--count", action="store_true", help="print the number of sites per operator")
     ap.add_argument("--shuffled", action="store_true",
                     help="run the sample in random order (a sweep stopped early is still random)")
+    ap.add_argument("--from-results", metavar="RESULTS",
+                    help="run the mutants of an earlier results file instead of a new sample (with --only)")
     ap.add_argument("--rerun", action="store_true",
                     help="run mutants already in --results again (with --only: after adding tests); the newer line counts")
     ap.add_argument("--only", help="regex on mutant ids: run only these of the sample")
@@ -647,6 +649,11 @@ def main():
     picked = sample(sites, args.n, args.seed, args.shuffled)
     for s in picked:
         s["id"] = mutant_id(s)
+    if args.from_results:
+        # The mutants of an earlier sweep, as they were (the seeded sample
+        # depends on the sites, which move when the source changes).
+        picked = [{k: r[k] for k in ("id", "file", "line", "op", "old", "new")}
+                  for r in load_results(args.from_results).values()]
     if args.only:
         picked = [s for s in picked if re.search(args.only, s["id"])]
     if args.list:
