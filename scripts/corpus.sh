@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the real-code corpus: the OpenCL kernels Debian ships in the
-# `darktable` and `hashcat-data` packages, compiled to SPIR-V by the two
-# front ends users have.  No third-party source is ever committed: the
+# `darktable` and `hashcat-data` packages, compiled to SPIR-V by the front
+# ends users have: Debian 12's clang 15 and ocloc 22.43, and the 2026 ones
+# (clang 21 with llvm-spirv 21 or with clang's own SPIR-V backend, ocloc 26;
+# issue 29).  No third-party source is ever committed: the
 # packages are fetched with `apt-get download` into a cache and unpacked
 # with `dpkg -x` (nothing is installed).
 #
