@@ -370,6 +370,7 @@ fails="$out/failures.tsv"
     IFS=$'\t' read -r _ fe src _ status < "$st"
     case "$status" in fail:*|timeout:*)
       why="$(why_of "${st%.status}.log")"
+      case "$status" in timeout:*) why="timed out (--timeout)${why:+: $why}" ;; esac
       printf '%s\t%s\t%s\t%s\n' "$src" "$fe" "$status" "${why:--}" ;;
     esac
   done | LC_ALL=C sort -t$'\t' -k2,2 -k1,1
