@@ -163,9 +163,13 @@ one() {
   fi
   if [ "$o2" = 0 ] && [ "$no_ocloc" = 0 ]; then ocl "$d/o2.spv" out; oout=$?; fi
   rm -rf "$d/ocl"
-  why=$(grep -m1 -iE 'error|invalid|assert|fault|differ' "$d/o2.log" | tr '\t' ' ' | cut -c1-200)
+  why=""
+  if [ "$o2" != 0 ]; then
+    why=$(grep -m1 -E '^xeopt: error|Assertion|Sanitizer' "$d/o2.log" | tr '\t' ' ' | cut -c1-200)
+    [ -n "$why" ] || why="xeopt exit $o2: $(grep -v 'remark:' "$d/o2.log" | tail -1 | tr '\t' ' ' | cut -c1-200)"
+  fi
   [ "$vf" = 124 ] && [ -z "$why" ] && why="verify: timed out after ${vtime}s"
-  [ "$vf" != 0 ] && [ -z "$why" ] && why="verify: $(grep -m1 -iE 'error|differ|race|mismatch' "$d/verify.log" | tr '\t' ' ' | cut -c1-200)"
+  [ "$vf" != 0 ] && [ -z "$why" ] && why="verify: $(grep -v 'remark:' "$d/verify.log" | grep -m1 -E 'error|differ|race' | tr '\t' ' ' | cut -c1-200)"
   [ "$oin" != 0 ] && [ "$oin" != - ] && [ -z "$why" ] && why="ocloc: $(grep -m1 -E 'error' "$d/ocloc-in.log" | tr '\t' ' ' | cut -c1-200)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$k" "$inval" "$o2" "$outval" "$vf" "$notv" "$dev" "$oin" "$oout" "${why:--}"
 }

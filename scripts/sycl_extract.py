@@ -364,7 +364,8 @@ def summarize(out):
         f = line.rstrip("\n").split("\t")
         if f[3] == "0":
             kernels += int(f[1])
-        if f[-1] != "-":
+        failed = f[3] != "0" or f[5] != "0" or f[8] not in ("0", "-") or f[9] not in ("0", "-")
+        if failed and f[-1] != "-":
             errs[norm(re.sub(r"^xeopt: error: \S+: ", "xeopt: ", f[-1]))] += 1
     print("\nPer pass, of the %d kernels xeopt read: kernels it applied to, kernels "
           "with a remark of it\n" % kernels)
