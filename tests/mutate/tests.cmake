@@ -6,8 +6,9 @@
 # included; the first four mutants, issue 33's survivors and the write
 # alignment mask, always run).  mutate_sample_planted plants a mutant that
 # survives (bench/mutate/ci-planted.txt) and must see the sample fail.
-# Label `mutate`; the two share the copy (RESOURCE_LOCK).
-if(Python3_Interpreter_FOUND)
+# Label `mutate`; the two share the copy (RESOURCE_LOCK).  Not in the
+# sanitizer build: the copy is built without sanitizers anyway.
+if(Python3_Interpreter_FOUND AND NOT XEOPT_SANITIZE)
   set(XEOPT_MUTATE_ARGS ${CMAKE_SOURCE_DIR}/bench/mutate/sweep.py --ci
       --source ${CMAKE_SOURCE_DIR}
       --tree ${CMAKE_CURRENT_BINARY_DIR}/mutate/tree
