@@ -97,7 +97,7 @@
 #
 # Resumable: a (file, front end) whose .status is newer than its source and
 # whose recorded front end and options (.cmd) are the same is not compiled
-# again.  Exit status 0 unless a tool is missing
+# again (one that timed out or was skipped is).  Exit status 0 unless a tool is missing
 # or the download fails; compile failures are data, recorded in the manifest.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -195,7 +195,8 @@ if [ "${1:-}" = "--job" ]; then
       -options "-w ${defs[*]}" -output "$name" -output_no_suffix -out_dir "$dir" >"$log" 2>&1
     rc=$? ;;
   esac
-  if [ $rc = 124 ]; then rm -f "$spv"; record "timeout:$fe"; exit 0; fi
+  # a timeout is retried on the next run (perhaps with a longer --timeout)
+  if [ $rc = 124 ]; then rm -f "$spv" "$dir/$name.cmd"; record "timeout:$fe"; exit 0; fi
   # llvm-spirv leaves an empty file when it rejects the input
   if [ $rc != 0 ] || [ ! -s "$spv" ]; then rm -f "$spv"; record "fail:$fe"; exit 0; fi
   record ok
