@@ -347,9 +347,11 @@ def summarize(out):
 
     applied, seen = collections.defaultdict(set), collections.defaultdict(set)
     reasons = collections.defaultdict(set)
+    read = set(l.split("\t")[0] for l in open(os.path.join(out, "check.tsv"))
+               if not l.startswith("#") and l.split("\t")[3] == "0")
     for line in open(os.path.join(out, "remarks.tsv")):
         f = line.rstrip("\n").split("\t")
-        if len(f) < 5:
+        if len(f) < 5 or f[0] not in read:   # remarks of a module xeopt read
             continue
         m, k, p, st, msg = f[:5]
         seen[p].add((m, k))
