@@ -298,6 +298,24 @@ START_TEST(igc2_output_matches_bench_isa)
    }
    if (!strcmp(name, "priv_len64") || !strcmp(name, "histogram_private"))
       ck_assert_uint_gt(private_msgs, 0);
+   if (!strcmp(name, "sg_copy")) {
+      /* bench/isa --stats under ocloc 26: the counts, the ISA estimate and,
+       * beside it, IGC 2.40's numCycles. */
+      char *out = NULL, kn[64];
+      unsigned v[9], igcc;
+      double est;
+      int rc = tu_sh(&out, NULL, "XEOPT_OCLOC='%s' '%s' --stats '%s' %s", ocloc, isa, spv, xe_device_name(d));
+      ck_assert_msg(rc == 0 && out &&
+                    sscanf(out, "%63s %u %u %u %u %u %u %u %u %lf %u", kn, &v[0], &v[1], &v[2], &v[3], &v[4],
+                           &v[5], &v[6], &v[7], &est, &igcc) == 11,
+                    "bench/isa --stats: %s", out ? out : "?");
+      ck_assert_str_eq(kn, "sg_copy");
+      ck_assert_uint_eq(v[0], k[0].c.instructions);
+      ck_assert_uint_eq(v[7], k[0].c.simd);
+      ck_assert_double_eq_tol(est, xe_cost_isa(d, &k[0].c), 0.5);
+      ck_assert_uint_eq(igcc, k[0].c.igc_cycles);
+      free(out);
+   }
    unsetenv("XEOPT_OCLOC");
    xe_isa_kernels_free(k, n);
    free(zi);
