@@ -104,7 +104,6 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 self="$root/scripts/corpus.sh"
 tc="${XEOPT_TOOLCHAINS:-$root/build/toolchains}/bin"
 FRONT_ENDS="clang15 clang21 clang21-backend ocloc22 ocloc26"
-# the old names, and the directories that keep their paths working
 why_of() {   # LOG: the compiler's first error line (else its last line); for a
              # crash, the pass it crashed in
   if grep -q '^Stack dump:' "$1" 2>/dev/null; then
@@ -124,6 +123,7 @@ why_of() {   # LOG: the compiler's first error line (else its last line); for a
          END { if (!found) exit 1 }' "$1" ||
     grep -v '^ *$' "$1" | tail -1 || true; } 2>/dev/null | tr '\t' ' ' | cut -c1-300
 }
+# the old names of clang15 and ocloc22 (their directories are links too)
 canon() { case "$1" in clang) echo clang15 ;; ocloc) echo ocloc22 ;; *) echo "$1" ;; esac; }
 
 # ---- worker: compile one (set, front end, file) ------------------------------
