@@ -278,6 +278,12 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
    }
    bool gen2 = ocloc_is_new(ocloc);
    const char *dev = xe_device_name(d);
+   if (!gen2 && !xe_device_iga_platform(d)) {
+      if (asprintf(err, "%s needs ocloc 26 (IGC 2.x); %s is ocloc 22.x (--ocloc=PATH picks another)", dev,
+                   ocloc) < 0)
+         abort();
+      goto done;
+   }
    if (asprintf(&cdir, "%s/%s.c", work, dev) < 0 || asprintf(&bin0, "%s/bin", cdir) < 0 ||
        asprintf(&dump, "%s/%s.dump", work, dev) < 0 || asprintf(&log, "%s/%s.log", work, dev) < 0 ||
        asprintf(&igcdir, "%s/%s.igc", work, dev) < 0 ||
