@@ -14,9 +14,10 @@ if [ "${1:-}" = "--sanitize" ]; then
   cmake --build "$root/build-asan" -j "$(nproc)"
   cd "$root/build-asan"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  # The real-code corpus (label corpus) runs in the normal build only: under
+  # The real-code corpus (label corpus) and the front-end suites (label
+  # frontends) run in the normal build only: under
   # ASan its multi-megabyte modules would take most of CI's time.
-  skip=(-LE corpus)
+  skip=(-LE 'corpus|frontends')
 else
   "$root/scripts/build.sh"
   cd "$root/build"

@@ -218,6 +218,20 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
       return XE_OK;
    }
    if (o->passes.n) {
+      /* The rewrites' analyses read the canonical form: when a list names
+       * one and not canonicalize, canonicalize runs first (a module from
+       * clang 21 or ocloc 26 otherwise hides every candidate). */
+      bool rewrite = false, canonical = false;
+      for (unsigned k = 0; k < o->passes.n; k++) {
+         const char *n = o->passes.v[k];
+         canonical |= !strcmp(n, "canonicalize");
+         rewrite |= strcmp(n, "canonicalize") && strcmp(n, "block-order") && strcmp(n, "interface-vars");
+      }
+      if (rewrite && !canonical) {
+         enum xe_status s = run_one(&registry[0], m, o, r, h, valid, err);
+         if (s != XE_OK)
+            return s;
+      }
       for (unsigned k = 0; k < o->passes.n; k++) {
          const xe_pass_info *p = xe_pass_find(o->passes.v[k]);
          if (!p) {

@@ -11,13 +11,70 @@
  * interface-vars declares it.  A fourth is llvm-spirv 21's printf format
  * given as a pointer to the whole char array, which canonicalize chains to
  * its first char (the interpreter does not run printf: such a kernel is
- * reported as not verified, not as an invalid module).
+ * reported as not verified, not as an invalid module).  A fifth is DPC++'s
+ * SPV_INTEL_memory_access_aliasing: SPIRV-Tools 2023.1 refuses its
+ * declarations outside a block (2026.4 and IGC accept them); they are only
+ * hints, so the copy drops them, their decorations and the memory-operand
+ * bits that name them.
  */
 #include <stdlib.h>
 
 #include "exec.h"
 #include "io.h"
 #include "passes.h"
+
+/* Drops SPV_INTEL_memory_access_aliasing from c (a copy that is only
+ * validated): OpAlias*DeclINTEL, OpDecorateId AliasScopeINTEL/NoAliasINTEL,
+ * and the AliasScopeINTEL/NoAliasINTEL bits and ids of loads' and stores'
+ * memory operands (SPIR-V 3.26: operands follow the mask in bit order). */
+static void drop_aliasing(xe_module *c)
+{
+   if (!c->sec[XE_SEC_ALIAS_DECL].first)
+      return;
+   xe_foreach_inst_safe(i, n, &c->sec[XE_SEC_ANNOTATION]) {
+      if (i->opcode == SpvOpDecorateId && xe_nops(i) >= 2 &&
+          (xe_op(i, 1) == SpvDecorationAliasScopeINTEL || xe_op(i, 1) == SpvDecorationNoAliasINTEL))
+         xe_inst_delete(c, i);
+   }
+   const uint32_t alias_bits = SpvMemoryAccessAliasScopeINTELMaskMask | SpvMemoryAccessNoAliasINTELMaskMask;
+   xe_foreach_fn(f, c) {
+      xe_foreach_block(b, f) {
+         xe_foreach_inst(i, &b->insts) {
+            unsigned k = xe_memory_operands_index(i);
+            if (!k || xe_nops(i) <= k || !(xe_op(i, k) & alias_bits))
+               continue;
+            uint32_t mask = xe_op(i, k), ops[16];
+            uint8_t kinds[16];
+            unsigned n = 0, at = k + 1;
+            if (xe_nops(i) > 16)
+               continue;
+            for (unsigned j = 0; j < k; j++) {
+               kinds[n] = xe_op_kind(i, j);
+               ops[n++] = xe_op(i, j);
+            }
+            kinds[n] = xe_op_kind(i, k);
+            ops[n++] = mask & ~alias_bits;
+            /* Aligned's literal, then one id per MakePointer*, AliasScope, NoAlias */
+            static const uint32_t with_operand[] = {
+               SpvMemoryAccessAlignedMask, SpvMemoryAccessMakePointerAvailableMask,
+               SpvMemoryAccessMakePointerVisibleMask, SpvMemoryAccessAliasScopeINTELMaskMask,
+               SpvMemoryAccessNoAliasINTELMaskMask };
+            for (unsigned w = 0; w < 5 && at < xe_nops(i); w++) {
+               if (!(mask & with_operand[w]))
+                  continue;
+               if (!(with_operand[w] & alias_bits)) {
+                  kinds[n] = xe_op_kind(i, at);
+                  ops[n++] = xe_op(i, at);
+               }
+               at++;
+            }
+            xe_set_ops(i, ops, n, kinds);
+         }
+      }
+   }
+   xe_foreach_inst_safe(i, n, &c->sec[XE_SEC_ALIAS_DECL])
+      xe_inst_delete(c, i);
+}
 
 bool xe_exec_check_module(const xe_module *m, char **err)
 {
@@ -32,6 +89,7 @@ bool xe_exec_check_module(const xe_module *m, char **err)
    xe_options o;
    xe_options_init(&o);
    xe_ctx ctx = { .module = c, .options = &o, .remarks = NULL };
+   drop_aliasing(c);
    xeopt_pass_canonicalize(&ctx);
    xe_module_invalidate(c);
    xeopt_pass_interface_vars(&ctx);

@@ -288,7 +288,12 @@ static void decode_common(xe_prog *p, const xe_inst *i, dinst *d)
 {
    if (i->opcode == SpvOpShiftLeftLogical || i->opcode == SpvOpShiftRightLogical ||
        i->opcode == SpvOpShiftRightArithmetic)
-      d->aux2 = xe_type_width(p->m, type_of(p->m, xe_op(i, 1))) / 8;
+   {
+      uint8_t kind, width;
+      uint16_t ncomp;
+      xe_exec_tinfo(p->m, type_of(p->m, xe_op(i, 1)), &kind, &width, &ncomp);
+      d->aux2 = width;   /* a vector's component width */
+   }
    uint32_t dummy;
    if ((i->opcode == SpvOpUConvert || i->opcode == SpvOpSConvert) && i->result_id &&
        xe_decoration(p->m, i->result_id, SpvDecorationSaturatedConversion, &dummy, 0))

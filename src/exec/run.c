@@ -205,6 +205,7 @@ static bool step(xe_run *r, xe_wi *w)
       }
       case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpNop:
       case SpvOpLifetimeStart: case SpvOpLifetimeStop: case SpvOpMemoryBarrier:
+      case SpvOpAssumeTrueKHR: /* a hint (SPV_KHR_expect_assume): false is undefined */
          steps--;
          break;
       case SpvOpVariable: {

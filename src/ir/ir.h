@@ -44,6 +44,10 @@ enum xe_section {
    XE_SEC_DEBUG_SOURCE,     /* OpString, OpSource*, OpSourceExtension */
    XE_SEC_DEBUG_NAME,       /* OpName, OpMemberName */
    XE_SEC_DEBUG_PROCESSED,  /* OpModuleProcessed */
+   /* SPV_INTEL_memory_access_aliasing's OpAlias*DeclINTEL: global
+    * declarations DPC++ writes after the names and before the decorations
+    * (OpDecorateId ... AliasScopeINTEL names them), kept there. */
+   XE_SEC_ALIAS_DECL,
    XE_SEC_ANNOTATION,       /* decorations */
    XE_SEC_GLOBAL,           /* types, constants, global OpVariable, OpUndef, OpLine */
    XE_SEC_COUNT

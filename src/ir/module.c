@@ -800,6 +800,9 @@ enum xe_section xe_opcode_section(uint16_t op)
    case SpvOpName:
    case SpvOpMemberName: return XE_SEC_DEBUG_NAME;
    case SpvOpModuleProcessed: return XE_SEC_DEBUG_PROCESSED;
+   case SpvOpAliasDomainDeclINTEL:
+   case SpvOpAliasScopeDeclINTEL:
+   case SpvOpAliasScopeListDeclINTEL: return XE_SEC_ALIAS_DECL;
    case SpvOpDecorate:
    case SpvOpMemberDecorate:
    case SpvOpDecorationGroup:

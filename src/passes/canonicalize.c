@@ -49,7 +49,9 @@
  *    modulo 2^64 either way, SPIR-V 3.52.12: Base + Element * sizeof T).
  *    A chain on a chain of the same pointer type, one index each (what the
  *    backend's in[i + 1] becomes: &in[i], then 4 bytes on), becomes one
- *    chain with the indices added, the form clang 15 writes.
+ *    chain with the indices added, the form clang 15 writes.  An integer
+ *    OpConstantNull operand (the backend's array index 0) becomes
+ *    OpConstant 0.
  *
  * Two repairs make what the producers write valid for SPIRV-Tools 2026
  * (spirv-val 2026.4), which checks rules 2023.1 did not:
@@ -135,6 +137,12 @@ static bool fold_sext_inreg(xe_module *m, xe_inst *i)
    unsigned inner = width - (unsigned)c1;
    if (inner != 8 && inner != 16 && inner != 32)
       return false;
+   /* A Kernel module may use 8- and 16-bit integers only with their
+    * capabilities (SPIR-V 2.16.1); the shift pair needed neither. */
+   if (inner == 8)
+      xe_add_capability(m, SpvCapabilityInt8);
+   if (inner == 16)
+      xe_add_capability(m, SpvCapabilityInt16);
    uint32_t narrow = uconvert(m, i, xe_op(shl, 0), xe_type_int(m, inner));
    xe_builder b = xe_builder_before(m, i);
    uint32_t wide = xe_build1(&b, SpvOpSConvert, i->type_id, narrow);
@@ -326,6 +334,73 @@ static uint32_t byte_offset_index(xe_module *m, xe_inst *pos, uint32_t off, int 
 
 static bool merge_chains(xe_module *m, xe_inst *i);
 
+/* src with its OpBitcasts stripped. */
+static uint32_t strip_casts(const xe_module *m, uint32_t src)
+{
+   const xe_inst *d = xe_def(m, src);
+   while (d && d->opcode == SpvOpBitcast) {
+      src = xe_op(d, 0);
+      d = xe_def(m, src);
+   }
+   return src;
+}
+
+/* When ptr (casts stripped) points to an array of T in the storage class
+ * of ptr_t (a pointer to T): the chain `ptr 0 0` to its first element,
+ * built before pos (the form private-arrays reads), else 0. */
+static uint32_t first_element(xe_module *m, xe_inst *pos, uint32_t ptr_t, uint32_t ptr)
+{
+   const xe_inst *d = xe_def(m, ptr);
+   const xe_inst *pt = d ? xe_def(m, d->type_id) : NULL, *want = xe_def(m, ptr_t);
+   if (!pt || pt->opcode != SpvOpTypePointer || !want || xe_op(pt, 0) != xe_op(want, 0))
+      return 0;
+   const xe_inst *at = xe_def(m, xe_op(pt, 1));
+   if (!at || at->opcode != SpvOpTypeArray || xe_op(at, 0) != xe_op(want, 1))
+      return 0;
+   xe_builder b = xe_builder_before(m, pos);
+   uint32_t zero = xe_const_int(m, xe_type_int(m, 64), 0);
+   return xe_build(&b, SpvOpInBoundsPtrAccessChain, ptr_t, 3, (uint32_t[]){ ptr, zero, zero })
+      ->result_id;
+}
+
+/* A pointer to T at the start of src's memory, built before pos: src
+ * itself, the chain to its first element, or a cast of it. */
+static uint32_t element_pointer(xe_module *m, xe_inst *pos, uint32_t ptr_t, uint32_t src)
+{
+   src = strip_casts(m, src);
+   const xe_inst *d = xe_def(m, src);
+   if (d && d->type_id == ptr_t)
+      return src;
+   uint32_t e = first_element(m, pos, ptr_t, src);
+   if (e)
+      return e;
+   xe_builder b = xe_builder_before(m, pos);
+   return xe_build1(&b, SpvOpBitcast, ptr_t, src);
+}
+
+/* i is OpBitcast %_ptr_T of (a cast of) a pointer to an array of T: the
+ * chain to the array's first element instead (clang 21 stores v[0]
+ * through such a cast).  Returns whether it did. */
+static bool array_cast(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpBitcast)
+      return false;
+   /* A cast to uchar* is the byte view memory copies and lifetime markers
+    * take (private-arrays reads those as casts), and only Function arrays
+    * are private-arrays' to rewrite. */
+   const xe_inst *pt = xe_def(m, i->type_id);
+   const xe_inst *et = pt && pt->opcode == SpvOpTypePointer ? xe_def(m, xe_op(pt, 1)) : NULL;
+   if (!et || xe_op(pt, 0) != SpvStorageClassFunction ||
+       (et->opcode == SpvOpTypeInt && xe_op(et, 0) == 8))
+      return false;
+   uint32_t e = first_element(m, i, i->type_id, strip_casts(m, xe_op(i, 0)));
+   if (!e)
+      return false;
+   xe_replace_all_uses(m, i->result_id, e);
+   xe_inst_kill(m, i);
+   return true;
+}
+
 /* i is OpBitcast %_ptr_T (Op[InBounds]PtrAccessChain %_ptr_uchar %base %off)
  * in one storage class, sizeof T a power of two: rewrites it as an element
  * chain on %base cast to %_ptr_T.  Returns whether it did. */
@@ -354,14 +429,8 @@ static bool fold_byte_chain(xe_module *m, xe_inst *i)
    uint32_t idx = byte_offset_index(m, i, xe_op(q, 1), l);
    if (!idx)
       return false;
-   uint32_t base = xe_op(q, 0);
-   const xe_inst *bd = xe_def(m, base);
+   uint32_t base = element_pointer(m, i, i->type_id, xe_op(q, 0));
    xe_builder b = xe_builder_before(m, i);
-   if (bd && bd->opcode == SpvOpBitcast && xe_def(m, xe_op(bd, 0)) &&
-       xe_def(m, xe_op(bd, 0))->type_id == i->type_id)
-      base = xe_op(bd, 0);
-   else
-      base = xe_build1(&b, SpvOpBitcast, i->type_id, base);
    xe_inst *p = xe_build(&b, (SpvOp)q->opcode, i->type_id, 2, (uint32_t[]){ base, idx });
    uint32_t q_id = q->result_id;
    xe_replace_all_uses(m, i->result_id, p->result_id);
@@ -382,19 +451,46 @@ static bool merge_chains(xe_module *m, xe_inst *i)
       return false;
    const xe_inst *in = xe_def(m, xe_op(i, 0));
    if (!in || (in->opcode != SpvOpPtrAccessChain && in->opcode != SpvOpInBoundsPtrAccessChain) ||
-       xe_nops(in) != 2 || in->type_id != i->type_id || !in->block)
+       xe_nops(in) < 2 || xe_nops(in) > 3 || in->type_id != i->type_id || !in->block)
       return false;
-   const xe_inst *x = xe_def(m, xe_op(in, 1)), *y = xe_def(m, xe_op(i, 1));
+   /* Both step in units of T (the outer chain's pointer is a T* inside the
+    * inner's array, or the inner's own pointer): the last index adds up. */
+   unsigned last = xe_nops(in) - 1;
+   const xe_inst *x = xe_def(m, xe_op(in, last)), *y = xe_def(m, xe_op(i, 1));
    if (!x || !y || x->type_id != y->type_id)
       return false;
    xe_builder b = xe_builder_before(m, i);
-   uint32_t sum = xe_build2(&b, SpvOpIAdd, x->type_id, x->result_id, y->result_id);
+   uint64_t zero;
+   uint32_t sum = xe_const_uint(m, x->result_id, &zero) && !zero
+                     ? y->result_id
+                     : xe_build2(&b, SpvOpIAdd, x->type_id, x->result_id, y->result_id);
    SpvOp op = i->opcode == SpvOpInBoundsPtrAccessChain && in->opcode == SpvOpInBoundsPtrAccessChain
                  ? SpvOpInBoundsPtrAccessChain : SpvOpPtrAccessChain;
-   uint32_t p = xe_build2(&b, op, i->type_id, xe_op(in, 0), sum);
+   uint32_t ops[3] = { xe_op(in, 0), xe_op(in, 1), xe_op(in, 2) };
+   ops[last] = sum;
+   uint32_t p = xe_build(&b, op, i->type_id, last + 1, ops)->result_id;
    xe_replace_all_uses(m, i->result_id, p);
    xe_inst_kill(m, i);
    return true;
+}
+
+/* i's operands that are integer OpConstantNull become OpConstant 0, the
+ * form the analyses read (clang's backend indexes arrays with a null
+ * ulong).  Returns whether any did. */
+static bool null_ints(xe_module *m, xe_inst *i)
+{
+   bool changed = false;
+   for (unsigned k = 0; k < xe_nops(i); k++) {
+      if (xe_op_kind(i, k) != XE_W_ID)
+         continue;
+      const xe_inst *d = xe_def(m, xe_op(i, k));
+      const xe_inst *t = d && d->opcode == SpvOpConstantNull ? xe_def(m, d->type_id) : NULL;
+      if (t && t->opcode == SpvOpTypeInt) {
+         xe_set_op(i, k, xe_const_int(m, d->type_id, 0));
+         changed = true;
+      }
+   }
+   return changed;
 }
 
 /* Folds f's selects on a known condition and shift-pair sign extensions;
@@ -404,7 +500,10 @@ static unsigned fold_function(xe_module *m, xe_function *f)
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, next, &b->insts) {
+         if (i->opcode != SpvOpPhi && null_ints(m, i))
+            n++;
          if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || merge_chains(m, i) ||
+             array_cast(m, i) ||
              printf_format(m, i)) {
             n++;
             continue;

@@ -11,6 +11,26 @@ if(Python3_Interpreter_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/frontends/matrix.py
             --xeopt $<TARGET_FILE:xeopt> --work ${CMAKE_CURRENT_BINARY_DIR}/frontends
             ${CMAKE_SOURCE_DIR}/testdata/kernels)
-  set_tests_properties(frontends_matrix PROPERTIES LABELS "frontends;corpus" TIMEOUT 1800
+  set_tests_properties(frontends_matrix PROPERTIES LABELS frontends TIMEOUT 1800
     SKIP_RETURN_CODE 77)
+endif()
+
+# The one-file pass tests (tests/passes/*.cl) on the modules clang 21 +
+# llvm-spirv 21, clang 21's SPIR-V backend and ocloc 26 write: every
+# rewrite made on clang 15's module is made on theirs, and their outputs
+# validate (spirv-val 2023.1 and 2026.4), --verify and compile in IGC 22.43
+# and 26 (tests/passes/run.py --front-end).
+if(Python3_Interpreter_FOUND)
+  file(GLOB XEOPT_FE_PASS_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/passes/*.cl)
+  foreach(src ${XEOPT_FE_PASS_TESTS})
+    get_filename_component(name ${src} NAME_WE)
+    foreach(fe clang21 clang21-backend ocloc26)
+      add_test(NAME pass-${fe}/${name}
+        COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/passes/run.py
+                --xeopt $<TARGET_FILE:xeopt> --front-end ${fe}
+                --work ${CMAKE_CURRENT_BINARY_DIR}/passes-${fe}/${name} ${src})
+      set_tests_properties(pass-${fe}/${name} PROPERTIES LABELS frontends TIMEOUT 600
+        ENVIRONMENT "XEOPT_CHECK_PASSES=1")
+    endforeach()
+  endforeach()
 endif()

@@ -248,6 +248,93 @@ def run_one(path, xeopt, tag, options, line, t, spv_in, work, text):
           f"{', IGC ' + ','.join(t['ocloc']) if shutil.which(tool('OCLOC', 'ocloc')) else ''})")
 
 
+REMARK = re.compile(r"^xeopt: remark: (?:(\S+): )?\[([a-z-]+)\] applied: ")
+# Repairs apply to one producer's output and not another's by design.
+REPAIRS = {"canonicalize", "block-order", "interface-vars"}
+
+
+def applied(log):
+    """The (kernel, pass) pairs a run's remarks say were applied."""
+    out = set()
+    for line in log.splitlines():
+        m = REMARK.match(line)
+        if m and m.group(2) not in REPAIRS:
+            out.add((m.group(1) or "(module)", m.group(2)))
+    return out
+
+
+def run_front_end(path, xeopt, work, fe):
+    """The test's RUN lines on the input another front end writes
+    (scripts/frontend.sh FE): its output must validate (spirv-val 2026 as
+    well), --verify, compile in IGC (ocloc 22.43 and 26), and every (kernel,
+    pass) applied on the clang-15 input must be applied on this one.  The
+    CHECK lines are not run: they name what clang 15 writes."""
+    t = parse(path)
+    os.makedirs(work, exist_ok=True)
+    ref_in = build_input(path, t, work)
+    fe_in = os.path.join(work, "in." + fe + ".spv")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, XEOPT_SPIRV_EXT=" ".join(t["llvm_spirv"]))
+    opts = [a for a in t["clang"] if not re.fullmatch(r"-O[0-3]", a)]
+    cmd = [os.path.join(root, "scripts", "frontend.sh"), fe, path, fe_in, *opts]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if r.returncode:
+        raise TestFailure("build", f"{quote(cmd)} failed:\n{r.stdout}{r.stderr}")
+    tc = os.path.join(os.environ.get("XEOPT_TOOLCHAINS", os.path.join(root, "build", "toolchains")), "bin")
+    for tag, options, line in t["runs"]:
+        label = f"{os.path.basename(path)}:{line} RUN{'-' + tag if tag else ''} ({fe})"
+        subst = {"%s": os.path.abspath(path), "%S": os.path.dirname(os.path.abspath(path)), "%t": work}
+        o = [re.sub(r"%[sSt]", lambda m: subst[m.group(0)], a) for a in shlex.split(options)]
+        # Every rewrite, without the cost model: the model prices the code each
+        # front end wrote, and may rightly differ (tests/frontends/matrix.py).
+        if not any(a.startswith("--isa-check") for a in o):
+            o.append("--target=none")
+        # ocloc's early returns reach the shape the region analyses read only
+        # once simplify-cfg folds its cleanup switch (as in -O2's order).
+        if fe.startswith("ocloc"):
+            o = [a.replace("--passes=", "--passes=simplify-cfg,", 1)
+                 if a.startswith("--passes=") and "simplify-cfg" not in a else a for a in o]
+        logs = {}
+        for which, spv in (("clang15", ref_in), (fe, fe_in)):
+            out = os.path.join(work, f"{(tag or 'run').lower()}.{which}.spv")
+            cmd = [xeopt, "--validate", "--verify", "--remarks", *o, spv, "-o", out,
+                   "--manifest=" + out + ".json"]
+            rc, so, log = sh(cmd)
+            if rc:
+                raise TestFailure("xeopt", f"{label}: {quote(cmd)} exited {rc}:\n{so}{log}")
+            logs[which] = log
+        for val in (tool("SPIRV_VAL", "spirv-val"), os.path.join(tc, "spirv-val-2026")):
+            rc, so, se = sh([val, out])
+            if rc:
+                raise TestFailure("spirv-val", f"{label}: {val} rejects {out}:\n{so}{se}")
+        ocloc(out, t["ocloc"], work, label)
+        exe26 = os.path.join(tc, "ocloc-26")
+        for d in t["ocloc"]:
+            rc, so, se = sh([exe26, "compile", "-q", "-spirv_input", "-file", out, "-device", d,
+                             "-out_dir", os.path.join(work, "ocloc26-" + d)])
+            if rc:
+                raise TestFailure("ocloc", f"{label}: ocloc 26 rejects the output for {d}:\n{so}{se}")
+        got = applied(logs[fe])
+        # a pass applied in a helper names no kernel on one module and the
+        # kernel on another (llvm-spirv 21 inlines what 15 kept as a call)
+        missing = {(k, p) for (k, p) in applied(logs["clang15"]) - got
+                   if k != "(module)" or not any(q == p for _, q in got)}
+        name = os.path.splitext(os.path.basename(path))[0]
+        listed = {tuple(l.split(None, 5)[:5]) for l in open(os.path.join(
+            root, "tests", "frontends", "exceptions.txt")) if l.strip() and not l.startswith("#")}
+        for k, p in sorted(missing):
+            if (name, k, p, fe, "pass") in listed:
+                print(f"{label}: listed in tests/frontends/exceptions.txt: {k} [{p}]")
+                missing.discard((k, p))
+        if missing:
+            said = "\n".join(l for l in logs[fe].splitlines()
+                             if any(f"[{p}]" in l for _, p in missing))
+            raise TestFailure("front-end", f"{label}: applied on clang 15's module, not on {fe}'s: "
+                              f"{sorted(missing)}\n{said}")
+        print(f"{label}: ok ({len(applied(logs[fe]))} rewrites as on clang 15's module; spirv-val 2023 "
+              f"and 2026, --verify, IGC 22.43 and 26 {','.join(t['ocloc'])})")
+
+
 def run_test(path, xeopt, work):
     t = parse(path)
     with open(path, encoding="utf-8") as f:
@@ -264,8 +351,19 @@ def main():
     ap = argparse.ArgumentParser(description="Run one one-file pass test (tests/passes/README.md).")
     ap.add_argument("--xeopt", required=True, help="the xeopt binary")
     ap.add_argument("--work", help="directory for the intermediate files (default ./NAME)")
+    ap.add_argument("--front-end", help="run on this front end's module too (scripts/frontend.sh), "
+                    "comparing the rewrites with clang 15's")
     ap.add_argument("test", help="NAME.cl or NAME.spvasm")
     a = ap.parse_args()
+    if a.front_end:
+        name = os.path.splitext(os.path.basename(a.test))[0]
+        try:
+            run_front_end(a.test, a.xeopt, os.path.abspath(a.work or name), a.front_end)
+        except TestFailure as e:
+            print(f"{name} ({a.front_end}): FAIL at stage '{e.stage}'\n{e}", file=sys.stderr)
+            return 1
+        print(f"{name} ({a.front_end}): PASS")
+        return 0
     name = os.path.splitext(os.path.basename(a.test))[0]
     work = os.path.abspath(a.work or name)
     try:
