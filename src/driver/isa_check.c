@@ -652,10 +652,14 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
          continue;
       xe_strlist_add(&o2->ask_model, name);
       added++;
+      char all[2 * XE_DEV_COUNT * 66] = "";
+      for (unsigned f = 0; f < nf; f++) {
+         size_t at = strlen(all);
+         snprintf(all + at, sizeof(all) - at, "%s%s", f ? "; " : "", figs[f]);
+      }
       xe_remark(notes, name, XE_REMARK_NOTE,
                 "rewritten again with the cost model asked: IGC's output of the model's rewrite scores "
-                "better than the one without it (ISA estimate without -> with the model: %s%s%s)",
-                figs[0], nf > 1 ? "; " : "", nf > 1 ? figs[1] : "");
+                "better than the one without it (ISA estimate without -> with the model: %s)", all);
    }
    for (int d = 0; d < XE_DEV_COUNT; d++)
       xe_isa_kernels_free(pk[d], npk[d]);
