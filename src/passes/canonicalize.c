@@ -47,9 +47,12 @@
  *    Such a pair becomes OpInBoundsPtrAccessChain %_ptr_T (OpBitcast %_ptr_T
  *    %base) x, which addresses the same byte (the chain's arithmetic is
  *    modulo 2^64 either way, SPIR-V 3.52.12: Base + Element * sizeof T).
- *    A chain on a chain of the same pointer type, one index each (what the
- *    backend's in[i + 1] becomes: &in[i], then 4 bytes on), becomes one
- *    chain with the indices added, the form clang 15 writes.  An integer
+ *    When the rewritten chain steps from another chain of its type (the
+ *    backend's in[i + 1]: &in[i], then 4 bytes on), the two become one
+ *    chain with the indices added, the form clang 15 writes.  Only there:
+ *    merging the chains clang 15 and ocloc write themselves loses the
+ *    pointers IGC shares between them (darktable's splat, dg2 635 -> 686
+ *    instructions).  An integer
  *    OpConstantNull operand (the backend's array index 0) becomes
  *    OpConstant 0.
  *
@@ -502,8 +505,7 @@ static unsigned fold_function(xe_module *m, xe_function *f)
       xe_foreach_inst_safe(i, next, &b->insts) {
          if (i->opcode != SpvOpPhi && null_ints(m, i))
             n++;
-         if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || merge_chains(m, i) ||
-             array_cast(m, i) ||
+         if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || array_cast(m, i) ||
              printf_format(m, i)) {
             n++;
             continue;
