@@ -7,17 +7,19 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"
-export XEOPT_REQUIRE_OCLOC=1 XEOPT_REQUIRE_OCLGRIND=1 XEOPT_REQUIRE_CHROMIUM=1
+export XEOPT_REQUIRE_OCLOC=1 XEOPT_REQUIRE_OCLGRIND=1 XEOPT_REQUIRE_CHROMIUM=1 XEOPT_REQUIRE_OCLCPU=1
 skip=()
 if [ "${1:-}" = "--sanitize" ]; then
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DXEOPT_SANITIZE=ON >/dev/null
   cmake --build "$root/build-asan" -j "$(nproc)"
   cd "$root/build-asan"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  # The real-code corpus (label corpus) and the front-end suites (label
-  # frontends) run in the normal build only: under
-  # ASan its multi-megabyte modules would take most of CI's time.
-  skip=(-LE 'corpus|frontends')
+  # The real-code corpus (label corpus), the front-end suites (frontends)
+  # and the CPU-runtime comparison (oclcpu) run in the normal build only:
+  # their time is in compilers, IGC and a second executor, not in our code,
+  # and under ASan the corpus's multi-megabyte modules would take most of
+  # CI's time.
+  skip=(-LE 'corpus|frontends|oclcpu')
 else
   "$root/scripts/build.sh"
   cd "$root/build"

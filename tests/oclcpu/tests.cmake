@@ -26,7 +26,8 @@ if(Python3_Interpreter_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/oclcpu/compare.py
             --xeopt $<TARGET_FILE:xeopt> ${_oclcpu_host} --runtime ${CMAKE_BINARY_DIR}/oclcpu
             --expect-difference ${CMAKE_SOURCE_DIR}/testdata/spv/sg_copy_block.spv)
-  set_tests_properties(oclcpu_compare oclcpu_compare_planted PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+  set_tests_properties(oclcpu_compare oclcpu_compare_planted PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+    LABELS oclcpu)
   set_tests_properties(oclcpu_compare_planted PROPERTIES ENVIRONMENT XEOPT_OCLCPU_PLANT=1)
   # Both install the runtime into the same directory when it is missing.
   set_tests_properties(oclcpu_compare_planted PROPERTIES DEPENDS oclcpu_compare)
