@@ -70,6 +70,30 @@
  *    Moved instructions lose NoSignedWrap/NoUnsignedWrap: they now run on
  *    paths where they may wrap.
  *
+ * Which rewrites are made (issue 30).  The cost model cannot price these
+ * rewrites (it charges a branch more than a compare, so it calls every
+ * merge cheaper), so each was switched off in turn and IGC 22.43 asked
+ * (darktable's 289 kernels through Intel's front end, dg2 and pvc):
+ *  - folding, deleting unreachable blocks and bypassing empty blocks never
+ *    made a kernel longer on their own: always made.
+ *  - merging a chain into an early return (T only returns) whose branches
+ *    test more than 2 compares in all: on dg2 IGC compiles the chain as
+ *    predicated compares and one guard of 4 compares as flag moves and
+ *    selects (markesteijn_zero 77 -> 89, borders_fill 77 -> 88,
+ *    rcd_write_output 114 -> 126 instructions; 11 kernels 11-12 longer,
+ *    14 others 1-12 shorter, net -89 over the 289 when such chains are
+ *    kept); on pvc the merge never cost (15 kernels 1-13 shorter, net 41).
+ *    So such a chain is kept (remark "missed") where the model is asked
+ *    for a device other than pvc (default dg2,pvc), unless --assume-padded
+ *    lets padding remove the guard the merge builds; under --target=none
+ *    and --isa-check's first try (IGC judges the kernel and keeps the
+ *    better) it is merged.
+ *  - other merges (2-compare early returns, chains inside the body) and
+ *    two-way phis to selects gained more than they cost (overexposed dg2
+ *    1340 -> 1230, tonecurve 1396 -> 1385, the rcd steps 2 fewer on pvc)
+ *    and are made; they still cost on some kernels (guide_laplacians dg2
+ *    582 -> 621).
+ *
  * Semantics: unchanged for every launch (no host contract).  Only the
  * values a selector can hold at run time decide a fold; only instructions
  * without side effects or undefined behaviour run speculatively.  Merge
@@ -83,6 +107,7 @@
 
 #include "builder.h"
 #include "cfg.h"
+#include "cost.h"
 #include "opinfo.h"
 #include "passes.h"
 
@@ -108,6 +133,11 @@ typedef struct simplify {
    const char *fname;
    char fname_buf[64];
    unsigned folded, threaded, deleted, merged, selects;
+   /* May every chain be merged (see the top)?  When not, merge_block
+    * counts the chains into a many-compare early return it leaves
+    * (kept_merges) instead of merging them. */
+   bool shape;
+   unsigned kept_merges;
 } simplify;
 
 static const char *fname_of(simplify *c)
@@ -740,6 +770,56 @@ static void drop_wrap_decorations(xe_module *m, const xe_inst *i)
    }
 }
 
+/* Compares joined into one condition (OpLogicalOr/And, or the OpSelect
+ * forms clang writes for || and &&). */
+static unsigned cond_compares(xe_module *m, uint32_t id, int depth)
+{
+   const xe_inst *i = xe_def(m, id);
+   if (!i || depth > 8)
+      return 1;
+   if (i->opcode == SpvOpLogicalOr || i->opcode == SpvOpLogicalAnd)
+      return cond_compares(m, xe_op(i, 0), depth + 1) + cond_compares(m, xe_op(i, 1), depth + 1);
+   if (i->opcode == SpvOpSelect && i->type_id == xe_type_bool(m)) {
+      const xe_inst *a = xe_def(m, xe_op(i, 1)), *b = xe_def(m, xe_op(i, 2));
+      if (a && a->opcode == SpvOpConstantTrue)
+         return cond_compares(m, xe_op(i, 0), depth + 1) + cond_compares(m, xe_op(i, 2), depth + 1);
+      if (b && b->opcode == SpvOpConstantFalse)
+         return cond_compares(m, xe_op(i, 0), depth + 1) + cond_compares(m, xe_op(i, 1), depth + 1);
+   }
+   return 1;
+}
+
+/* Does b only return (OpLine aside), directly or through empty blocks? */
+static bool returns_only(xe_module *m, const xe_block *b)
+{
+   for (int k = 0; k < 8 && b; k++) {
+      xe_inst *t = xe_block_terminator((xe_block *)b);
+      const xe_inst *first = b->insts.first;
+      while (first && (first->opcode == SpvOpLine || first->opcode == SpvOpNoLine))
+         first = first->next;
+      if (!t || first != t)
+         return false;
+      if (t->opcode == SpvOpReturn)
+         return true;
+      if (t->opcode != SpvOpBranch)
+         return false;
+      b = block_of_label(m, xe_op(t, 0));
+   }
+   return false;
+}
+
+/* Compares over all the conditional branches of c's function to t. */
+static unsigned exit_compares(simplify *c, uint32_t t)
+{
+   unsigned n = 0;
+   xe_foreach_block(b, c->f) {
+      xe_inst *bt = xe_block_terminator(b);
+      if (bt && bt->opcode == SpvOpBranchConditional && (xe_op(bt, 1) == t || xe_op(bt, 2) == t))
+         n += cond_compares(c->m, xe_op(bt, 0), 0);
+   }
+   return n;
+}
+
 /* Speculation limit: the second test of a chain is a compare or two. */
 #define MAX_HOISTED 8
 
@@ -802,6 +882,10 @@ static bool merge_block(simplify *c, xe_block *p)
       }
       if (!ok)
          continue;
+      if (!c->shape && returns_only(m, tb) && exit_compares(c, tid) > 2) {
+         c->kept_merges++;
+         continue;
+      }
       /* The rewrite. */
       for (xe_inst *i = l->insts.first, *nx; i && i != t2; i = nx) {
          nx = i->next;
@@ -1001,6 +1085,12 @@ static bool simplify_function(simplify *c)
    }
    /* Blocks the last threading left without predecessors. */
    progress |= delete_unreachable(c);
+   if (!c->shape) {
+      /* The candidates left, counted on the final CFG (the rounds above
+       * counted each one once per round). */
+      c->kept_merges = 0;
+      merge_all(c);
+   }
    return progress;
 }
 
@@ -1048,6 +1138,30 @@ static void keep_reachable(xe_module *m, xe_function *f)
    free(stack);
 }
 
+/* May every chain of f be merged, including into a many-compare early
+ * return (see the top)?  For a kernel's entry or body: when its rewrites
+ * are not asked of the model (xe_options_target 0: --target=none,
+ * --isa-check's first try) or asked for pvc alone (where such merges
+ * gained), or --assume-padded names it (padding then removes the guard
+ * the merge builds).  For any other function (a helper): when that holds
+ * without --assume-padded for every kernel of the module. */
+static bool shape_allowed(const xe_options *o, const xe_kernel *ks, unsigned nk, const xe_function *f)
+{
+   bool kernel = false, all_free = true;
+   for (unsigned k = 0; k < nk; k++) {
+      /* Only pvc was measured to gain from such merges. */
+      bool pvc_only = !(xe_options_target(o, ks[k].name) & ~(1u << XE_DEV_PVC));
+      bool free_k = pvc_only || xe_options_kernel_listed(&o->assume_padded, ks[k].name);
+      if (ks[k].fn == f || ks[k].body == f) {
+         if (free_k)
+            return true;
+         kernel = true;
+      }
+      all_free &= pvc_only;
+   }
+   return !kernel && all_free;
+}
+
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
@@ -1066,25 +1180,40 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
       if (!xe_kernel_rewritable(ctx->options, ks[k].name))
          keep_reachable(m, ks[k].fn);
    }
+   /* Kernels' names per function, for the shape gate. */
+   unsigned nall = 0;
+   xe_kernel *all = xe_kernels_all(m, &nall);
    xe_foreach_fn(f, m) {
       if (!f->first)
          continue; /* an import */
       if (f->mark || single_returning_block(f))
          continue;
-      simplify c = { .m = m, .f = f, .r = ctx->remarks };
-      if (!simplify_function(&c))
-         continue;
-      progress = true;
-      xe_remark(ctx->remarks, fname_of(&c), XE_REMARK_APPLIED,
-                "folded %u branch%s on known values, bypassed %u empty block%s, merged %u "
-                "short-circuit branch%s, turned %u two-way phi branch%s into selects, deleted %u "
-                "unreachable block%s",
-                c.folded, c.folded == 1 ? "" : "es", c.threaded, c.threaded == 1 ? "" : "s",
-                c.merged, c.merged == 1 ? "" : "es", c.selects, c.selects == 1 ? "" : "es",
-                c.deleted, c.deleted == 1 ? "" : "s");
+      simplify c = { .m = m, .f = f, .r = ctx->remarks,
+                     .shape = shape_allowed(ctx->options, all, nall, f) };
+      bool changed = simplify_function(&c);
+      if (changed) {
+         progress = true;
+         xe_remark(ctx->remarks, fname_of(&c), XE_REMARK_APPLIED,
+                   "folded %u branch%s on known values, bypassed %u empty block%s, merged %u "
+                   "short-circuit branch%s, turned %u two-way phi branch%s into selects, "
+                   "deleted %u unreachable block%s",
+                   c.folded, c.folded == 1 ? "" : "es", c.threaded, c.threaded == 1 ? "" : "s",
+                   c.merged, c.merged == 1 ? "" : "es", c.selects, c.selects == 1 ? "" : "es",
+                   c.deleted, c.deleted == 1 ? "" : "s");
+      }
+      if (c.kept_merges)
+         xe_remark(ctx->remarks, fname_of(&c), XE_REMARK_MISSED,
+                   "kept %u short-circuit branch%s to an early return tested by more than 2 "
+                   "compares: on dg2 IGC compiles the chain as predicated compares and one "
+                   "merged guard longer (darktable markesteijn_zero through ocloc: 77 -> 89 "
+                   "instructions), a trade the cost model cannot price; merged with "
+                   "--target=pvc or none, under --isa-check (IGC judges) or with "
+                   "--assume-padded",
+                   c.kept_merges, c.kept_merges == 1 ? "" : "es");
    }
    xe_foreach_fn(f, m)
       f->mark = 0;
    free(ks);
+   free(all);
    return progress;
 }
