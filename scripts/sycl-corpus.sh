@@ -21,6 +21,9 @@
 #     --check-only     only the check, on the modules DIR/manifest.tsv lists
 #     --jobs=N         parallel checks (default 2)
 #     --verify-timeout=S  time limit of one --verify run (default 120; exit 124)
+#     --strict         exit 1 when the check finds an input xeopt cannot read, a
+#                      crash, an invalid output, an output IGC rejects where it
+#                      took the input, or a --verify difference (the ctest entry)
 #     -h, --help
 #
 # Output (DIR):
@@ -58,13 +61,14 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/build/corpus/sycl"
-subset=0 check="" jobs=2 check_only=0 no_ocloc=0 vtime=120
+subset=0 check="" jobs=2 check_only=0 no_ocloc=0 vtime=120 strict=0
 dpctl_ver=0.22.1 dpnp_ver=0.20.0
 xeopt="$root/build/xeopt"
 for a in "$@"; do
   case "$a" in
     --out=*) out="${a#--out=}" ;;
     --subset) subset=1 ;;
+    --strict) strict=1 ;;
     --dpctl=*) dpctl_ver="${a#--dpctl=}" ;;
     --dpnp=*) dpnp_ver="${a#--dpnp=}" ;;
     --check) check=all ;;
@@ -200,7 +204,12 @@ awk -F'\t' '!/^#/ { mods++; k += $2; lib = $1; sub(/\/.*/, "", lib); libs[lib] =
   END { nl = 0; for (l in libs) nl++
         printf "| modules | kernels | libraries | inputs spirv-val rejects | xeopt exit 1 (invalid input) | xeopt crashes (exit >= 2) | invalid outputs | IGC rejects input | IGC rejects output, took input | compiled for pvc (fp64) | --verify exit != 0 | --verify timeouts | kernels NOT verified |\n"
         printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
-        printf "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", mods, k, nl, badin, parse, crash, inval, igcin, igc, pvc, vdiff, vto, nv }' \
-  "$out/check.tsv" > "$out/check-summary.md"
+        printf "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", mods, k, nl, badin, parse, crash, inval, igcin, igc, pvc, vdiff, vto, nv
+        print parse + crash + inval + igc + vdiff > "/dev/stderr" }' \
+  "$out/check.tsv" > "$out/check-summary.md" 2> "$out/check-failures"
 "$py" "$root/scripts/sycl_extract.py" --summarize="$out" >> "$out/check-summary.md"
 cat "$out/check-summary.md"
+if [ "$strict" = 1 ] && [ "$(cat "$out/check-failures")" != 0 ]; then
+  echo "sycl-corpus.sh: $(cat "$out/check-failures") module(s) failed the check (check.tsv)" >&2
+  exit 1
+fi
