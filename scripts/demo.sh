@@ -72,3 +72,14 @@ if have_isa; then
   echo
   run "$root/bench/isa" "$in" "$d/sg_guarded.opt.spv" sg_guarded
 fi
+echo
+echo "== 4. the same, as a page: each remark beside its source line (docs/report.md)"
+# compiled with -g so the module carries its source lines (paths relative to the clone)
+cd "$root"
+run clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 -O2 -no-opaque-pointers \
+  -emit-llvm-bc -finclude-default-header -debug-info-kind=line-tables-only -fdebug-compilation-dir=. \
+  testdata/kernels/sg_guarded.cl -o "$d/sg_guarded.g.bc"
+run llvm-spirv-15 "$d/sg_guarded.g.bc" -o "$d/sg_guarded.g.spv"
+run "$root/build/xeopt" -O2 --assume-padded --assume-aligned --report="$d/sg_guarded.html" \
+  "$d/sg_guarded.g.spv" -o "$d/sg_guarded.g.opt.spv"
+echo "open $d/sg_guarded.html in a browser (docs/report-demo.png is a screenshot of it)"
