@@ -233,6 +233,13 @@ static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
                            const xe_kernel *k, spec_arg *a, xe_inst **last_sel)
 {
    const char *arg_name = xe_name(m, a->param->result_id);
+   /* clang 21's driver and its SPIR-V backend name no arguments: remarks
+    * then name one by its index, as padding does */
+   char shown[32];
+   if (arg_name)
+      snprintf(shown, sizeof(shown), "%s", arg_name);
+   else
+      snprintf(shown, sizeof(shown), "arg%u", a->index);
    uint32_t type = a->param->type_id;
    unsigned width = xe_type_width(m, type);
    long long value = 0;
@@ -240,7 +247,7 @@ static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
    if (spec < 0 || (spec && !fits(value, width))) {
       xe_remark(r, k->name, XE_REMARK_MISSED,
                 "--specialize value for argument '%s' is not a %u-bit integer; the constants "
-                "keep their unspecialized defaults", arg_name ? arg_name : "?", width);
+                "keep their unspecialized defaults", shown, width);
       spec = 0;
       value = 0;
    }
@@ -300,13 +307,12 @@ static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
       xe_remark(r, k->name, XE_REMARK_APPLIED,
                 "argument '%s' bounds %u loop(s): spec constants %u (flag) and %u (value) "
                 "specialized to %lld; the host must pass %s = %lld",
-                arg_name ? arg_name : "?", a->loops, flag_id, value_sid, value,
-                arg_name ? arg_name : "?", value);
+                shown, a->loops, flag_id, value_sid, value, shown, value);
    else
       xe_remark(r, k->name, XE_REMARK_APPLIED,
                 "argument '%s' bounds %u loop(s): spec constants %u (flag, false) and %u "
                 "(value) select it; unspecialized the bound is unchanged",
-                arg_name ? arg_name : "?", a->loops, flag_id, value_sid);
+                shown, a->loops, flag_id, value_sid);
 }
 
 /* Which loops of the body have an argument bound; fills args. */
@@ -379,9 +385,14 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
       for (unsigned j = 0; j < n; j++)
          add_use(a, chain[j]);
       const char *an = xe_name(m, p->result_id);
+      char shown[32];
+      if (an)
+         snprintf(shown, sizeof(shown), "%s", an);
+      else
+         snprintf(shown, sizeof(shown), "arg%u", index);
       xe_remark(r, k->name, XE_REMARK_NOTE,
                 "loop %s: %s computed from argument '%s' (index %u), %u guard(s) "
-                "before the loop", hn, what, an ? an : "?", index, guards);
+                "before the loop", hn, what, shown, index, guards);
       found++;
    }
    return found;
