@@ -37,7 +37,9 @@
  *  - a private array's zero-init and copy-out (OpCopyMemorySized) and its
  *    lifetime markers take the array variable itself, where typed-pointer
  *    front ends cast it to uchar* first; the cast is put back, the form
- *    private-arrays reads (an OpBitcast is a no-op on the address);
+ *    private-arrays reads (an OpBitcast is a no-op on the address); a
+ *    cast of the array to its element pointer (clang 21 stores v[0]
+ *    through one) becomes the chain `v 0 0`;
  *  - clang's SPIR-V backend indexes with byte offsets,
  *        %q = OpInBoundsPtrAccessChain %_ptr_uchar %base %off
  *        %p = OpBitcast %_ptr_T %q
@@ -52,12 +54,11 @@
  *    chain with the indices added, the form clang 15 writes.  Only there:
  *    merging the chains clang 15 and ocloc write themselves loses the
  *    pointers IGC shares between them (darktable's splat, dg2 635 -> 686
- *    instructions).  An integer
- *    OpConstantNull operand (the backend's array index 0) becomes
- *    OpConstant 0.
+ *    instructions).  An integer OpConstantNull operand (the backend's array
+ *    index 0) becomes OpConstant 0.
  *
- * Two repairs make what the producers write valid for SPIRV-Tools 2026
- * (spirv-val 2026.4), which checks rules 2023.1 did not:
+ * Three repairs make what the producers write valid for the SPIRV-Tools
+ * that checks it (2026.4 checks rules 2023.1 did not, and the reverse):
  *  - llvm-spirv 15 and ocloc 22 decorate one id NoSignedWrap twice (22 of
  *    testdata's 72 clang-15 modules, 27 of 69 from ocloc 22): a decoration
  *    repeated word for word is dropped (SPIR-V 2.16.1: "decorated with
