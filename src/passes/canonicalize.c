@@ -552,15 +552,20 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
                 "%u OpConstantComposite(s) with a specialization-constant operand made "
                 "OpSpecConstantComposite", sc);
    progress = dup || sc;
+   /* Each function's kernel through its scratch mark (k + 1), so the walk
+    * stays linear in the module at thousands of kernels. */
+   for (unsigned k = nk; k-- > 0;) {
+      if (ks[k].body)
+         ks[k].body->mark = k + 1;
+      if (ks[k].fn)
+         ks[k].fn->mark = k + 1;
+   }
    xe_foreach_fn(f, m) {
       const char *owner = NULL;
       bool rewritable = all_rewritable;
-      for (unsigned k = 0; k < nk; k++) {
-         if (ks[k].fn == f || ks[k].body == f) {
-            owner = ks[k].name;
-            rewritable = xe_kernel_rewritable(ctx->options, owner);
-            break;
-         }
+      if (f->mark) {
+         owner = ks[f->mark - 1].name;
+         rewritable = xe_kernel_rewritable(ctx->options, owner);
       }
       if (!rewritable)
          continue;
@@ -574,6 +579,8 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
                 "shift-pair sign extensions, byte-offset addresses)", n, owner ? "kernel " : "function ",
                 owner ? owner : fname ? fname : "?");
    }
+   xe_foreach_fn(f, m)
+      f->mark = 0;
    free(ks);
    return progress;
 }
