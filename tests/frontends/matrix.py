@@ -90,11 +90,11 @@ def compile_one(fe, src, out):
     return r.returncode == 0, r.stderr[-400:]
 
 
-def run_xeopt(xeopt, spv, out, mode):
-    cmd = [xeopt, "-O2", "--validate", "--verify", "--remarks"] + MODES[mode] + [spv, "-o", out]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+def parse_remarks(log):
+    """From a run's stderr: the (kernel, pass) pairs applied, and what each
+    pair's remarks said (repairs left out)."""
     applied, said = set(), collections.defaultdict(list)
-    for line in r.stderr.splitlines():
+    for line in log.splitlines():
         m = REMARK.match(line)
         if not m:
             continue
@@ -106,6 +106,21 @@ def run_xeopt(xeopt, spv, out, mode):
         said[(kernel, p)].append(f"{kind}: {msg}")
         if kind == "applied":
             applied.add((kernel, p))
+    return applied, said
+
+
+def missing_pairs(want, got):
+    """The pairs of want not in got.  A pass applied in a helper names no
+    kernel on one module and the kernel on another (one front end inlines
+    what the other keeps as a call): "(module)" is matched by the pass
+    applied anywhere."""
+    return {(k, p) for (k, p) in want - got if k != "(module)" or not any(q == p for _, q in got)}
+
+
+def run_xeopt(xeopt, spv, out, mode):
+    cmd = [xeopt, "-O2", "--validate", "--verify", "--remarks"] + MODES[mode] + [spv, "-o", out]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    applied, said = parse_remarks(r.stderr)
     return r.returncode, r.stderr, applied, said
 
 
@@ -236,10 +251,7 @@ def main():
                         print(f"  note: {fe} does not compile {name}: {why[-1][:160] if why else ''}")
                     continue
                 applied, said = r["modes"].get(mode, (set(), {}))
-                # a pass applied in a helper names no kernel on one module and
-                # the kernel on another (inlined by one front end)
-                missing = {(k, p) for (k, p) in want - applied
-                           if k != "(module)" or not any(q == p for _, q in applied)}
+                missing = missing_pairs(want, applied)
                 for (k, p) in sorted(missing):
                     key = (name, k, p, fe, mode)
                     why = "; ".join(said.get((k, p), ["no remark"]))[:300]

@@ -33,7 +33,6 @@ Every file a step writes stays in the work directory (--work, default
 """
 
 import argparse
-import fnmatch
 import os
 import re
 import shlex
@@ -249,19 +248,10 @@ def run_one(path, xeopt, tag, options, line, t, spv_in, work, text):
           f"{', IGC ' + ','.join(t['ocloc']) if shutil.which(tool('OCLOC', 'ocloc')) else ''})")
 
 
-REMARK = re.compile(r"^xeopt: remark: (?:(\S+): )?\[([a-z-]+)\] applied: ")
-# Repairs apply to one producer's output and not another's by design.
-REPAIRS = {"canonicalize", "block-order", "interface-vars"}
-
-
-def applied(log):
-    """The (kernel, pass) pairs a run's remarks say were applied."""
-    out = set()
-    for line in log.splitlines():
-        m = REMARK.match(line)
-        if m and m.group(2) not in REPAIRS:
-            out.add((m.group(1) or "(module)", m.group(2)))
-    return out
+# The front-end matrix's reading of remarks and of its exceptions
+# (tests/frontends/matrix.py), so both checks count a rewrite alike.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "frontends"))
+import matrix  # noqa: E402
 
 
 def run_front_end(path, xeopt, work, fe):
@@ -315,17 +305,12 @@ def run_front_end(path, xeopt, work, fe):
                              "-out_dir", os.path.join(work, "ocloc26-" + d)])
             if rc:
                 raise TestFailure("ocloc", f"{label}: ocloc 26 rejects the output for {d}:\n{so}{se}")
-        got = applied(logs[fe])
-        # a pass applied in a helper names no kernel on one module and the
-        # kernel on another (llvm-spirv 21 inlines what 15 kept as a call)
-        missing = {(k, p) for (k, p) in applied(logs["clang15"]) - got
-                   if k != "(module)" or not any(q == p for _, q in got)}
+        got = matrix.parse_remarks(logs[fe])[0]
+        missing = matrix.missing_pairs(matrix.parse_remarks(logs["clang15"])[0], got)
         name = os.path.splitext(os.path.basename(path))[0]
-        listed = [tuple(l.split(None, 5)[:5]) for l in open(os.path.join(
-            root, "tests", "frontends", "exceptions.txt")) if l.strip() and not l.startswith("#")]
+        ex = matrix.load_exceptions(os.path.join(root, "tests", "frontends", "exceptions.txt"))
         for k, p in sorted(missing):
-            if any(all(fnmatch.fnmatchcase(v, q) for v, q in zip((name, k, p, fe, "pass"), pat))
-                   for pat in listed):
+            if matrix.listed(ex, (name, k, p, fe, "pass")):
                 print(f"{label}: listed in tests/frontends/exceptions.txt: {k} [{p}]")
                 missing.discard((k, p))
         if missing:
@@ -333,7 +318,7 @@ def run_front_end(path, xeopt, work, fe):
                              if any(f"[{p}]" in l for _, p in missing))
             raise TestFailure("front-end", f"{label}: applied on clang 15's module, not on {fe}'s: "
                               f"{sorted(missing)}\n{said}")
-        print(f"{label}: ok ({len(applied(logs[fe]))} rewrites as on clang 15's module; spirv-val 2023 "
+        print(f"{label}: ok ({len(got)} rewrites as on clang 15's module; spirv-val 2023 "
               f"and 2026, --verify, IGC 22.43 and 26 {','.join(t['ocloc'])})")
 
 
