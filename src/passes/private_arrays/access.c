@@ -121,12 +121,19 @@ void pa_collect(xe_module *m, parr *a)
          if (i->opcode != SpvOpCopyMemorySized || !xe_const_uint(m, xe_op(i, 2), &size)) {
             set_escape(a, "a byte-cast address is used", i);
          } else if (xe_op(i, 0) == a->casts[c]->result_id && is_zero_source(m, xe_op(i, 1)) &&
-                    !a->zero_init && size <= bytes) {
-            a->zero_init = i;
-            a->zero_bytes = size;
+                    size <= bytes) {
+            /* Each zero-init writes zeros to the same leading bytes, so
+             * any number of them (one per copy of a versioned body) keep
+             * every element's value a load or store in the same place
+             * sees; the rewrites keep or rewrite each. */
+            a->zero_init = realloc(a->zero_init, (a->nzero_init + 1) * sizeof(xe_inst *));
+            a->zero_init[a->nzero_init++] = i;
+            if (size > a->zero_bytes)
+               a->zero_bytes = size;
          } else if (xe_op(i, 1) == a->casts[c]->result_id && xe_op(i, 0) != xe_op(i, 1) &&
-                    !a->copy_out && size == bytes && is_pointer_value(m, xe_op(i, 0))) {
-            a->copy_out = i;
+                    size == bytes && is_pointer_value(m, xe_op(i, 0))) {
+            a->copy_out = realloc(a->copy_out, (a->ncopy_out + 1) * sizeof(xe_inst *));
+            a->copy_out[a->ncopy_out++] = i;
          } else {
             set_escape(a, "a memory copy other than zero-init or whole copy-out", i);
          }

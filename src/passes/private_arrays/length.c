@@ -29,7 +29,7 @@ bool pa_shrink_length(xe_module *m, xe_function *f, const char *kn, xe_remarks *
    uint64_t k = maxhi + 1;
    if (k >= a->len)
       return false;
-   if (a->copy_out || a->zero_bytes > k * xe_type_size(m, a->elem)) {
+   if (a->ncopy_out || a->zero_bytes > k * xe_type_size(m, a->elem)) {
       xe_remark(r, kn, XE_REMARK_MISSED, "length of '%s[%u]': a whole-array copy needs all %u elements",
                 pa_var_name(m, a), a->len, a->len);
       return false;
@@ -52,7 +52,7 @@ uint32_t pa_plan_length(xe_module *m, xe_function *f, parr *a)
          maxhi = rg.hi;
    }
    uint64_t k = maxhi + 1;
-   if (k >= a->len || a->copy_out || a->zero_bytes > k * xe_type_size(m, a->elem))
+   if (k >= a->len || a->ncopy_out || a->zero_bytes > k * xe_type_size(m, a->elem))
       return 0;
    return (uint32_t)k;
 }

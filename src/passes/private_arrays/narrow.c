@@ -104,9 +104,8 @@ static uint32_t min_align(uint32_t a, uint64_t off)
 
 /* Replaces the whole-array copy to dst by element loads, widenings and
  * stores, since the bytes of the narrow array are not those of the wide. */
-static void expand_copy_out(xe_module *m, parr *a, uint32_t wide)
+static void expand_copy_out(xe_module *m, parr *a, xe_inst *cp, uint32_t wide)
 {
-   xe_inst *cp = a->copy_out;
    xe_inst *dt = xe_def(m, xe_def(m, xe_op(cp, 0))->type_id);
    uint32_t sc = xe_op(dt, 0);
    uint32_t align = 1, mask = xe_nops(cp) > 3 ? xe_op(cp, 3) : 0;
@@ -128,7 +127,6 @@ static void expand_copy_out(xe_module *m, parr *a, uint32_t wide)
       xe_build_store(&b, d, w, SpvMemoryAccessAlignedMask, min_align(align, (uint64_t)k * wsize));
    }
    xe_inst_delete(m, cp);
-   a->copy_out = NULL;
 }
 
 static void set_mem_align(xe_inst *i, unsigned mask_op, uint32_t align)
@@ -172,15 +170,20 @@ bool pa_narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, parr
    uint32_t np = xe_type_pointer(m, SpvStorageClassFunction, nt);
    uint32_t nsize = nw / 8;
    pa_set_var_type(m, a, nt, a->len);
-   if (a->copy_out)
-      expand_copy_out(m, a, wide);
-   if (a->zero_init) {
-      uint32_t arr = xe_def(m, a->var->type_id)->words[3];
-      uint32_t null = xe_global_append(m, SpvOpConstantNull, arr, 0, NULL, NULL);
-      xe_builder b = xe_builder_before(m, a->zero_init);
+   for (unsigned k = 0; k < a->ncopy_out; k++)
+      expand_copy_out(m, a, a->copy_out[k], wide);
+   a->ncopy_out = 0;
+   uint32_t null = 0;
+   for (unsigned k = 0; k < a->nzero_init; k++) {
+      xe_inst *zi = a->zero_init[k];
+      if (!null) {
+         uint32_t arr = xe_def(m, a->var->type_id)->words[3];
+         null = xe_global_append(m, SpvOpConstantNull, arr, 0, NULL, NULL);
+      }
+      xe_builder b = xe_builder_before(m, zi);
       xe_build_store(&b, a->var->result_id, null, SpvMemoryAccessAlignedMask, nsize);
-      uint32_t src = xe_op(a->zero_init, 1);
-      xe_inst_delete(m, a->zero_init);
+      uint32_t src = xe_op(zi, 1);
+      xe_inst_delete(m, zi);
       /* The zero constant the copy read from is now often unused. */
       while (src) {
          xe_inst *d = xe_def(m, src);
@@ -189,8 +192,8 @@ bool pa_narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, parr
             break;
          src = up;
       }
-      a->zero_init = NULL;
    }
+   a->nzero_init = 0;
    for (unsigned c = 0; c < a->nchains; c++) {
       xe_inst *ch = a->chains[c];
       xe_set_type(ch, np);

@@ -19,6 +19,8 @@
  * An array whose address escapes (any use other than element access
  * chains feeding loads/stores, lifetime markers, and whole-array copies
  * from a zero constant or to another pointer) is left alone with a remark.
+ * Such copies may come more than once (subgroup-versioning copies the
+ * body, and with it the zero-init): each is kept or rewritten alike.
  * Lifetime markers of rewritten arrays are dropped (hints; their sizes
  * would be stale).
  *
@@ -226,6 +228,8 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
       progress |= changed;
       free(a.chains);
       free(a.casts);
+      free(a.zero_init);
+      free(a.copy_out);
    }
    free(vars);
    return progress;

@@ -22,9 +22,13 @@ typedef struct parr {
    unsigned nchains;
    xe_inst **casts;             /* OpBitcast of the variable */
    unsigned ncasts;
-   xe_inst *zero_init;          /* OpCopyMemorySized from a zero constant */
-   uint64_t zero_bytes;
-   xe_inst *copy_out;           /* OpCopyMemorySized of the whole array */
+   /* Copies, one per path that makes them: a function versioned by
+    * subgroup-versioning has each in both copies of its body. */
+   xe_inst **zero_init;         /* OpCopyMemorySized from a zero constant */
+   unsigned nzero_init;
+   uint64_t zero_bytes;         /* the most bytes one of them zeroes */
+   xe_inst **copy_out;          /* OpCopyMemorySized of the whole array */
+   unsigned ncopy_out;
    const char *escape;          /* why nothing can be proven, or NULL */
    xe_inst *escape_at;
 } parr;

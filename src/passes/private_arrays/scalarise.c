@@ -13,7 +13,7 @@
 bool pa_scalarise(xe_module *m, const char *kn, xe_remarks *r, parr *a)
 {
    uint64_t v;
-   if (a->escape || a->copy_out || a->zero_init || a->len > 64)
+   if (a->escape || a->ncopy_out || a->nzero_init || a->len > 64)
       return false;
    for (unsigned c = 0; c < a->nchains; c++) {
       if (!xe_const_uint(m, pa_chain_index(m, a->chains[c]), &v) || v >= a->len ||

@@ -13,7 +13,7 @@
 bool pa_plan_split(xe_module *m, parr *a, uint32_t *comps, uint32_t *used)
 {
    xe_inst *vt = xe_def(m, a->elem);
-   if (!vt || vt->opcode != SpvOpTypeVector || a->escape || a->copy_out || a->zero_init)
+   if (!vt || vt->opcode != SpvOpTypeVector || a->escape || a->ncopy_out || a->nzero_init)
       return false;
    uint32_t nc = xe_op(vt, 1);
    if (nc > 16)
@@ -34,7 +34,7 @@ bool pa_split(xe_module *m, const char *kn, xe_remarks *r, parr *a)
    xe_inst *vt = xe_def(m, a->elem);
    if (!vt || vt->opcode != SpvOpTypeVector || a->escape)
       return false;
-   if (a->copy_out || a->zero_init) {
+   if (a->ncopy_out || a->nzero_init) {
       xe_remark(r, kn, XE_REMARK_MISSED, "split '%s': copied as bytes", pa_var_name(m, a));
       return false;
    }
