@@ -43,6 +43,11 @@ static char *fail(const char *fmt, ...)
 
 static char *check_inst(const xe_module *m, const xe_inst *i)
 {
+   /* ir.h: aux is the running pass's scratch and 0 between passes; a pass
+    * that leaves it set hands the next pass a stale mark it may trust. */
+   if (i->aux)
+      return fail("%s %%%u keeps scratch aux = %u after the pass", xe_opcode_name(i->opcode),
+                  i->result_id, i->aux);
    for (unsigned w = 1; w < i->nwords; w++) {
       if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && !xe_def(m, i->words[w]))
          return fail("%s uses %%%u, which is never defined", xe_opcode_name(i->opcode),
@@ -118,7 +123,10 @@ char *xe_check_structure(const xe_module *m)
    xe_foreach_fn(f, m) {
       if (e)
          break;
-      if (!(e = check_inst(m, f->def)))
+      if (f->mark)   /* as aux: scratch, 0 between passes */
+         e = fail("function %%%u keeps scratch mark = %u after the pass", xe_function_id(f),
+                  f->mark);
+      else if (!(e = check_inst(m, f->def)))
          e = check_list(m, &f->params);
       xe_foreach_block(b, f) {
          if (e)
