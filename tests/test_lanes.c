@@ -227,6 +227,35 @@ START_TEST(vloadn_reads_memory)
 }
 END_TEST
 
+/* get_sub_group_size() is SG when every sub-group is full (LocalSize.x a
+ * multiple of SG): hist_uint's load index base + lane + k * SG (clang
+ * reassociates it and drops NoSignedWrap) keeps lane 0 at a multiple of
+ * SG, so its sign extension cannot wrap between lanes.  With LocalSize.x
+ * = 24 the second sub-group of a work-group has 8 lanes: SubgroupSize is
+ * then not known, and neither is the extension. */
+START_TEST(subgroup_size_alignment)
+{
+   xe_module *m = load("hist_uint");
+   xe_kernel k;
+   xe_lanes *l = analyze(m, &k, 0);
+   ck_assert_uint_eq(k.subgroup_size, 16);
+   ck_assert_int_eq(FACT(l, m, "call3")->kind, XE_LANE_UNIFORM);
+   ck_assert_uint_eq(FACT(l, m, "call3")->tz, 4);
+   ck_assert_uint_eq(FACT(l, m, "mul16")->tz, 4);
+   ck_assert(FACT(l, m, "add18")->nowrap_s);
+   ck_assert_int_eq(FACT(l, m, "idxprom19")->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(FACT(l, m, "arrayidx20")->stride, 8);
+   xe_lanes_free(l);
+   const uint32_t partial[3] = { 24, 1, 1 };
+   l = xe_lanes_analyze(m, k.body, 16, partial, 0);
+   ck_assert_int_eq(FACT(l, m, "call3")->kind, XE_LANE_UNIFORM);
+   ck_assert_uint_eq(FACT(l, m, "call3")->tz, 0);
+   ck_assert_int_eq(FACT(l, m, "idxprom19")->kind, XE_LANE_UNKNOWN);
+   xe_lanes_free(l);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("lanes");
@@ -240,6 +269,7 @@ int main(void)
    tcase_add_test(tc, loops);
    tcase_add_test(tc, aligned_compares);
    tcase_add_test(tc, vloadn_reads_memory);
+   tcase_add_test(tc, subgroup_size_alignment);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

@@ -131,6 +131,14 @@ static xe_lane_fact builtin_fact(const ctx *c, int b, unsigned comp)
       if (!rows)
          return F_UNKNOWN;
       return (xe_lane_fact){ XE_LANE_AFFINE, (uint8_t)sgtz, true, true, 1, 0 };
+   case SpvBuiltInSubgroupSize:
+   case SpvBuiltInSubgroupMaxSize:
+      /* With LocalSize.x a multiple of SG every sub-group is full (the
+       * launch these facts describe: whole work-groups of LocalSize), so
+       * both are SG.  Its alignment is what lets k * get_sub_group_size()
+       * + lane keep the window rule where the front end's reassociation
+       * dropped NoSignedWrap (clang's base + lane + k * SG). */
+      return uniform(rows ? sgtz : 0);
    case SpvBuiltInWorkgroupId:
    case SpvBuiltInNumWorkgroups:
    case SpvBuiltInWorkgroupSize:
@@ -138,8 +146,6 @@ static xe_lane_fact builtin_fact(const ctx *c, int b, unsigned comp)
    case SpvBuiltInGlobalSize:
    case SpvBuiltInGlobalOffset:
    case SpvBuiltInWorkDim:
-   case SpvBuiltInSubgroupSize:
-   case SpvBuiltInSubgroupMaxSize:
    case SpvBuiltInNumSubgroups:
    case SpvBuiltInNumEnqueuedSubgroups:
    case SpvBuiltInSubgroupId:
