@@ -29,9 +29,10 @@
  * + a multiple of SG: u's alignment is known only under the opt-in
  * XE_LANES_ASSUME_OFFSET, "the global work offset is a multiple of SG",
  * which callers must record as a host contract when a result depends on
- * it); y and z ids, WorkgroupId, NumWorkgroups, sizes, SubgroupId, kernel
- * arguments (the function's parameters), constants, spec constants:
- * uniform.
+ * it); SubgroupSize and SubgroupMaxSize: uniform and equal to SG (so a
+ * multiple of 2^log2 SG), every sub-group being full; y and z ids,
+ * WorkgroupId, NumWorkgroups, other sizes, SubgroupId, kernel arguments
+ * (the function's parameters), constants, spec constants: uniform.
  *
  * Loads from memory are unknown (even at uniform addresses: another
  * work-item may write the location; we do not reason about races).
