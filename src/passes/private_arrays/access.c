@@ -70,6 +70,31 @@ static bool is_pointer_value(xe_module *m, uint32_t id)
    return t && t->opcode == SpvOpTypePointer;
 }
 
+/* An address computed from the array and then never used (clang 21
+ * leaves byte casts whose only user canonicalize rewrote): it reads and
+ * writes nothing, so it is no escape; pa_drop_dead deletes it before a
+ * rewrite changes what it would point into. */
+static bool unused_address(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpBitcast && i->opcode != SpvOpCopyObject && !is_chain(i->opcode))
+      return false;
+   uint32_t n;
+   const xe_use *u = xe_uses(m, i->result_id, &n);
+   for (uint32_t k = 0; k < n; k++)
+      if (u[k].inst->block)
+         return false;
+   return true;
+}
+
+static void add_dead(parr *a, xe_inst *i)
+{
+   for (unsigned k = 0; k < a->ndead; k++)
+      if (a->dead[k] == i)
+         return;
+   a->dead = realloc(a->dead, (a->ndead + 1) * sizeof(xe_inst *));
+   a->dead[a->ndead++] = i;
+}
+
 static void set_escape(parr *a, const char *why, xe_inst *at)
 {
    if (!a->escape) {
@@ -105,7 +130,9 @@ void pa_collect(xe_module *m, parr *a)
             continue;
          bool ok = (i->opcode == SpvOpLoad || i->opcode == SpvOpStore) &&
                    cu[k].word == i->first_op;
-         if (!ok)
+         if (!ok && unused_address(m, i))
+            add_dead(a, i);
+         else if (!ok)
             set_escape(a, "an element address escapes", i);
       }
    }
@@ -118,7 +145,9 @@ void pa_collect(xe_module *m, parr *a)
             continue;
          if (i->opcode == SpvOpLifetimeStart || i->opcode == SpvOpLifetimeStop)
             continue;
-         if (i->opcode != SpvOpCopyMemorySized || !xe_const_uint(m, xe_op(i, 2), &size)) {
+         if (unused_address(m, i)) {
+            add_dead(a, i);
+         } else if (i->opcode != SpvOpCopyMemorySized || !xe_const_uint(m, xe_op(i, 2), &size)) {
             set_escape(a, "a byte-cast address is used", i);
          } else if (xe_op(i, 0) == a->casts[c]->result_id && is_zero_source(m, xe_op(i, 1)) &&
                     size <= bytes) {
@@ -139,6 +168,15 @@ void pa_collect(xe_module *m, parr *a)
          }
       }
    }
+}
+
+bool pa_drop_dead(xe_module *m, parr *a)
+{
+   for (unsigned k = 0; k < a->ndead; k++)
+      xe_inst_kill(m, a->dead[k]);
+   bool any = a->ndead > 0;
+   a->ndead = 0;
+   return any;
 }
 
 void pa_drop_lifetimes(xe_module *m, parr *a)

@@ -204,6 +204,8 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
          xe_remark(r, kn, XE_REMARK_MISSED, "'%s[%u]' unchanged: %s (%s)", pa_var_name(m, &a), a.len,
                    a.escape, xe_opcode_name(a.escape_at->opcode));
       } else {
+         /* Before the cost model and the rewrites count the uses. */
+         progress |= pa_drop_dead(m, &a);
          bool allowed = cost_allows(ctx, kfn, f, kn, &a);
          if (allowed && pa_shrink_length(m, f, kn, r, &a))
             changed = true;
@@ -230,6 +232,7 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
       free(a.casts);
       free(a.zero_init);
       free(a.copy_out);
+      free(a.dead);
    }
    free(vars);
    return progress;

@@ -29,13 +29,15 @@ typedef struct parr {
    uint64_t zero_bytes;         /* the most bytes one of them zeroes */
    xe_inst **copy_out;          /* OpCopyMemorySized of the whole array */
    unsigned ncopy_out;
+   xe_inst **dead;              /* unused casts and chains of its addresses */
+   unsigned ndead;
    const char *escape;          /* why nothing can be proven, or NULL */
    xe_inst *escape_at;
 } parr;
 
 /* ---- access.c: the array's uses ---- */
 
-/* Fills a's chains, casts, zero_init, copy_out and escape from the uses of
+/* Fills a's chains, casts, zero_init, copy_out, dead and escape from the uses of
  * a->var (var, elem and len set by the caller). */
 void pa_collect(xe_module *m, parr *a);
 /* The array index of an element access chain c of the variable, 0 when
@@ -44,6 +46,8 @@ uint32_t pa_chain_index(xe_module *m, xe_inst *c);
 /* The constant vector component c selects after the element: -1 for the
  * whole element, INT_MAX when not a constant that fits. */
 int pa_chain_comp(xe_module *m, xe_inst *c);
+/* Deletes a's unused address casts and chains (a->dead); whether any. */
+bool pa_drop_dead(xe_module *m, parr *a);
 /* Deletes the lifetime markers on a's byte casts. */
 void pa_drop_lifetimes(xe_module *m, parr *a);
 /* Retypes a->var as elem[len] and records both in a. */
