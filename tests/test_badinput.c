@@ -238,6 +238,27 @@ START_TEST(unknown_passed_through)
    expect_unchanged("unknown_set", w, n, "-O2",
                     "xeopt: warning: %s: extended instruction set 'Foo.bar' is unknown to "
                     "SPIRV-Tools; the module is passed through unchanged\n");
+
+   /* The same with a set name of 35 bytes: the import (12 words at word 9)
+    * is longer than its own offset, which the framing walk must step over
+    * like any other instruction. */
+   static const char longname[] = "Foo.bar.with.a.much.longer.name.v12";
+   uint32_t w2[96];
+   size_t n2 = 0;
+   memcpy(w2, w, 9 * 4);
+   n2 = 9;
+   w2[n2++] = (2 + (uint32_t)(sizeof longname + 3) / 4) << 16 | 11;
+   w2[n2++] = 6;
+   memset(&w2[n2], 0, (sizeof longname + 3) / 4 * 4);
+   memcpy(&w2[n2], longname, sizeof longname);
+   n2 += (sizeof longname + 3) / 4;
+   ck_assert_uint_gt(w2[9] >> 16, 9);
+   memcpy(&w2[n2], &w[13], (n - 13) * 4);
+   n2 += n - 13;
+   expect_unchanged("unknown_set_long", w2, n2, "-O2",
+                    "xeopt: warning: %s: extended instruction set "
+                    "'Foo.bar.with.a.much.longer.name.v12' is unknown to SPIRV-Tools; the module "
+                    "is passed through unchanged\n");
 }
 END_TEST
 

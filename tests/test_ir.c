@@ -264,6 +264,9 @@ START_TEST(use_lists_follow_edits)
          found |= uu[j].inst == u[k].inst && uu[j].word == u[k].word;
       ck_assert(found);
    }
+   /* An id past every table has no uses (it is not read from them). */
+   ck_assert(xe_uses_unordered(m, m->bound + 4096, &nu) == NULL);
+   ck_assert_uint_eq(nu, 0);
    ck_assert_msg(xe_check_uses(m, &err), "%s", err);
    /* replace all uses, then kill the definition with its name */
    xe_replace_all_uses(m, c1, c0);
