@@ -348,3 +348,257 @@ bool xe_launch_from_json(const cJSON *js, xe_launch *l, xe_arg_spec *specs, unsi
    }
    return true;
 }
+
+/* ---- the memory of pointer arguments ---- */
+
+/* The first scalar of type (descending into vectors, arrays and structs):
+ * its width in bytes (pointers 8), or 0 when there is none. */
+static unsigned first_scalar(const xe_module *m, uint32_t type, bool *is_float)
+{
+   for (int depth = 0; depth < 16; depth++) {
+      xe_inst *t = xe_def(m, type);
+      if (!t) return 0;
+      switch (t->opcode) {
+      case SpvOpTypeInt: case SpvOpTypeFloat:
+         *is_float = t->opcode == SpvOpTypeFloat;
+         return xe_op(t, 0) / 8;
+      case SpvOpTypePointer:
+         *is_float = false;
+         return 8;
+      case SpvOpTypeVector: case SpvOpTypeArray: case SpvOpTypeStruct:
+         if (!xe_nops(t)) return 0;
+         type = xe_op(t, 0);
+         break;
+      default:
+         return 0;
+      }
+   }
+   return 0;
+}
+
+/* The leaves of `type` at byte `base`: every scalar (when scalars) and
+ * pointer, in layout order, while there is room. */
+static void add_leaves(const xe_module *m, uint32_t type, uint64_t base, bool scalars,
+                       xe_param_mem *out)
+{
+   xe_inst *t = xe_def(m, type);
+   if (!t || out->nleaves == XE_PARAM_MAX_LEAVES || base > UINT32_MAX) return;
+   switch (t->opcode) {
+   case SpvOpTypeInt: case SpvOpTypeFloat:
+      if (scalars)
+         out->leaf[out->nleaves++] = (xe_param_leaf){(uint32_t)base,
+            t->opcode == SpvOpTypeInt ? XE_LEAF_INT : XE_LEAF_FLOAT, (uint8_t)(xe_op(t, 0) / 8), 0, false};
+      break;
+   case SpvOpTypePointer: {
+      xe_param_leaf *l = &out->leaf[out->nleaves++];
+      *l = (xe_param_leaf){(uint32_t)base, XE_LEAF_PTR, 8, 0, false};
+      /* An i8 pointee says nothing (LLVM's opaque pointers are written
+       * as i8*): the target's width is traced later. */
+      if (xe_type_width(m, xe_op(t, 1)) != 8)
+         l->target_elem = (uint8_t)first_scalar(m, xe_op(t, 1), &l->target_float);
+      break;
+   }
+   case SpvOpTypeVector: case SpvOpTypeArray: {
+      uint64_t n;
+      if (t->opcode == SpvOpTypeVector) n = xe_op(t, 1);
+      else if (!xe_const_uint(m, xe_op(t, 1), &n)) return;
+      uint64_t es = xe_type_layout(m, xe_op(t, 0), NULL);
+      for (uint64_t i = 0; i < n && es && out->nleaves < XE_PARAM_MAX_LEAVES; i++)
+         add_leaves(m, xe_op(t, 0), base + i * es, scalars, out);
+      break;
+   }
+   case SpvOpTypeStruct:
+      for (unsigned k = 0; k < xe_nops(t); k++)
+         add_leaves(m, xe_op(t, k), base + xe_type_member_offset(m, type, k), scalars, out);
+      break;
+   default:
+      break;
+   }
+}
+
+/* The byte offset an access chain adds to its base, which points `off`
+ * bytes into the argument; UINT64_MAX when an index is not a constant. */
+static uint64_t chain_offset(const xe_module *m, const xe_inst *i, uint64_t off)
+{
+   xe_inst *pt = xe_def(m, xe_def(m, xe_op(i, 0)) ? xe_def(m, xe_op(i, 0))->type_id : 0);
+   if (off == UINT64_MAX || !pt || pt->opcode != SpvOpTypePointer) return UINT64_MAX;
+   uint32_t type = xe_op(pt, 1);
+   bool ptr_chain = i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain;
+   for (unsigned k = 1; k < xe_nops(i); k++) {
+      uint64_t idx;
+      if (!xe_const_uint(m, xe_op(i, k), &idx)) return UINT64_MAX;
+      if (k == 1 && ptr_chain) {
+         off += idx * xe_type_layout(m, type, NULL);
+         continue;
+      }
+      xe_inst *t = xe_def(m, type);
+      if (!t) return UINT64_MAX;
+      if (t->opcode == SpvOpTypeStruct) {
+         if (idx >= xe_nops(t)) return UINT64_MAX;
+         off += xe_type_member_offset(m, type, (unsigned)idx);
+         type = xe_op(t, (unsigned)idx);
+      } else if (t->opcode == SpvOpTypeArray || t->opcode == SpvOpTypeVector ||
+                 t->opcode == SpvOpTypeRuntimeArray) {
+         type = xe_op(t, 0);
+         off += idx * xe_type_layout(m, type, NULL);
+      } else {
+         return UINT64_MAX;
+      }
+   }
+   return off;
+}
+
+/* The OpVariable a pointer is a cast of, or the pointer itself. */
+static uint32_t pointer_root(const xe_module *m, uint32_t id)
+{
+   for (int depth = 0; depth < 8; depth++) {
+      xe_inst *d = xe_def(m, id);
+      if (!d || (d->opcode != SpvOpBitcast && d->opcode != SpvOpPtrCastToGeneric &&
+                 d->opcode != SpvOpCopyObject))
+         break;
+      id = xe_op(d, 0);
+   }
+   return id;
+}
+
+/* The variable (or parameter) a pointer points into, through casts and
+ * constant access chains, and the byte offset; UINT64_MAX when an index is
+ * not a constant. */
+static uint64_t locate(const xe_module *m, uint32_t id, uint32_t *root)
+{
+   uint64_t off = 0;
+   for (int depth = 0; depth < 16; depth++) {
+      xe_inst *d = xe_def(m, id);
+      if (d && (d->opcode == SpvOpBitcast || d->opcode == SpvOpPtrCastToGeneric ||
+                d->opcode == SpvOpCopyObject)) {
+         id = xe_op(d, 0);
+      } else if (d && (d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain ||
+                       d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain)) {
+         uint64_t delta = chain_offset(m, d, 0);
+         if (delta == UINT64_MAX) return UINT64_MAX;
+         off += delta;
+         id = xe_op(d, 0);
+      } else {
+         break;
+      }
+   }
+   *root = id;
+   return off;
+}
+
+/* The first width the kernel loads or stores through the pointer that
+ * parameter `param`'s memory holds at byte `at` (any byte when any_at: an
+ * array of pointers).  It follows where that memory is read: casts,
+ * constant access chains, calls, copies (OpCopyMemory*, and a load of the
+ * pointer stored elsewhere: DPC++ copies its by-value captures member by
+ * member into the kernel functor); then the pointer, loaded as a pointer
+ * or as a 64-bit integer converted by OpConvertUToPtr (how DPC++ reads a
+ * pointer member it declared as i8*), through casts and access chains to
+ * its first load or store.  0 when no access is found. */
+static unsigned traced_width(xe_module *m, uint32_t param, uint64_t at0, bool any_at, bool *is_float)
+{
+   /* Items: id points `off` bytes into a memory that holds the pointer at
+    * byte `at`; or, derived, id is (derived from) that pointer. */
+   struct { uint32_t id; uint64_t off, at; bool derived, any; } w[256];
+   unsigned n = 0;
+   bool any = any_at;    /* the item's memory holds pointers at every byte */
+#define PUSH(i_, o_, a_, d_) do { if (n < 256) { w[n].id = (i_); w[n].off = (o_); w[n].at = (a_); \
+                                                 w[n].derived = (d_); w[n].any = any; n++; } } while (0)
+   PUSH(param, 0, at0, false);
+   for (unsigned h = 0; h < n; h++) {
+      uint32_t cnt;
+      const xe_use *u = xe_uses_unordered(m, w[h].id, &cnt);
+      uint64_t off = w[h].off, at = w[h].at;
+      bool derived = w[h].derived;
+      for (uint32_t j = 0; j < cnt; j++) {
+         any = w[h].any;
+         xe_inst *i = u[j].inst;
+         unsigned opk = u[j].word - i->first_op;
+         switch (i->opcode) {
+         case SpvOpBitcast: case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
+         case SpvOpGenericCastToPtrExplicit: case SpvOpCopyObject:
+            PUSH(i->result_id, off, at, derived);
+            break;
+         case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+         case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+            if (opk == 0) PUSH(i->result_id, derived ? 0 : chain_offset(m, i, off), at, derived);
+            break;
+         case SpvOpFunctionCall: {
+            xe_function *callee = opk ? xe_function_by_id(m, xe_op(i, 0)) : NULL;
+            unsigned pk = 0;
+            for (xe_inst *p = callee ? callee->params.first : NULL; p; p = p->next)
+               if (p->opcode == SpvOpFunctionParameter && ++pk == opk) {
+                  PUSH(p->result_id, off, at, derived);
+                  break;
+               }
+            break;
+         }
+         case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+            if (opk == 1 && !derived) PUSH(pointer_root(m, xe_op(i, 0)), off, at, false);
+            break;
+         case SpvOpLoad: case SpvOpStore: {
+            if (opk != 0) break;
+            uint32_t vt = i->opcode == SpvOpLoad ? i->type_id
+                          : xe_def(m, xe_op(i, 1)) ? xe_def(m, xe_op(i, 1))->type_id : 0;
+            if (derived) {
+               unsigned wd = first_scalar(m, vt, is_float);
+               if (wd) return wd;
+               break;
+            }
+            if (i->opcode != SpvOpLoad || (!any && off != at)) break;
+            xe_inst *t = xe_def(m, vt);
+            if (t && t->opcode == SpvOpTypePointer)
+               PUSH(i->result_id, 0, 0, true);
+            if ((t && t->opcode == SpvOpTypePointer) || xe_type_width(m, vt) == 64) {
+               uint32_t c2;
+               const xe_use *u2 = xe_uses_unordered(m, i->result_id, &c2);
+               any = false;
+               for (uint32_t q = 0; q < c2; q++) {
+                  xe_inst *v = u2[q].inst;
+                  uint32_t root;
+                  uint64_t o2;
+                  if (v->opcode == SpvOpConvertUToPtr)
+                     PUSH(v->result_id, 0, 0, true);
+                  else if (v->opcode == SpvOpStore && u2[q].word == v->first_op + 1 &&
+                           (o2 = locate(m, xe_op(v, 0), &root)) != UINT64_MAX)
+                     PUSH(root, 0, o2, false);
+               }
+            }
+            break;
+         }
+         default:
+            break;
+         }
+      }
+   }
+#undef PUSH
+   return 0;
+}
+
+bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param_mem *out)
+{
+   memset(out, 0, sizeof *out);
+   xe_kernel kn;
+   if (!xe_kernel_by_name(m, kernel, &kn)) return false;
+   unsigned pk = 0;
+   xe_inst *p = kn.fn->params.first;
+   for (; p; p = p->next)
+      if (p->opcode == SpvOpFunctionParameter && pk++ == k) break;
+   if (!p) return false;
+   xe_inst *t = xe_def(m, p->type_id);
+   if (!t || t->opcode != SpvOpTypePointer) return true;
+   out->by_value = xe_op(t, 0) == SpvStorageClassFunction;
+   add_leaves(m, xe_op(t, 1), 0, out->by_value, out);
+   for (unsigned j = 0; j < out->nleaves; j++) {
+      xe_param_leaf *l = &out->leaf[j];
+      if (l->kind != XE_LEAF_PTR || l->target_elem) continue;
+      bool f = false;
+      unsigned wd = traced_width(m, p->result_id, l->offset, !out->by_value, &f);
+      /* Not found: 8 bytes, a size_t.  Small 8-byte values read at a
+       * narrower width are still small values (or zeros); small bytes
+       * read as a 64-bit value are not small. */
+      l->target_elem = (uint8_t)(wd ? wd : 8);
+      l->target_float = wd && f;
+   }
+   return true;
+}

@@ -45,6 +45,40 @@ const char *xe_image_type_name(uint32_t type);
 void xe_image_spec(xe_arg_spec *a, const xe_image_desc *im, enum xe_fill fill);
 /* The argument string of a sampler value ("sampler:clamp:normalized:linear"). */
 const char *xe_sampler_string(uint32_t s, char *buf, size_t n);
+/* What a launch must put into a pointer argument's memory beyond random
+ * bytes (docs/exec.md): the scalars and pointers of one element, read from
+ * the declared type.  DPC++ passes a SYCL kernel's captures by value
+ * (FuncParamAttr ByVal on a Function-storage pointer): sycl::range and
+ * sycl::id structs, indexers holding a dimension count and a pointer to
+ * shapes and strides, USM pointers; and an argument may be a buffer of
+ * pointers (`T **`).  Random bytes in such memory are wild pointers and
+ * sizes no kernel expects, so no launch is ever valid. */
+enum xe_leaf_kind { XE_LEAF_INT, XE_LEAF_FLOAT, XE_LEAF_PTR };
+#define XE_PARAM_MAX_LEAVES 32
+typedef struct xe_param_leaf {
+   uint32_t offset;          /* bytes into one element of the argument */
+   uint8_t kind;             /* enum xe_leaf_kind */
+   uint8_t width;            /* bytes */
+   /* XE_LEAF_PTR: the size of one element of what it points to (the
+    * first scalar of its declared pointee; for an i8 pointee, LLVM's
+    * opaque pointer, the first width the kernel loads or stores through
+    * it, else 8), and whether that is a float.  Pointers in the memory it
+    * points to are not followed. */
+   uint8_t target_elem;
+   bool target_float;
+} xe_param_leaf;
+typedef struct xe_param_mem {
+   bool by_value;            /* FuncParamAttr ByVal: the argument is one element */
+   unsigned nleaves;         /* 0: nothing to fill but random data */
+   xe_param_leaf leaf[XE_PARAM_MAX_LEAVES];
+} xe_param_mem;
+/* The memory map of parameter k of the kernel: for a by-value aggregate
+ * (a Function-storage pointer parameter: a kernel's other arguments are
+ * never in private memory) every scalar and pointer leaf, the first
+ * XE_PARAM_MAX_LEAVES in layout order; for a buffer, the pointer leaves of
+ * its element type only (none for a plain buffer).  false when there is no
+ * such kernel or parameter. */
+bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param_mem *out);
 /* Deterministic generator (splitmix64). */
 uint64_t xe_rand(uint64_t *state);
 

@@ -26,7 +26,16 @@
  *    argument k grows k and runs again;
  *  - images cover the NDRange (global + offset per dimension) and double
  *    when the input goes outside one; their formats and the samplers vary
- *    per slot (plan_images).
+ *    per slot (plan_images);
+ *  - memory the kernel reads pointers and sizes from is laid out by its
+ *    declared type (xe_exec_param_memory): a by-value capture (SYCL's
+ *    kernel functor members: ranges, ids, indexers) gets shape-tied
+ *    scalars like the scalar arguments, and every pointer in it or in an
+ *    array of pointers points into a hidden buffer of its own, appended
+ *    after the arguments, sized, grown and compared like the others; what
+ *    such pointers reach holds no zeros (shapes and strides, which the
+ *    kernel divides by), and after a division by zero no integer buffer
+ *    does.
  *
  * Each launch slot gets a bounded number of input runs (MAX_ATTEMPTS).
  * Why the input run failed decides the next attempt (retry_for): grow a
@@ -73,6 +82,13 @@ typedef struct vkernel {
    /* Elements (local: bytes) per work-item the input reached on an earlier
     * launch, so that later launches start large enough. */
    double per_item[XE_EXEC_MAX_ARGS];
+   /* Arguments: the kernel's np, then one hidden buffer per pointer leaf
+    * (na in all): what the pointers in by-value captures and pointer
+    * arrays point to (mem, hidden: the argument a leaf points into, 0 for
+    * a null pointer). */
+   int na;
+   xe_param_mem mem[XE_EXEC_MAX_ARGS];
+   uint8_t hidden[XE_EXEC_MAX_ARGS][XE_PARAM_MAX_LEAVES];
 } vkernel;
 
 /* One launch before its arguments are materialized. */
@@ -85,6 +101,8 @@ typedef struct vplan {
    uint64_t start[XE_EXEC_MAX_ARGS]; /* buffer bytes before the kernel's pointer */
    uint64_t range;                   /* random integer data in [0, range) */
    uint64_t seed;                    /* data seed */
+   bool nonzero;                     /* integer data without zeros (after a division by zero) */
+   double leaf[XE_EXEC_MAX_ARGS][XE_PARAM_MAX_LEAVES];  /* by-value scalars */
    xe_image_desc image[XE_EXEC_MAX_ARGS];  /* image arguments (plan_images) */
    unsigned image_scale[XE_EXEC_MAX_ARGS]; /* extent = (global + offset) * scale */
    uint32_t sampler[XE_EXEC_MAX_ARGS];     /* sampler arguments */
@@ -333,6 +351,16 @@ static int64_t scalar_value(const vplan *p, uint64_t *seed, bool natural, bool s
 static void plan_scalars(const vkernel *vk, vplan *p, uint64_t *seed, bool natural, bool small)
 {
    for (int k = 0; k < vk->np; k++) {
+      if (vk->mem[k].by_value) {
+         /* A by-value capture's scalars are sizes, offsets and counts
+          * like the scalar arguments (a sycl::range, an indexer's
+          * dimension count and start offsets). */
+         for (unsigned j = 0; j < vk->mem[k].nleaves; j++) {
+            const xe_param_leaf *lf = &vk->mem[k].leaf[j];
+            if (lf->kind == XE_LEAF_FLOAT) p->leaf[k][j] = (double)(xe_rand(seed) % 17) / 4.0;
+            else if (lf->kind == XE_LEAF_INT) p->leaf[k][j] = (double)scalar_value(p, seed, natural, small);
+         }
+      }
       if (vk->kind[k] != XE_ARG_SCALAR) continue;
       if (vk->fixed[k] != INT64_MIN) p->sval[k] = (double)vk->fixed[k];
       else if (vk->isf[k]) p->sval[k] = (double)(xe_rand(seed) % 17) / 4.0;
@@ -355,14 +383,16 @@ static void plan_buffers(const vkernel *vk, vplan *p)
    memcpy(l.global_size, p->global, sizeof l.global_size);
    memcpy(l.local_size, p->local, sizeof l.local_size);
    memcpy(l.global_offset, p->offset, sizeof l.global_offset);
-   for (int k = 0; k < vk->np; k++) {
+   for (int k = 0; k < vk->na; k++) {
       unsigned e = vk->elem[k] ? vk->elem[k] : 1;
-      if (vk->kind[k] == XE_ARG_BUFFER) {
+      if (k < vk->np && vk->mem[k].by_value) {
+         p->count[k] = 1;
+      } else if (vk->kind[k] == XE_ARG_BUFFER) {
          uint64_t c = 2 * (t + reach + (uint64_t)smax) + 256;
          uint64_t learned = (uint64_t)(vk->per_item[k] * (double)(t + reach) * 1.25);
          if (learned > c) c = learned;
          if (c * e > BUFFER_CAP) c = BUFFER_CAP / e;
-         uint64_t need = padded_min_elements(vk, (unsigned)k, &l, p->sval);
+         uint64_t need = k < vk->np ? padded_min_elements(vk, (unsigned)k, &l, p->sval) : 0;
          p->count[k] = need > c ? need : c;
       } else if (vk->kind[k] == XE_ARG_LOCAL) {
          uint64_t learned = (uint64_t)(vk->per_item[k] * (double)lt * 1.25);
@@ -375,14 +405,14 @@ static void materialize(const vkernel *vk, const vplan *p, xe_launch *l)
 {
    memset(l, 0, sizeof *l);
    l->kernel = vk->name;
-   l->nargs = (unsigned)vk->np;
+   l->nargs = (unsigned)vk->na;
    l->dims = p->dims;
    l->max_steps = 400000000;
    l->subgroup_size = p->sg;
    memcpy(l->global, p->global, sizeof l->global);
    memcpy(l->local, p->local, sizeof l->local);
    memcpy(l->offset, p->offset, sizeof l->offset);
-   for (int k = 0; k < vk->np; k++) {
+   for (int k = 0; k < vk->na; k++) {
       xe_arg_spec s = {0};
       s.kind = vk->kind[k];
       s.elem = vk->elem[k] ? vk->elem[k] : 1;
@@ -406,6 +436,34 @@ static void materialize(const vkernel *vk, const vplan *p, xe_launch *l)
       }
       xe_arg_materialize(&s, &l->args[k], p->seed + (uint64_t)k * 7919);
       l->args[k].start = s.kind == XE_ARG_BUFFER ? p->start[k] : 0;
+      /* What a kernel reaches through a pointer in its arguments' memory
+       * is mostly shapes and strides, which it divides by; and after a
+       * division by zero, no integer data is zero. */
+      if (s.kind == XE_ARG_BUFFER && !s.is_float && (k >= vk->np || p->nonzero))
+         for (uint64_t i = 0; i + s.elem <= l->args[k].size && s.elem <= 8; i += s.elem)
+            if (!ld_u(l->args[k].data + i, s.elem)) st_u(l->args[k].data + i, s.elem, 1);
+   }
+   for (int k = 0; k < vk->np; k++) {
+      const xe_param_mem *mem = &vk->mem[k];
+      if (!mem->nleaves) continue;
+      uint8_t *base = l->args[k].data + l->args[k].start;
+      uint64_t size = l->args[k].size - l->args[k].start, es = vk->elem[k] ? vk->elem[k] : 1;
+      uint64_t n = mem->by_value ? 1 : size / es;
+      for (uint64_t e = 0; e < n; e++)
+         for (unsigned j = 0; j < mem->nleaves; j++) {
+            const xe_param_leaf *lf = &mem->leaf[j];
+            uint64_t at = e * es + lf->offset;
+            if (at + lf->width > size) continue;
+            unsigned h = vk->hidden[k][j];
+            /* Element e of an array of pointers points e elements into
+             * its hidden buffer: distinct pointers, distinct data. */
+            if (lf->kind == XE_LEAF_PTR)
+               st_u(base + at, 8, h ? PTR(SP_GLOBAL, h, l->args[h].start + e * lf->target_elem) : 0);
+            else if (lf->kind == XE_LEAF_FLOAT)
+               st_f(base + at, lf->width, p->leaf[k][j]);
+            else
+               st_u(base + at, lf->width, (uint64_t)(int64_t)p->leaf[k][j]);
+         }
    }
 }
 
@@ -433,8 +491,9 @@ static void print_dims(FILE *log, const char *opt, const uint64_t *v, unsigned d
    for (unsigned d = 1; d < dims; d++) fprintf(log, ",%llu", (unsigned long long)v[d]);
 }
 
-/* The launch as `xeopt run` options, to reproduce a finding. */
-static void print_launch(FILE *log, const xe_launch *l)
+/* The launch as `xeopt run` options, to reproduce a finding (arguments
+ * from np on are the hidden buffers, "memN"). */
+static void print_launch(FILE *log, const xe_launch *l, unsigned np)
 {
    unsigned dims = l->dims ? l->dims : 1;
    fputs("  launch:", log);
@@ -462,7 +521,8 @@ static void print_launch(FILE *log, const xe_launch *l)
                  (unsigned long long)(l->args[k].size - l->args[k].start),
                  (unsigned long long)l->args[k].start);
       else
-         fprintf(log, " arg%u=buf[%llu bytes]", k, (unsigned long long)l->args[k].size);
+         fprintf(log, " %s%u=buf[%llu bytes]", k < np ? "arg" : "mem", k < np ? k : k - np,
+                 (unsigned long long)l->args[k].size);
    }
    fputc('\n', log);
 }
@@ -506,7 +566,7 @@ static bool grow_to_reach(vkernel *vk, const xe_launch *l, vplan *p)
 {
    uint64_t t = p->global[0] * p->global[1] * p->global[2];
    uint64_t lt = p->local[0] * p->local[1] * p->local[2];
-   for (int k = 0; k < vk->np; k++) {
+   for (int k = 0; k < vk->na; k++) {
       if (!l->reach[k]) continue;
       unsigned e = vk->kind[k] == XE_ARG_LOCAL ? 1 : vk->elem[k] ? vk->elem[k] : 1;
       uint64_t need = (l->reach[k] - p->start[k] + e - 1) / e;
@@ -532,7 +592,7 @@ static bool reached_past(const xe_launch *l)
 static int compare_args(const vkernel *vk, const xe_launch *l, const xe_launch *la,
                         const xe_launch *lb, FILE *log)
 {
-   for (int k = 0; k < vk->np; k++) {
+   for (int k = 0; k < (int)la->nargs && k < vk->na; k++) {
       if (vk->kind[k] != XE_ARG_BUFFER && vk->kind[k] != XE_ARG_IMAGE) continue;
       for (uint64_t i = 0; i < la->args[k].size; i++) {
          if (la->args[k].data[i] == lb->args[k].data[i]) continue;
@@ -543,7 +603,11 @@ static int compare_args(const vkernel *vk, const xe_launch *l, const xe_launch *
                       : vk->elem[k] && vk->elem[k] <= 8 ? vk->elem[k] : 1;
          uint64_t st = la->args[k].start, rel = i - (i >= st ? st : 0);
          uint64_t idx = rel / e, at = st + idx * e;
-         if (i < st)
+         if (k >= vk->np)
+            fprintf(log, "kernel %s: hidden buffer %d (memory a pointer in an argument points "
+                    "to) differs at byte %llu: input 0x%x, optimized 0x%x\n", vk->name, k - vk->np,
+                    (unsigned long long)i, la->args[k].data[i], lb->args[k].data[i]);
+         else if (i < st)
             fprintf(log, "kernel %s: argument %d differs %llu bytes before its start: "
                     "input 0x%x, optimized 0x%x\n", vk->name, k, (unsigned long long)(st - i),
                     la->args[k].data[i], lb->args[k].data[i]);
@@ -553,7 +617,7 @@ static int compare_args(const vkernel *vk, const xe_launch *l, const xe_launch *
                     (unsigned long long)rel,
                     (unsigned long long)(at + e <= la->args[k].size ? ld_u(la->args[k].data + at, e) : 0),
                     (unsigned long long)(at + e <= lb->args[k].size ? ld_u(lb->args[k].data + at, e) : 0));
-         print_launch(log, l);
+         print_launch(log, l, (unsigned)vk->np);
          return 1;
       }
    }
@@ -573,7 +637,7 @@ static int run_output(xe_module *b, const vkernel *vk, const xe_launch *l, const
    if (!xe_exec_run(b, &lb, &err)) {
       fprintf(log, "kernel %s: the optimized module fails where the input runs: %s\n",
               vk->name, err);
-      print_launch(log, l);
+      print_launch(log, l, (unsigned)vk->np);
       free(err);
       rc = 1;
    } else if (lb.races) {
@@ -581,7 +645,7 @@ static int run_output(xe_module *b, const vkernel *vk, const xe_launch *l, const
        * a race only the output has is a finding. */
       fprintf(log, "kernel %s: the optimized module races where the input does not: %s\n",
               vk->name, lb.race);
-      print_launch(log, l);
+      print_launch(log, l, (unsigned)vk->np);
       rc = 1;
    } else {
       rc = compare_args(vk, l, la, &lb, log);
@@ -651,6 +715,7 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
          la.fault.kind = XE_FAULT_OTHER;
       }
       enum retry r = retry_for(vk, &la, err);
+      if (err && strstr(err, "division by zero")) p.nonzero = true;
       free_args(&la);
       free_args(&l);
       free(last);
@@ -811,6 +876,22 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
          memcpy(vk.local, lsz->v, sizeof vk.local);
       vk.dims = dims;
       for (int i = 0; i < vk.np; i++) vk.fixed[i] = INT64_MIN;
+      /* Pointers in by-value captures and pointer arrays point into hidden
+       * buffers, one per pointer leaf, appended after the arguments. */
+      vk.na = vk.np;
+      for (int i = 0; i < vk.np; i++) {
+         if (vk.kind[i] != XE_ARG_BUFFER) continue;
+         xe_exec_param_memory(a, vk.name, (unsigned)i, &vk.mem[i]);
+         for (unsigned j = 0; j < vk.mem[i].nleaves && vk.na < XE_EXEC_MAX_ARGS; j++) {
+            const xe_param_leaf *lf = &vk.mem[i].leaf[j];
+            if (lf->kind != XE_LEAF_PTR) continue;
+            vk.hidden[i][j] = (uint8_t)vk.na;
+            vk.kind[vk.na] = XE_ARG_BUFFER;
+            vk.elem[vk.na] = lf->target_elem;
+            vk.isf[vk.na] = lf->target_float;
+            vk.na++;
+         }
+      }
       vk.contract = xe_mf_find(&contract, vk.name);
       verify_launch_from_contract(vk.contract, &vk);
       unsigned ok = 0, users = 0;
