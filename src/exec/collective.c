@@ -34,6 +34,9 @@ static bool reduce(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
             case SpvOpGroupSMin: st_u(L->v + d->res, w, ~0ull >> (65 - 8 * w)); break;
             case SpvOpGroupSMax: st_u(L->v + d->res, w, 1ull << (8 * w - 1)); break;
             case SpvOpGroupUMin: st_u(L->v + d->res, w, ~0ull); break;
+            case SpvOpGroupBitwiseAndKHR: st_u(L->v + d->res, w, ~0ull); break;
+            case SpvOpGroupIMulKHR: st_u(L->v + d->res, w, 1); break;
+            case SpvOpGroupFMulKHR: st_f(L->v + d->res, w, 1); break;
             default: st_u(L->v + d->res, w, 0); break;
             }
          } else if (d->kind == K_FLOAT) st_f(L->v + d->res, w, facc);
@@ -51,6 +54,17 @@ static bool reduce(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
       case SpvOpGroupUMax: uacc = u > uacc ? u : uacc; break;
       case SpvOpGroupSMin: sacc = s < sacc ? s : sacc; break;
       case SpvOpGroupSMax: sacc = s > sacc ? s : sacc; break;
+      /* SPV_KHR_uniform_group_instructions: the product wraps like
+       * OpIMul; a float product is rounded to the type at every step, as
+       * a sequential loop over the lanes computes it. */
+      case SpvOpGroupIMulKHR: uacc *= u; break;
+      case SpvOpGroupFMulKHR:
+         facc = w == 4 ? (double)((float)facc * (float)f)
+              : w == 2 ? xe_half_to_double(xe_double_to_half(facc * f)) : facc * f;
+         break;
+      case SpvOpGroupBitwiseAndKHR: uacc &= u; break;
+      case SpvOpGroupBitwiseOrKHR: uacc |= u; break;
+      case SpvOpGroupBitwiseXorKHR: uacc ^= u; break;
       default: return xe_run_fail(r, d, "unsupported group operation");
       }
       if (gop == SpvGroupOperationInclusiveScan) {
@@ -188,6 +202,8 @@ bool xe_run_collective(xe_run *r, xe_wi *lanes, unsigned n, const dinst *d)
    }
    case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupSMin: case SpvOpGroupSMax:
    case SpvOpGroupUMin: case SpvOpGroupUMax: case SpvOpGroupFMin: case SpvOpGroupFMax:
+   case SpvOpGroupIMulKHR: case SpvOpGroupFMulKHR: case SpvOpGroupBitwiseAndKHR:
+   case SpvOpGroupBitwiseOrKHR: case SpvOpGroupBitwiseXorKHR:
       return reduce(r, lanes, n, d);
    default: {
       char msg[96];

@@ -250,12 +250,15 @@ static bool step(xe_run *r, xe_wi *w)
       case SpvOpSubgroupBlockWriteINTEL: case SpvOpGroupAll: case SpvOpGroupAny:
       case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupSMin: case SpvOpGroupSMax:
       case SpvOpGroupUMin: case SpvOpGroupUMax: case SpvOpGroupFMin: case SpvOpGroupFMax:
+      case SpvOpGroupIMulKHR: case SpvOpGroupFMulKHR: case SpvOpGroupBitwiseAndKHR:
+      case SpvOpGroupBitwiseOrKHR: case SpvOpGroupBitwiseXorKHR:
       case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformShuffle:
          /* Work-group collectives (work_group_reduce_add ...) wait like a
           * barrier; everything else is a sub-group collective. */
          w->state = WI_SG;
          if ((d->op == SpvOpGroupBroadcast || d->op == SpvOpGroupAll || d->op == SpvOpGroupAny ||
-              (d->op >= SpvOpGroupIAdd && d->op <= SpvOpGroupSMax)) &&
+              (d->op >= SpvOpGroupIAdd && d->op <= SpvOpGroupSMax) ||
+              (d->op >= SpvOpGroupIMulKHR && d->op <= SpvOpGroupBitwiseXorKHR)) &&
              ld_u(v + d->ops[0], 4) == SpvScopeWorkgroup)
             w->state = WI_WG;
          r->steps += steps - 1;
