@@ -299,6 +299,37 @@ START_TEST(malformed_entry)
                               "\"value\":[32,2]}"),
                 XE_MF_INVALID, "launch[0]: \"value\"", NULL);
    expect_error(DOC("launch", "7"), XE_MF_INVALID, "launch[0]: not an object", NULL);
+   /* A required true/false member missing is an error naming it; an
+    * optional one missing reads as false. */
+   expect_error(DOC("padding", "{\"kind\":\"buffer\",\"arg\":0,\"name\":\"out\","
+                               "\"element_size\":4,\"distinct_allocation\":true,"
+                               "\"min_elements\":{\"terms\":[{\"coeff\":1}]},\"requires\":{}}"),
+                XE_MF_INVALID, "padding[0]: \"zero_fill\": missing", NULL);
+   static const char no_flag_default[] =
+      DOC("spec_constants", "{\"argument\":\"n\",\"index\":2,\"size\":4,"
+                            "\"flag_spec_id\":0,\"value_spec_id\":1}");
+   xe_mf m;
+   char why[256] = "";
+   ck_assert_msg(xe_mf_read_text(no_flag_default, strlen(no_flag_default), &m, why, sizeof why) ==
+                 XE_MF_OK, "%s", why);
+   ck_assert_uint_eq(xe_mf_find(&m, "sum")->nspec_constants, 1);
+   ck_assert(!xe_mf_find(&m, "sum")->spec_constants[0].flag_default);
+   xe_mf_free(&m);
+   /* So does an optional array: a buffer that requires no argument to be
+    * non-negative may leave "nonnegative_args" out. */
+   static const char no_nonneg[] =
+      DOC("padding", "{\"kind\":\"buffer\",\"arg\":0,\"name\":\"out\","
+                     "\"element_size\":4,\"zero_fill\":false,\"distinct_allocation\":true,"
+                     "\"min_elements\":{\"terms\":[{\"coeff\":1}]},\"requires\":{}}");
+   ck_assert_msg(xe_mf_read_text(no_nonneg, strlen(no_nonneg), &m, why, sizeof why) == XE_MF_OK,
+                 "%s", why);
+   ck_assert_uint_eq(xe_mf_find(&m, "sum")->npadding, 1);
+   xe_mf_free(&m);
+   expect_error(DOC("padding", "{\"kind\":\"buffer\",\"arg\":0,\"name\":\"out\","
+                               "\"element_size\":4,\"zero_fill\":false,"
+                               "\"distinct_allocation\":true,\"min_elements\":{},"
+                               "\"requires\":{}}"),
+                XE_MF_INVALID, "\"terms\": missing", NULL);
 #undef DOC
 }
 END_TEST
