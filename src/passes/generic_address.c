@@ -14,7 +14,8 @@
  * need a Generic operand (calls, stores of the pointer, OpReturnValue, ...)
  * get a fresh OpPtrCastToGeneric, so they see the same pointer as before.
  * Helpers called with different spaces are cloned per combination (at
- * most MAX_VERSIONS); an exported helper (LinkageAttributes Export) stays as
+ * most MAX_VERSIONS, each copy named for it: `f.CrossWorkgroup.Workgroup`);
+ * an exported helper (LinkageAttributes Export) stays as
  * it is, since other modules may call it with any space, and the calls in
  * this module go to internal copies.
  * Not done (remarked): values two spaces reach; pointers loaded from
@@ -93,14 +94,33 @@ static bool use_accepts_specific(const xe_as_info *a, xe_inst *u, unsigned w, bo
 /* At most this many rounds of cloning, i.e. levels of nested helpers. */
 #define MAX_ROUNDS 4
 
-/* A copy of f with fresh ids, appended to the module. */
-static xe_function *clone_function(xe_module *m, xe_function *f)
+/* Arguments a call-site key encodes: 4 bits each (the space + 4: the
+ * storage classes go up to Function, 7), the first argument the most
+ * significant (collect_sites). */
+#define KEY_ARGS 15
+
+/* A copy of f with fresh ids, appended to the module, named for the
+ * spaces of its Generic arguments at the calls it serves (key, of a call
+ * with nargs arguments): `copy.CrossWorkgroup.Workgroup`.  The name says
+ * what the copy is for and is the same whichever ids the producer gave:
+ * remarks that name the copy (simplify-cfg's) then compare across front
+ * ends. */
+static xe_function *clone_function(xe_module *m, xe_function *f, uint64_t key, unsigned nargs)
 {
    xe_function *nf = xe_function_clone(m, f);
    const char *n = xe_name(m, xe_function_id(f));
    if (n) {
       char buf[256];
-      snprintf(buf, sizeof buf, "%s.as%u", n, xe_function_id(nf));
+      int l = snprintf(buf, sizeof buf, "%s", n);
+      if (nargs > KEY_ARGS)
+         nargs = KEY_ARGS;
+      for (unsigned k = 0; k < nargs && l > 0 && (size_t)l < sizeof buf; k++) {
+         int sp = (int)((key >> (4 * (nargs - 1 - k))) & 15) - 4;
+         if (sp == -3)
+            continue;   /* not a Generic pointer */
+         l += snprintf(buf + l, sizeof buf - (size_t)l, ".%s",
+                       specific(sp) ? space_name(sp) : "Generic");
+      }
       xe_set_name(m, xe_function_id(nf), buf);
    }
    return nf;
@@ -157,12 +177,12 @@ static void collect_sites(xe_module *m, xe_function *caller, const int *ps, uint
             xe_as_analyze(m, caller, ps, nps, &a);
          candidate *c = &cs[cand_of[xe_op(i, 0)] - 1];
          call_site s = { .call = i };
-         for (unsigned k = 1; k < xe_nops(i) && k < 16; k++) {
+         for (unsigned k = 1; k < xe_nops(i) && k <= KEY_ARGS; k++) {
             uint32_t arg = xe_op(i, k);
             int sp = arg < a.n && xe_def(m, arg) && xe_is_generic_ptr_type(m, xe_def(m, arg)->type_id)
                         ? xe_as_space(&a, arg) : -3;
             s.known |= specific(sp);
-            s.key = s.key * 8 + (uint64_t)(sp + 4);
+            s.key = s.key * 16 + (uint64_t)(sp + 4);
          }
          c->sites = realloc(c->sites, (c->nsites + 1) * sizeof(call_site));
          c->sites[c->nsites++] = s;
@@ -207,7 +227,8 @@ static bool version_calls(xe_module *m, candidate *c, bool drop_dont_inline, xe_
             continue;
          }
          keys[nv] = s->key;
-         versions[nv] = nv || c->exported ? clone_function(m, c->f) : c->f;
+         versions[nv] = nv || c->exported ? clone_function(m, c->f, s->key, xe_nops(s->call) - 1)
+                                          : c->f;
          if (versions[nv] != c->f && drop_dont_inline)
             xe_set_op(versions[nv]->def, 0,
                       xe_op(versions[nv]->def, 0) & ~(uint32_t)SpvFunctionControlDontInlineMask);

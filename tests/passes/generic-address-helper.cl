@@ -4,27 +4,27 @@
 // arguments' address spaces: the copy casts the generic pointer back to the
 // one storage class that reaches it (OpGenericCastToPtr), so IGC needs no
 // per-access address-space test.  The exported original stays for other
-// modules.
+// modules.  Each copy is named for its arguments' spaces, in order.
 //
 // CLANG: -O0
 // RUN: --passes=generic-address
 // CHECK-LABEL: %generic_helper = OpFunction
-// CHECK: OpFunctionCall %void [[GG:%copy_n_as[0-9]+]]
-// CHECK: OpFunctionCall %void [[GL:%copy_n_as[0-9]+]]
+// CHECK: OpFunctionCall %void [[GG:%copy_n_CrossWorkgroup_CrossWorkgroup]]
+// CHECK: OpFunctionCall %void [[GL:%copy_n_CrossWorkgroup_Workgroup]]
 // CHECK: OpFunctionEnd
 // The global-to-global copy: both pointers are CrossWorkgroup.
 // CHECK: [[GG]] = OpFunction %void None
 // CHECK: OpGenericCastToPtr %_ptr_CrossWorkgroup_uint
 // CHECK: OpGenericCastToPtr %_ptr_CrossWorkgroup_uint
 // CHECK: OpFunctionEnd
-// The local source: Workgroup, then the global destination.
+// The local source (dst global, src local): Workgroup, then the global destination.
 // CHECK: [[GL]] = OpFunction %void None
 // CHECK: OpGenericCastToPtr %_ptr_Workgroup_uint
 // CHECK: OpGenericCastToPtr %_ptr_CrossWorkgroup_uint
 // CHECK: OpFunctionEnd
 // REMARK: [generic-address] applied: copy_n is exported, so it stays as it is for other modules; its calls here go to 2 internal copies, one per combination of argument address spaces
-// REMARK: [generic-address] applied: in copy_n.as{{[0-9]+}}: 4 generic pointer values given a specific storage class
-// REMARK: [generic-address] applied: in copy_n.as{{[0-9]+}}: 4 generic pointer values given a specific storage class
+// REMARK: [generic-address] applied: in copy_n.CrossWorkgroup.CrossWorkgroup: 4 generic pointer values given a specific storage class
+// REMARK: [generic-address] applied: in copy_n.CrossWorkgroup.Workgroup: 4 generic pointer values given a specific storage class
 // MANIFEST-NOT: {{.}}
 void copy_n(int *dst, const int *src, int n)
 {
