@@ -330,6 +330,26 @@ static xe_lane_fact eval(ctx *c, const xe_inst *i, bool block_uniform)
          return uniform(i->opcode == SpvOpIMul ? umin(w, fa.tz + fb.tz) : 0);
       return F_UNKNOWN;
    }
+   case SpvOpShiftRightArithmetic: {
+      /* (x << c) >>s d with d <= c < w: the low w - c bits of x,
+       * sign-extended, times 2^(c - d) (modulo 2^w).  clang's SPIR-V
+       * backend writes sext32(i) * sizeof T so, as LLVM's sext_inreg
+       * folded into the scaling (canonicalize rewrites it only where it
+       * is a byte chain's whole offset; a loop strength-reduced pointer
+       * adds it to other terms first). */
+      xe_inst *shl = xe_def(m, xe_op(i, 0));
+      uint64_t c1, d;
+      if (!shl || shl->opcode != SpvOpShiftLeftLogical || shl->type_id != i->type_id || !w ||
+          !const_val(c, xe_op(i, 1), &d) || !const_val(c, xe_op(shl, 1), &c1) || d > c1 ||
+          c1 >= w)
+         break;
+      xe_lane_fact x = get(c, xe_op(shl, 0));
+      if (x.kind == XE_LANE_TOP)
+         return x;
+      unsigned inner = w - (unsigned)c1;
+      xe_lane_fact r = convert(c, convert(c, x, w, inner, false), inner, w, true);
+      return scale(c, r, 1ull << (c1 - d), w, false, false);
+   }
    case SpvOpSConvert:
    case SpvOpUConvert: {
       xe_inst *src = xe_def(m, xe_op(i, 0));
