@@ -5,7 +5,7 @@
  * IGC cannot unroll `for (j = 0; j < inner; j++)` when inner is an
  * argument.  For each scalar integer argument from which a loop's exit
  * bound is computed (directly or through arithmetic with constants:
- * `n - 1`, `n / 2`, `n >> 1`, conversions; or, against a constant bound,
+ * `n - 1`, `n / 2`, `n >> 1`, `n & ~3`, conversions; or, against a constant bound,
  * the initial value of a count-down loop) the pass adds a pair of
  * specialization constants, a flag (OpSpecConstantFalse) and a value
  * (OpSpecConstant of the argument's type, 0), and one
@@ -95,7 +95,10 @@ static xe_inst *trace_arg(xe_module *m, xe_function *f, uint32_t id, xe_inst **c
       return p;
    }
    case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpSDiv: case SpvOpUDiv:
-   case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: case SpvOpShiftLeftLogical: {
+   case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: case SpvOpShiftLeftLogical:
+   /* `n & ~3`: the trip count of a loop LLVM vectorized by 4 (clang 21's
+    * SPIR-V backend vectorizes byte copies so). */
+   case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor: {
       unsigned k = is_const(m, xe_op(d, 1)) ? 0 : is_const(m, xe_op(d, 0)) ? 1 : 2;
       if (k == 2)
          return NULL;
