@@ -54,7 +54,7 @@ FAST_TESTS = [
     "test_ir", "test_affine", "test_ranges", "test_lanes", "test_manifest", "test_badfiles",
     "test_badinput", "test_interface_vars", "test_versioning", "test_verify_launches",
     "test_spec_constants", "test_padding_oracle", "test_roundtrip",
-    "test_padding", "test_generic_address",
+    "test_padding", "test_generic_address", "test_cost_weights", "test_cost",
 ]
 PASS_TESTS = "pass/"   # every one-file pass test (label pass)
 
@@ -261,7 +261,7 @@ def test_jobs(tree, build, tests, with_pass, verify, timeout, verify_timeout, ig
         env["PATH"] = path_without_igc(build)
     tdir = os.path.join(build, "tests")
     xeopt = os.path.join(build, "xeopt")
-    slow = {"test_roundtrip", "test_verify_launches"}
+    slow = {"test_roundtrip", "test_verify_launches", "test_cost"}
     def unit(t):
         exe = os.path.join(tdir, t) if t.startswith("test_") else os.path.join(build, t)
         return (t, [exe], tdir, env, timeout)
