@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "io.h"
 #include "exec.h"
+#include "launch.h"
 
 static const char *levels[] = {"O0", "O2"};
 
@@ -388,6 +389,21 @@ START_TEST(wrong_rewrite)
 }
 END_TEST
 
+/* --arg and --launch's argument texts: a local buffer needs a size of at
+ * least one byte (OpenCL's clSetKernelArg refuses a local size of 0 with
+ * CL_INVALID_ARG_SIZE), and the whole text must be read. */
+START_TEST(arg_specs)
+{
+   xe_arg_spec a;
+   ck_assert(xe_arg_spec_parse("local:64", &a));
+   ck_assert_int_eq(a.kind, XE_ARG_LOCAL);
+   ck_assert_uint_eq(a.count, 64);
+   ck_assert(!xe_arg_spec_parse("local:0", &a));
+   ck_assert(!xe_arg_spec_parse("local:16x", &a));
+   ck_assert(!xe_arg_spec_parse("local:", &a));
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -409,6 +425,7 @@ int main(void)
    tcase_add_test(tc, padding_contract);
    tcase_add_test(tc, unsupported);
    tcase_add_test(tc, wrong_rewrite);
+   tcase_add_test(tc, arg_specs);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
