@@ -20,6 +20,7 @@
  * this module go to internal copies.
  * Not done (remarked): values two spaces reach; pointers loaded from
  * memory other than a private slot that never escapes.
+ * Remarks on a helper name the kernel that runs it, when only one does.
  * Host contract: unchanged.
  */
 #include <stdio.h>
@@ -206,7 +207,8 @@ static bool all_dont_inline(xe_module *m)
 
 /* Gives each combination of argument spaces among c's calls its own
  * version (the original serves the first, unless exported). */
-static bool version_calls(xe_module *m, candidate *c, bool drop_dont_inline, xe_remarks *r)
+static bool version_calls(xe_module *m, candidate *c, bool drop_dont_inline, const char *owner,
+                          xe_remarks *r)
 {
    bool progress = false;
    uint64_t keys[MAX_VERSIONS];
@@ -241,27 +243,30 @@ static bool version_calls(xe_module *m, candidate *c, bool drop_dont_inline, xe_
    }
    const char *fn = xe_name(m, xe_function_id(c->f));
    if (c->exported && nv)
-      xe_remark(r, NULL, XE_REMARK_APPLIED,
+      xe_remark(r, owner, XE_REMARK_APPLIED,
                 "%s is exported, so it stays as it is for other modules; its calls here go to %u "
                 "internal %s",
                 fn ? fn : "?", nv,
                 nv == 1 ? "copy" : "copies, one per combination of argument address spaces");
    else if (nv > 1)
-      xe_remark(r, NULL, XE_REMARK_APPLIED,
+      xe_remark(r, owner, XE_REMARK_APPLIED,
                 "%s cloned into %u versions, one per combination of argument address spaces",
                 fn ? fn : "?", nv);
    if (too_many)
-      xe_remark(r, NULL, XE_REMARK_MISSED,
+      xe_remark(r, owner, XE_REMARK_MISSED,
                 "%s: more than %u combinations of argument address spaces, the rest stay generic",
                 fn ? fn : "?", MAX_VERSIONS);
    return progress;
 }
 
+static const char **kernel_owners(xe_module *m, const xe_kernel *ks, unsigned nk);
+
 /* One round of specialization: each caller is analysed once, then each
  * candidate's calls are versioned.  Copies made here are callers in the
  * next round.  Returns whether a call now goes elsewhere. */
 static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const uint8_t *pconf,
-                             bool drop_dont_inline, xe_remarks *r)
+                             bool drop_dont_inline, const xe_kernel *ks, unsigned nk,
+                             xe_remarks *r)
 {
    candidate *cs;
    unsigned nc = find_candidates(m, nps, pconf, &cs);
@@ -275,10 +280,14 @@ static bool specialize_calls(xe_module *m, const int *ps, uint32_t nps, const ui
       if (caller->first)
          collect_sites(m, caller, ps, nps, cs, cand_of, ncand_of);
    bool progress = false;
+   uint32_t nown = m->bound;
+   const char **own = kernel_owners(m, ks, nk);
    for (unsigned k = 0; k < nc; k++) {
-      progress |= version_calls(m, &cs[k], drop_dont_inline, r);
+      uint32_t id = xe_function_id(cs[k].f);
+      progress |= version_calls(m, &cs[k], drop_dont_inline, id < nown ? own[id] : NULL, r);
       free(cs[k].sites);
    }
+   free(own);
    free(cand_of);
    free(cs);
    return progress;
@@ -298,6 +307,75 @@ static const char **kernel_names(xe_module *m, const xe_kernel *ks, unsigned nk)
          names[xe_function_id(ks[k].fn)] = ks[k].name;
    }
    return names;
+}
+
+/* owner[function id]: the one kernel whose work-items run the function:
+ * its entry point or body, or a helper that only that kernel's body
+ * reaches through calls; NULL for a helper two kernels reach.  A helper's
+ * remarks name that kernel, as they would had the front end inlined the
+ * helper (clang 15 inlines where ocloc keeps the call): the kernel's code
+ * is what changed. */
+static const char **kernel_owners(xe_module *m, const xe_kernel *ks, unsigned nk)
+{
+   uint32_t n = m->bound;
+   const char **own = calloc(n, sizeof(char *));
+   uint8_t *shared = calloc(n, 1);
+   unsigned *seen = calloc(n, sizeof(unsigned));
+   xe_function **stack = NULL;
+   unsigned depth = 0, cap = 0;
+   if (!own || !shared || !seen)
+      abort();
+   for (unsigned k = 0; k < nk; k++) {
+      xe_function *roots[2] = { ks[k].body, ks[k].fn };
+      for (unsigned q = 0; q < 2; q++) {
+         if (!roots[q])
+            continue;
+         if (depth == cap) {
+            cap = cap ? 2 * cap : 16;
+            stack = realloc(stack, cap * sizeof(*stack));
+         }
+         stack[depth++] = roots[q];
+      }
+      while (depth) {
+         xe_function *f = stack[--depth];
+         uint32_t id = xe_function_id(f);
+         if (id >= n || seen[id] == k + 1)
+            continue;
+         seen[id] = k + 1;
+         if (own[id] && own[id] != ks[k].name)
+            shared[id] = 1;
+         own[id] = ks[k].name;
+         xe_foreach_block(b, f) {
+            xe_foreach_inst(i, &b->insts) {
+               if (i->opcode != SpvOpFunctionCall)
+                  continue;
+               xe_function *g = xe_function_by_id(m, xe_op(i, 0));
+               if (!g || !g->first)
+                  continue;
+               if (depth == cap) {
+                  cap = cap ? 2 * cap : 16;
+                  stack = realloc(stack, cap * sizeof(*stack));
+               }
+               stack[depth++] = g;
+            }
+         }
+      }
+   }
+   for (uint32_t id = 0; id < n; id++)
+      if (shared[id])
+         own[id] = NULL;
+   /* A kernel's own functions are its own, even when another kernel
+    * calls its entry point. */
+   for (unsigned k = nk; k-- > 0;) {
+      if (ks[k].body)
+         own[xe_function_id(ks[k].body)] = ks[k].name;
+      if (ks[k].fn)
+         own[xe_function_id(ks[k].fn)] = ks[k].name;
+   }
+   free(stack);
+   free(seen);
+   free(shared);
+   return own;
 }
 
 static void where(xe_module *m, xe_function *f, xe_inst *i, char *buf, size_t n)
@@ -627,7 +705,7 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
    /* A kernel excluded from rewriting (--isa-check kept its original)
     * may share helpers with the others: then no helper is copied. */
    bool excluded = ctx->options->exclude.n > 0;
-   for (int round = 0; round < MAX_ROUNDS && !excluded && specialize_calls(m, ps, nps, pconf, drop, r); round++) {
+   for (int round = 0; round < MAX_ROUNDS && !excluded && specialize_calls(m, ps, nps, pconf, drop, ks, nk, r); round++) {
       if (!progress && drop)
          xe_remark(r, NULL, XE_REMARK_NOTE,
                    "the copies are not DontInline: every function here is, as clang -O0 makes "
@@ -644,6 +722,7 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
       ps = xe_as_param_spaces(m, &pconf);
    }
    const char **kname = kernel_names(m, ks, nk);
+   const char **own = kernel_owners(m, ks, nk);
    uint32_t nkname = m->bound;
    xe_foreach_fn(f, m) {
       const char *kn = xe_function_id(f) < nkname ? kname[xe_function_id(f)] : NULL;
@@ -651,8 +730,10 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
       if (!f->first || (!kn && !xe_function_callers(m, f)) ||
           (kn && !xe_kernel_rewritable(ctx->options, kn)) || (!kn && excluded))
          continue;
-      progress |= run_function(m, f, kn, ps, nps, pconf, r);
+      const char *owner = xe_function_id(f) < nkname ? own[xe_function_id(f)] : NULL;
+      progress |= run_function(m, f, owner, ps, nps, pconf, r);
    }
+   free(own);
    free(kname);
    free(ks);
    free(ps);

@@ -4,7 +4,8 @@
 // arguments' address spaces: the copy casts the generic pointer back to the
 // one storage class that reaches it (OpGenericCastToPtr), so IGC needs no
 // per-access address-space test.  The exported original stays for other
-// modules.  Each copy is named for its arguments' spaces, in order.
+// modules.  Each copy is named for its arguments' spaces, in order; the
+// remarks name generic_helper, the one kernel that runs the copies.
 //
 // CLANG: -O0
 // RUN: --passes=generic-address
@@ -22,9 +23,9 @@
 // CHECK: OpGenericCastToPtr %_ptr_Workgroup_uint
 // CHECK: OpGenericCastToPtr %_ptr_CrossWorkgroup_uint
 // CHECK: OpFunctionEnd
-// REMARK: [generic-address] applied: copy_n is exported, so it stays as it is for other modules; its calls here go to 2 internal copies, one per combination of argument address spaces
-// REMARK: [generic-address] applied: in copy_n.CrossWorkgroup.CrossWorkgroup: 4 generic pointer values given a specific storage class
-// REMARK: [generic-address] applied: in copy_n.CrossWorkgroup.Workgroup: 4 generic pointer values given a specific storage class
+// REMARK: generic_helper: [generic-address] applied: copy_n is exported, so it stays as it is for other modules; its calls here go to 2 internal copies, one per combination of argument address spaces
+// REMARK: generic_helper: [generic-address] applied: in copy_n.CrossWorkgroup.CrossWorkgroup: 4 generic pointer values given a specific storage class
+// REMARK: generic_helper: [generic-address] applied: in copy_n.CrossWorkgroup.Workgroup: 4 generic pointer values given a specific storage class
 // MANIFEST-NOT: {{.}}
 void copy_n(int *dst, const int *src, int n)
 {
