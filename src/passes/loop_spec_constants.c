@@ -74,11 +74,29 @@ static bool is_const(const xe_module *m, uint32_t id)
                 d->opcode == SpvOpConstantNull);
 }
 
+/* Is id a constant in f?  In a helper called at call, a parameter the
+ * call passes a constant is one too (the `from` of `copy(in, out, 0, n)`). */
+static bool is_const_at(xe_module *m, xe_function *f, const xe_inst *call, uint32_t id)
+{
+   if (is_const(m, id))
+      return true;
+   xe_inst *d = xe_def(m, id);
+   if (!call || !d || d->opcode != SpvOpFunctionParameter || d->list != &f->params)
+      return false;
+   unsigned j = 0;
+   xe_foreach_inst(q, &f->params) {
+      if (q == d)
+         break;
+      j += q->opcode == SpvOpFunctionParameter;
+   }
+   return 1 + j < xe_nops(call) && is_const(m, xe_op(call, 1 + j));
+}
+
 /* Does id compute from exactly one scalar integer parameter of f by
  * arithmetic with constants?  Returns the parameter and appends the
  * instructions using it directly to chain. */
-static xe_inst *trace_arg(xe_module *m, xe_function *f, uint32_t id, xe_inst **chain,
-                          unsigned *n, unsigned depth)
+static xe_inst *trace_arg(xe_module *m, xe_function *f, const xe_inst *call, uint32_t id,
+                          xe_inst **chain, unsigned *n, unsigned depth)
 {
    xe_inst *d = xe_def(m, id);
    if (!d || depth > 8)
@@ -89,7 +107,7 @@ static xe_inst *trace_arg(xe_module *m, xe_function *f, uint32_t id, xe_inst **c
       return NULL;
    switch (d->opcode) {
    case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast: {
-      xe_inst *p = trace_arg(m, f, xe_op(d, 0), chain, n, depth + 1);
+      xe_inst *p = trace_arg(m, f, call, xe_op(d, 0), chain, n, depth + 1);
       if (p && xe_op(d, 0) == p->result_id && *n < MAX_CHAIN)
          chain[(*n)++] = d;
       return p;
@@ -99,10 +117,12 @@ static xe_inst *trace_arg(xe_module *m, xe_function *f, uint32_t id, xe_inst **c
    /* `n & ~3`: the trip count of a loop LLVM vectorized by 4 (clang 21's
     * SPIR-V backend vectorizes byte copies so). */
    case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor: {
-      unsigned k = is_const(m, xe_op(d, 1)) ? 0 : is_const(m, xe_op(d, 0)) ? 1 : 2;
+      unsigned k = is_const_at(m, f, call, xe_op(d, 1))   ? 0
+                 : is_const_at(m, f, call, xe_op(d, 0)) ? 1
+                                                        : 2;
       if (k == 2)
          return NULL;
-      xe_inst *p = trace_arg(m, f, xe_op(d, k), chain, n, depth + 1);
+      xe_inst *p = trace_arg(m, f, call, xe_op(d, k), chain, n, depth + 1);
       if (p && xe_op(d, k) == p->result_id && *n < MAX_CHAIN)
          chain[(*n)++] = d;
       return p;
@@ -115,15 +135,16 @@ static xe_inst *trace_arg(xe_module *m, xe_function *f, uint32_t id, xe_inst **c
 /* A compare of a bound derived from param against anything else that is
  * not (a constant, or the loop's initial value).  Returns the compare's
  * bound operand index, or -1. */
-static int guard_operand(xe_module *m, xe_function *f, xe_inst *cmp, const xe_loop *l,
+static int guard_operand(xe_module *m, xe_function *f, const xe_inst *call, xe_inst *cmp,
+                         const xe_loop *l,
                          const xe_inst *param, xe_inst **chain, unsigned *n)
 {
    for (int k = 0; k < 2; k++) {
       uint32_t other = xe_op(cmp, 1 - k);
-      if (!is_const(m, other) && other != l->iv_init)
+      if (!is_const_at(m, f, call, other) && other != l->iv_init)
          continue;
       unsigned save = *n;
-      if (trace_arg(m, f, xe_op(cmp, k), chain, n, 0) == param) {
+      if (trace_arg(m, f, call, xe_op(cmp, k), chain, n, 0) == param) {
          if (xe_op(cmp, k) == param->result_id && *n < MAX_CHAIN)
             chain[(*n)++] = cmp;
          return k;
@@ -141,7 +162,8 @@ static bool is_compare(uint16_t op)
 /* Guards: conditional branches on the idom chain above the preheader (in
  * the same enclosing loop) with one target leading to the loop and the
  * other not, deciding on a compare of the same argument. */
-static unsigned find_guards(xe_module *m, xe_function *f, const xe_loops *ls, const xe_loop *l,
+static unsigned find_guards(xe_module *m, xe_function *f, const xe_inst *call,
+                            const xe_loops *ls, const xe_loop *l,
                             const xe_inst *param, xe_inst **chain, unsigned *n)
 {
    const xe_cfg *c = xe_function_cfg(f);
@@ -161,7 +183,7 @@ static unsigned find_guards(xe_module *m, xe_function *f, const xe_loops *ls, co
          bool d1 = t1 != XE_NONE && xe_dominates(c, t1, l->header);
          xe_inst *cmp = xe_def(m, xe_op(t, 0));
          if (d0 != d1 && cmp && is_compare(cmp->opcode) &&
-             guard_operand(m, f, cmp, l, param, chain, n) >= 0)
+             guard_operand(m, f, call, cmp, l, param, chain, n) >= 0)
             guards++;
       }
       if (c->idom[b] == b)
@@ -318,11 +340,39 @@ static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
                 shown, a->loops, flag_id, value_sid);
 }
 
-/* Which loops of the body have an argument bound; fills args. */
-static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_arg *args,
-                        unsigned *nargs)
+/* The argument of the kernel body whose value a loop bound takes: the
+ * body's parameter p itself, or, for a loop of a helper called from the
+ * body (at `call`), the body's parameter that the
+ * call's argument for the helper's parameter p is computed from.  The
+ * instructions to read the select instead go to chain: in the helper none
+ * (its parameter receives the select), in the body those computing the
+ * argument and the call. */
+static xe_inst *body_param(xe_module *m, const xe_kernel *k, xe_function *f, xe_inst *call,
+                           xe_inst *p, xe_inst **chain, unsigned *n)
 {
-   xe_function *f = k->body;
+   if (!call)
+      return p;
+   unsigned j = 0;
+   xe_foreach_inst(q, &f->params) {
+      if (q == p)
+         break;
+      j += q->opcode == SpvOpFunctionParameter;
+   }
+   if (1 + j >= xe_nops(call))
+      return NULL;
+   uint32_t arg = xe_op(call, 1 + j);
+   *n = 0;
+   xe_inst *bp = trace_arg(m, k->body, NULL, arg, chain, n, 0);
+   if (bp && arg == bp->result_id && *n < MAX_CHAIN)
+      chain[(*n)++] = call;
+   return bp;
+}
+
+/* Which loops of f have an argument bound; fills args.  f is the body
+ * (call NULL) or a helper the body calls at call. */
+static unsigned collect_fn(xe_module *m, const xe_kernel *k, xe_function *f, xe_inst *call,
+                           xe_remarks *r, spec_arg *args, unsigned *nargs)
+{
    /* Most kernels have no loop: the layout facts (remembered on the
     * function, or read from its terminators) say so without the CFG and
     * loop analyses. */
@@ -330,6 +380,10 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
       return 0;
    const xe_loops *ls = xe_function_loops(f);
    const xe_cfg *c = xe_function_cfg(f);
+   const char *fname = call ? xe_name(m, xe_function_id(f)) : NULL;
+   char where[96] = "";
+   if (call)
+      snprintf(where, sizeof(where), " (in %s)", fname ? fname : "a helper");
    unsigned found = 0;
    for (uint32_t li = 0; li < ls->n; li++) {
       const xe_loop *l = &ls->loops[li];
@@ -337,7 +391,7 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
       const char *hn = label_name(m, c->blocks[l->header], buf, sizeof(buf));
       if (!l->exit_cmp) {
          xe_remark(r, k->name, XE_REMARK_MISSED,
-                   "loop %s: no simple induction variable with a single exit compare", hn);
+                   "loop %s%s: no simple induction variable with a single exit compare", hn, where);
          continue;
       }
       uint32_t iv = l->iv->result_id, next = l->iv_next->result_id;
@@ -345,28 +399,30 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
       xe_inst *chain[MAX_CHAIN + 2];
       unsigned n = 0;
       uint32_t bound = xe_op(l->exit_cmp, bk);
-      xe_inst *p = trace_arg(m, f, bound, chain, &n, 0);
+      xe_inst *p = trace_arg(m, f, call, bound, chain, &n, 0);
       const char *what = "exit bound";
       if (p && bound == p->result_id)
          chain[n++] = l->exit_cmp;
-      if (!p && is_const(m, bound)) {
+      if (!p && is_const_at(m, f, call, bound)) {
          /* A count-down loop, `for (j = n; j > 0; j--)`: the argument
           * decides the trip count through the initial value. */
-         p = trace_arg(m, f, l->iv_init, chain, &n, 0);
+         p = trace_arg(m, f, call, l->iv_init, chain, &n, 0);
          if (p && l->iv_init == p->result_id)
             chain[n++] = l->iv;
          what = "initial value";
       }
+      unsigned guards = p ? find_guards(m, f, call, ls, l, p, chain, &n) : 0;
+      if (p)
+         p = body_param(m, k, f, call, p, chain, &n);
       if (!p) {
          xe_remark(r, k->name, XE_REMARK_MISSED,
-                   "loop %s: neither the exit bound nor (against a constant bound) the "
+                   "loop %s%s: neither the exit bound nor (against a constant bound) the "
                    "initial value is computed from a scalar integer kernel argument by "
-                   "arithmetic with constants", hn);
+                   "arithmetic with constants", hn, where);
          continue;
       }
-      unsigned guards = find_guards(m, f, ls, l, p, chain, &n);
       unsigned index = 0;
-      xe_foreach_inst(q, &f->params) {
+      xe_foreach_inst(q, &k->body->params) {
          if (q == p)
             break;
          index += q->opcode == SpvOpFunctionParameter;
@@ -394,14 +450,38 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
       else
          snprintf(shown, sizeof(shown), "arg%u", index);
       xe_remark(r, k->name, XE_REMARK_NOTE,
-                "loop %s: %s computed from argument '%s' (index %u), %u guard(s) "
-                "before the loop", hn, what, shown, index, guards);
+                "loop %s%s: %s computed from argument '%s' (index %u), %u guard(s) "
+                "before the loop", hn, where, what, shown, index, guards);
       found++;
    }
    return found;
 }
 
-/* --specialize entries naming this kernel but no argument that bounds a loop. */
+/* The loops of the body, and of each helper the body calls (ocloc keeps
+ * helpers that clang inlines), once per call: at that call the helper's
+ * parameter is the value the body passes, so a bound computed from it is
+ * computed from the body's argument, and the call passes the select.
+ * Other calls of the helper (clang 21 writes each kernel body twice, the
+ * entry and an exported copy, both calling it) pass what they passed: the
+ * select equals the argument unless the host specialized it, and then
+ * the host passes the value. */
+static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_arg *args,
+                        unsigned *nargs)
+{
+   unsigned found = collect_fn(m, k, k->body, NULL, r, args, nargs);
+   xe_foreach_block(b, k->body) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpFunctionCall)
+            continue;
+         xe_function *g = xe_function_by_id(m, xe_op(i, 0));
+         if (!g || !g->first || g == k->body || g == k->fn)
+            continue;
+         found += collect_fn(m, k, g, i, r, args, nargs);
+      }
+   }
+   return found;
+}
+
 static void unused_specializations(xe_module *m, const xe_options *opt, const xe_kernel *k,
                                    const spec_arg *args, unsigned nargs, xe_remarks *r)
 {
