@@ -404,6 +404,104 @@ START_TEST(arg_specs)
 }
 END_TEST
 
+/* A module from SPIR-V assembly (spirv-as), for the interpreter's limits
+ * and argument checks below. */
+static xe_module *assemble(const char *name, const char *text)
+{
+   char src[96], bin[96];
+   snprintf(src, sizeof src, "%s.spvasm", name);
+   snprintf(bin, sizeof bin, "%s.spv", name);
+   char *s = tu_tmp(src), *b = tu_tmp(bin), *err = NULL;
+   tu_write(s, text, strlen(text));
+   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", s, b), 0);
+   free(err);
+   err = NULL;
+   size_t n;
+   void *bytes = tu_read(b, &n);
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   free(bytes); free(s); free(b);
+   return m;
+}
+
+/* out[0] = p + 1, with `local uint big[LEN]` (LEN = %s) written at index p
+ * and read back. */
+static const char *local_kernel =
+   "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+   "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"big_local\" %%big\n"
+   "%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n%%len = OpConstant %%u32 %s\n"
+   "%%one = OpConstant %%u32 1\n%%arr = OpTypeArray %%u32 %%len\n"
+   "%%parr = OpTypePointer Workgroup %%arr\n%%pw = OpTypePointer Workgroup %%u32\n"
+   "%%pg = OpTypePointer CrossWorkgroup %%u32\n%%fn = OpTypeFunction %%void %%pg %%u32\n"
+   "%%big = OpVariable %%parr Workgroup\n"
+   "%%main = OpFunction %%void None %%fn\n%%out = OpFunctionParameter %%pg\n"
+   "%%p = OpFunctionParameter %%u32\n%%entry = OpLabel\n"
+   "%%e = OpInBoundsAccessChain %%pw %%big %%p\n%%v = OpIAdd %%u32 %%p %%one\n"
+   "OpStore %%e %%v Aligned 4\n%%w = OpLoad %%u32 %%e Aligned 4\nOpStore %%out %%w Aligned 4\n"
+   "OpReturn\nOpFunctionEnd\n";
+
+/* The interpreter's budget: local memory of more than 1 GiB is refused
+ * before anything is allocated (when the program is built: its areas are
+ * addressed with 32-bit offsets). */
+START_TEST(local_memory_limit)
+{
+   char text[2048];
+   uint32_t out[2] = {0, 0};
+   int p = 7;
+   /* 2^28 + 1 uints: 4 bytes more than 1 GiB. */
+   snprintf(text, sizeof text, local_kernel, "268435457");
+   xe_module *m = assemble("big_local", text);
+   xe_launch l = { .kernel = "big_local", .global = {1, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
+   buf(&l, 0, out, sizeof out);
+   scalar(&l, 1, &p);
+   char *err = NULL;
+   ck_assert(!xe_exec_run(m, &l, &err));
+   ck_assert_msg(err && strstr(err, "kernel big_local: Workgroup variables past the interpreter's 1 GiB"),
+                 "%s", err ? err : "?");
+   free(err);
+   ck_assert_uint_eq(out[0], 0);
+   xe_module_free(m);
+   /* A small local array runs. */
+   snprintf(text, sizeof text, local_kernel, "16");
+   m = assemble("small_local", text);
+   run(m, &l);
+   ck_assert_uint_eq(out[0], 8);
+   xe_module_free(m);
+}
+END_TEST
+
+/* A scalar argument of more bytes than its parameter is refused, as
+ * clSetKernelArg refuses it (CL_INVALID_ARG_SIZE): it would fill the
+ * parameter's value slot past the parameter.  Fewer bytes are the low ones
+ * (a 2-byte 9 reads as 9). */
+START_TEST(scalar_arg_size)
+{
+   char text[2048];
+   snprintf(text, sizeof text, local_kernel, "16");
+   xe_module *m = assemble("scalar_size", text);
+   uint32_t out[2] = {0, 0};
+   uint64_t wide = 0x100000003ull;
+   xe_launch l = { .kernel = "big_local", .global = {1, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
+   buf(&l, 0, out, sizeof out);
+   l.args[1].kind = XE_ARG_SCALAR;
+   l.args[1].data = (uint8_t *)&wide;
+   l.args[1].size = 8;
+   l.nargs = 2;
+   char *err = NULL;
+   ck_assert(!xe_exec_run(m, &l, &err));
+   ck_assert_msg(err && strstr(err, "kernel big_local: argument 1: 8 bytes given for a parameter of 4"),
+                 "%s", err ? err : "?");
+   free(err);
+   ck_assert_uint_eq(out[0], 0);
+   uint16_t narrow = 9;
+   l.args[1].data = (uint8_t *)&narrow;
+   l.args[1].size = 2;
+   run(m, &l);
+   ck_assert_uint_eq(out[0], 10);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -426,6 +524,8 @@ int main(void)
    tcase_add_test(tc, unsupported);
    tcase_add_test(tc, wrong_rewrite);
    tcase_add_test(tc, arg_specs);
+   tcase_add_test(tc, local_memory_limit);
+   tcase_add_test(tc, scalar_arg_size);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

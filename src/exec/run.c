@@ -215,6 +215,8 @@ static bool step(xe_run *r, xe_wi *w)
          break;
       }
       case SpvOpFunctionCall:
+         if (d->aux == NO_BODY)
+            return fail(r, d, "call of a function without a body (LinkageAttributes Import)");
          if (w->depth >= XE_MAX_DEPTH) return fail(r, d, "call stack too deep");
          for (unsigned k = 0; k < d->nops; k += 3)
             memcpy(v + d->ops[k + 1], v + d->ops[k], d->ops[k + 2]);
@@ -466,6 +468,25 @@ bool xe_exec_run(xe_module *m, xe_launch *l, char **err)
       if (asprintf(err, "kernel %s takes %u arguments, %u given", l->kernel, p->nparams, l->nargs) < 0) *err = NULL;
       xe_prog_free(p);
       return false;
+   }
+   /* A scalar argument is copied into its parameter's value slot: more
+    * bytes than the parameter has would land in the slot's padding (which
+    * narrower reads assume zero) or in the next value's slot.  OpenCL's
+    * clSetKernelArg refuses them too (CL_INVALID_ARG_SIZE); fewer bytes
+    * are the low ones, zero-extended. */
+   unsigned pa = 0;
+   for (xe_inst *pi = k.fn->params.first; pi; pi = pi->next) {
+      if (pi->opcode != SpvOpFunctionParameter) continue;
+      uint64_t psz = xe_type_layout(m, pi->type_id, NULL);
+      if (pa < l->nargs && l->args[pa].kind == XE_ARG_SCALAR && l->args[pa].size > psz) {
+         if (asprintf(err, "kernel %s: argument %u: %llu bytes given for a parameter of %llu",
+                      l->kernel, pa, (unsigned long long)l->args[pa].size,
+                      (unsigned long long)psz) < 0)
+            *err = NULL;
+         xe_prog_free(p);
+         return false;
+      }
+      pa++;
    }
    uint64_t ls = r.local[0] * r.local[1] * r.local[2];
    /* A work-group's values and private memory, and local memory, must fit
