@@ -34,3 +34,15 @@ if(Python3_Interpreter_FOUND)
     endforeach()
   endforeach()
 endif()
+
+# The same rule on a corpus subset (tests/frontends/corpus.sh: seven darktable
+# files through the five front ends, one hashcat file through the three that
+# compile it; scripts/corpus.sh fetches them from Debian into the build tree,
+# then bench/frontends --exceptions): every pair applied under clang15 or
+# ocloc22 must apply under each 2026 front end, or be listed with its reason
+# in tests/frontends/corpus-exceptions.txt.  Needs the network once; 77
+# without it or without the sid toolchains, unless XEOPT_REQUIRE_OCLOC=1.
+add_test(NAME frontends_corpus
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/frontends/corpus.sh ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(frontends_corpus PROPERTIES LABELS frontends TIMEOUT 1200
+  SKIP_RETURN_CODE 77 ENVIRONMENT "XEOPT=$<TARGET_FILE:xeopt>")
