@@ -19,6 +19,7 @@
 #include "testutil.h"
 #include "io.h"
 #include "exec.h"
+#include "launch.h"
 
 static xe_module *load(const char *name)
 {
@@ -357,6 +358,77 @@ START_TEST(verify)
 }
 END_TEST
 
+/* An image of more dimensions than the kernel's coordinates: the missing
+ * coordinates are 0.  img_uint reads its image2d_t with (x, y); given a
+ * 3-D image of two slices it reads slice 0 (a missing z of 1 would read
+ * slice 1, and fault on an image of one slice). */
+START_TEST(fewer_coords)
+{
+   xe_module *m = load("exec_image");
+   enum { W = 3, H = 2, D = 2 };
+   uint8_t in[W * H * D * 4];
+   uint16_t out[W * H * 2];
+   int info[4] = {0};
+   for (int i = 0; i < W * H * D * 4; i++) in[i] = (uint8_t)(i * 41 + 7);
+   memset(out, 0xee, sizeof out);
+   xe_launch l = { .kernel = "img_uint", .global = {W, H}, .local = {1, 1}, .dims = 2 };
+   image(&l, 0, in, sizeof in, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeUnsignedInt8, 3, W, H, D);
+   image(&l, 1, out, sizeof out, SpvImageChannelOrderRG, SpvImageChannelDataTypeUnsignedInt16, 2, W, H, 1);
+   l.args[2].kind = XE_ARG_BUFFER; l.args[2].data = (uint8_t *)info; l.args[2].size = sizeof info;
+   l.nargs = 3;
+   run(m, &l);
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+         int t = x + W * y;
+         ck_assert_uint_eq(out[2 * t], in[4 * t] * 3u + (unsigned)x);
+         ck_assert_uint_eq(out[2 * t + 1], in[4 * t + 1] * 3u + (unsigned)y);
+      }
+   /* A 1-D image read with img_1d's one coordinate, given a 2-D image of
+    * two rows: row 0 (edge sampler, x + 1 clamped), times 2. */
+   float in2[4 * 2], out1[4];
+   for (int i = 0; i < 8; i++) in2[i] = (float)(i + 1);
+   xe_launch l1 = { .kernel = "img_1d", .global = {4}, .local = {4}, .dims = 1 };
+   image(&l1, 0, in2, sizeof in2, SpvImageChannelOrderR, SpvImageChannelDataTypeFloat, 2, 4, 2, 1);
+   image(&l1, 1, out1, sizeof out1, SpvImageChannelOrderR, SpvImageChannelDataTypeFloat, 1, 4, 1, 1);
+   run(m, &l1);
+   for (int x = 0; x < 4; x++)
+      ck_assert_float_eq(out1[x], 2.0f * in2[x + 1 < 4 ? x + 1 : 3]);
+   xe_module_free(m);
+}
+END_TEST
+
+/* Sampler argument texts: "sampler:ADDRESSING:normalized|unnormalized:
+ * nearest|linear", nothing else, and the same text back from the value
+ * (an addressing mode past the five OpenCL has prints as "?"). */
+START_TEST(sampler_specs)
+{
+   static const char *const modes[] = {"none", "clamp_to_edge", "clamp", "repeat", "mirrored_repeat"};
+   static const char *const norms[] = {"unnormalized", "normalized"};
+   static const char *const filters[] = {"nearest", "linear"};
+   char text[96], back[96];
+   xe_arg_spec a;
+   for (unsigned ad = 0; ad < 5; ad++)
+      for (unsigned n = 0; n < 2; n++)
+         for (unsigned f = 0; f < 2; f++) {
+            snprintf(text, sizeof text, "sampler:%s:%s:%s", modes[ad], norms[n], filters[f]);
+            ck_assert_msg(xe_arg_spec_parse(text, &a), "%s refused", text);
+            ck_assert_int_eq(a.kind, XE_ARG_SAMPLER);
+            ck_assert_uint_eq(a.sampler, XE_SAMPLER(ad, n, f));
+            ck_assert_str_eq(xe_sampler_string(a.sampler, back, sizeof back), text);
+         }
+   static const char *const bad[] = {
+      "sampler:repeat:normalized:cubic", "sampler:repeat:normalized:", "sampler:repeat:normalized:linearx",
+      "sampler:repeat:normalized:nearest:", "sampler:repeat:normalised:linear", "sampler:wrap:normalized:linear",
+      "sampler:repeat:normalized", "sampler:",
+   };
+   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
+      ck_assert_msg(!xe_arg_spec_parse(bad[k], &a), "%s accepted", bad[k]);
+   for (unsigned ad = 5; ad < 16; ad++)
+      ck_assert_str_eq(xe_sampler_string(XE_SAMPLER(ad, 1, 0), back, sizeof back),
+                       "sampler:?:normalized:nearest");
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_image");
@@ -372,6 +444,8 @@ int main(void)
    tcase_add_test(tc, write_checks);
    tcase_add_test(tc, cli);
    tcase_add_test(tc, verify);
+   tcase_add_test(tc, fewer_coords);
+   tcase_add_test(tc, sampler_specs);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
