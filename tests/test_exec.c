@@ -502,6 +502,62 @@ START_TEST(scalar_arg_size)
 }
 END_TEST
 
+/* An out-of-bounds fault says how large the buffer would have had to be:
+ * exec_vadd's item 31 loads 4 bytes at offset 124 of a 31-float b. */
+START_TEST(fault_end)
+{
+   xe_module *m = load("exec_vadd", 1);
+   float a[32], b[31], c[32];
+   for (int i = 0; i < 32; i++) a[i] = (float)i;
+   for (int i = 0; i < 31; i++) b[i] = 1;
+   xe_launch l = { .kernel = "exec_vadd", .global = {32}, .local = {16} };
+   buf(&l, 0, a, sizeof a); buf(&l, 1, b, sizeof b); buf(&l, 2, c, sizeof c);
+   char *err = NULL;
+   ck_assert(!xe_exec_run(m, &l, &err));
+   free(err);
+   ck_assert_int_eq(l.fault.kind, XE_FAULT_BOUNDS);
+   ck_assert_uint_eq(l.fault.arg, 1);
+   ck_assert_uint_eq(l.fault.end, 128);
+   ck_assert(!l.fault.local_memory);
+   xe_module_free(m);
+}
+END_TEST
+
+/* Work-item ids (the race checker's) are unique across work-groups: two
+ * groups far apart in z each write out[0] from their item 0, a
+ * write-write race between work-groups.  With a local size of 65536 x 1 x
+ * 1 the second group's first id is 65536 (group 1 times 65536 items); ids
+ * 2^32 apart would alias and hide it. */
+START_TEST(race_far_groups)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"far_groups\" %lid %wgid\n"
+      "OpDecorate %lid BuiltIn LocalInvocationId\nOpDecorate %lid Constant\n"
+      "OpDecorate %wgid BuiltIn WorkgroupId\nOpDecorate %wgid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg\n"
+      "%z = OpConstant %u64 0\n%lid = OpVariable %pin Input\n%wgid = OpVariable %pin Input\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%l = OpLoad %v3 %lid Aligned 32\n%l0 = OpCompositeExtract %u64 %l 0\n"
+      "%g = OpLoad %v3 %wgid Aligned 32\n%g2 = OpCompositeExtract %u64 %g 2\n"
+      "%first = OpIEqual %bool %l0 %z\nOpBranchConditional %first %w %end\n"
+      "%w = OpLabel\n%v = OpUConvert %u32 %g2\nOpStore %out %v Aligned 4\nOpBranch %end\n"
+      "%end = OpLabel\nOpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("far_groups", text);
+   uint32_t out[1] = {7};
+   xe_launch l = { .kernel = "far_groups", .global = {65536, 1, 2}, .local = {65536, 1, 1}, .dims = 3,
+                   .racecheck = true };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert_uint_eq(out[0], 1);
+   ck_assert_uint_ge(l.races, 1);
+   ck_assert_msg(strstr(l.race, "write-write"), "%s", l.race);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -526,6 +582,8 @@ int main(void)
    tcase_add_test(tc, arg_specs);
    tcase_add_test(tc, local_memory_limit);
    tcase_add_test(tc, scalar_arg_size);
+   tcase_add_test(tc, fault_end);
+   tcase_add_test(tc, race_far_groups);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
