@@ -215,6 +215,10 @@ START_TEST(sampler_arg)
       /* mirrored repeat, nearest: s' = |s - 2 rint(s / 2)| = 0.1125, u =
        * 0.45 -> 0. */
       {XE_SAMPLER(SpvSamplerAddressingModeRepeatMirrored, 1, 0), 0.0f, NAN},
+      /* mirrored repeat, linear: u = 0.45, i0 = floor(-0.05) = -1 -> 0, i1
+       * = 0; rows 0 and 4 with b = 0.25: 1.  x = 3: s' = |1.0125 - 2| =
+       * 0.9875, u = 3.95, i0 = 3, i1 = 4 -> 3: rows 3 and 7: 4. */
+      {XE_SAMPLER(SpvSamplerAddressingModeRepeatMirrored, 1, 1), 1.0f, 4.0f},
       /* clamp-to-edge, linear: u = -0.45, i0 = -1 -> 0, i1 = 0: 0 in row 0,
        * 4 in row 1: 1.  x = 3: s = 3.5 * 1.5 / 4 - 0.3 = 1.0125, u = 4.05,
        * i0 = 3, i1 = 4 -> 3: rows 3 and 7: 4. */
