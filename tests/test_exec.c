@@ -389,6 +389,27 @@ START_TEST(wrong_rewrite)
 }
 END_TEST
 
+/* Calls of body-less functions (imports): OpenCL C's to_global() and
+ * to_local() as the imports __to_global and __to_local run as the casts
+ * they mean, with OpPtrEqual / OpPtrNotEqual on the results; a call of any
+ * other import fails the work-item that makes it (it has no code: before,
+ * the call ran the next function's), and the module's other kernels run. */
+START_TEST(import_call)
+{
+   char *src = tu_src("testdata/exec/import_call.spvasm"), *spv = tu_tmp("import_call.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   char *out = NULL, *err = NULL;
+   int rc = tu_sh(&out, &err, "%s run %s --kernel ptr_eq --global 4 --arg 0=buf:int:4", tu_xeopt(), spv);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(out, "arg 0 (int[4]): 3 3 3 3"), "%s", out);
+   free(out); free(err);
+   rc = tu_sh(&out, &err, "%s run %s --kernel calls_foo --global 4 --arg 0=buf:int:4", tu_xeopt(), spv);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_msg(strstr(err, "call of a function without a body"), "%s", err);
+   free(out); free(err); free(src); free(spv);
+}
+END_TEST
+
 /* --arg and --launch's argument texts: a local buffer needs a size of at
  * least one byte (OpenCL's clSetKernelArg refuses a local size of 0 with
  * CL_INVALID_ARG_SIZE), and the whole text must be read. */
@@ -580,6 +601,7 @@ int main(void)
    tcase_add_test(tc, unsupported);
    tcase_add_test(tc, wrong_rewrite);
    tcase_add_test(tc, arg_specs);
+   tcase_add_test(tc, import_call);
    tcase_add_test(tc, local_memory_limit);
    tcase_add_test(tc, scalar_arg_size);
    tcase_add_test(tc, fault_end);

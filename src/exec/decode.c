@@ -215,6 +215,20 @@ static const char *decode_special(xe_prog *p, const xe_inst *i, dinst *d)
    case SpvOpFunctionCall: {
       xe_function *f = xe_function_by_id(m, xe_op(i, 0));
       if (!f) return "call of an unknown function";
+      if (!f->first) {
+         /* An import: only OpenCL C's to_global() and friends have a
+          * meaning here (the cast they are); any other has no code to run
+          * (its fn_pc would be the next function's). */
+         uint32_t sc = xe_import_generic_cast(m, xe_op(i, 0));
+         if (sc == SpvStorageClassMax || d->nops != 2) {
+            d->aux = NO_BODY;   /* run.c fails the work-item that calls it */
+            break;
+         }
+         d->op = SpvOpGenericCastToPtrExplicit;
+         d->ops[0] = d->ops[1];
+         d->ops[1] = sc;
+         break;
+      }
       unsigned n = d->nops - 1, k = 0;
       uint32_t *o = calloc(3 * n + 1, 4);
       for (xe_inst *pi = f->params.first; pi; pi = pi->next) {
@@ -504,7 +518,7 @@ xe_prog *xe_prog_build(xe_module *m, const char *kernel, const xe_launch *l, cha
       return NULL;
    }
    for (uint32_t pc = 0; pc < p->ncode; pc++)
-      if (p->code[pc].op == SpvOpFunctionCall)
+      if (p->code[pc].op == SpvOpFunctionCall && p->code[pc].aux != NO_BODY)
          p->code[pc].aux = p->fn_pc[p->code[pc].aux];
    p->entry_pc = p->fn_pc[xe_function_id(k.fn)];
    p->param_slot = calloc(64, sizeof(uint32_t));

@@ -80,6 +80,10 @@ void xe_prog_free(xe_prog *p);
 /* Per-component arithmetic, conversions, comparisons, OpenCL.std.
  * v is the work-item's value area.  Returns 0 or an error string. */
 const char *xe_exec_alu(const dinst *d, uint8_t *v);
+/* A call's aux when the callee is an import with no meaning here (no
+ * code to run): the work-item that reaches it fails. */
+#define NO_BODY UINT32_MAX
+
 bool xe_exec_alu_supported(uint16_t op);
 /* OpenCL.std (ocl.c): one extended instruction without memory operands. */
 const char *xe_exec_ocl(const dinst *d, uint8_t *v);

@@ -159,6 +159,14 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
       memcpy(v + d->res, &q, 8);
       return true;
    }
+   case SpvOpPtrEqual: case SpvOpPtrNotEqual: {
+      /* A pointer value is its address with its space in the top bits
+       * (PTR_SP), kept through generic casts, and null is 0 in every
+       * space: equal values are equal pointers. */
+      bool eq = V64(v, d->ops[0]) == V64(v, d->ops[1]);
+      v[d->res] = d->op == SpvOpPtrEqual ? eq : !eq;
+      return true;
+   }
    case SpvOpGenericPtrMemSemantics: {
       uint64_t q = V64(v, d->ops[0]);
       uint32_t s = PTR_SP(q) == SP_LOCAL ? SpvMemorySemanticsWorkgroupMemoryMask

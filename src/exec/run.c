@@ -215,6 +215,8 @@ static bool step(xe_run *r, xe_wi *w)
          break;
       }
       case SpvOpFunctionCall:
+         if (d->aux == NO_BODY)
+            return fail(r, d, "call of a function without a body (LinkageAttributes Import)");
          if (w->depth >= XE_MAX_DEPTH) return fail(r, d, "call stack too deep");
          for (unsigned k = 0; k < d->nops; k += 3)
             memcpy(v + d->ops[k + 1], v + d->ops[k], d->ops[k + 2]);

@@ -406,6 +406,15 @@ bool xe_decoration(const xe_module *m, uint32_t id, SpvDecoration dec, uint32_t 
  * Import: another module linked with this one (zeModuleDynamicLink) may
  * use it, so its signature and behaviour for any argument must stay. */
 bool xe_is_exported(const xe_module *m, uint32_t id);
+/* OpenCL C's to_global(), to_local() and to_private() (OpenCL C 3.0,
+ * "Address Space Qualifier Functions") as clang's SPIR-V backend
+ * writes them: fn_id is a function without a body, LinkageAttributes
+ * Import named __to_global, __to_local or __to_private, taking one Generic
+ * pointer and returning a pointer to the same type in CrossWorkgroup,
+ * Workgroup or Function.  Such a call means OpGenericCastToPtrExplicit to
+ * that class (null when the pointer is in another), which this returns;
+ * SpvStorageClassMax for any other function. */
+uint32_t xe_import_generic_cast(const xe_module *m, uint32_t fn_id);
 bool xe_has_capability(const xe_module *m, SpvCapability cap);
 /* Adds the capability, raising the module version when the capability
  * needs a newer one (SubgroupDispatch: 1.1; see xe_require_version). */

@@ -844,6 +844,52 @@ bool xe_is_exported(const xe_module *m, uint32_t id)
    return i && xe_op(i, xe_nops(i) - 1) != SpvLinkageTypeImport;
 }
 
+uint32_t xe_import_generic_cast(const xe_module *m, uint32_t fn_id)
+{
+   static const struct {
+      const char *name;
+      uint32_t sc;
+   } casts[] = {
+      { "__to_global", SpvStorageClassCrossWorkgroup },
+      { "__to_local", SpvStorageClassWorkgroup },
+      { "__to_private", SpvStorageClassFunction },
+   };
+   const xe_function *f = xe_function_by_id(m, fn_id);
+   xe_inst *ln = f && !f->first
+                    ? first_meta(m, fn_id, SpvOpDecorate, SpvOpDecorate,
+                                 SpvDecorationLinkageAttributes, 4)
+                    : NULL;
+   if (!ln || xe_op(ln, xe_nops(ln) - 1) != SpvLinkageTypeImport)
+      return SpvStorageClassMax;
+   /* The name's words lie between the decoration and the linkage type. */
+   char name[16] = { 0 };
+   unsigned words = xe_nops(ln) - 3;
+   if (words > sizeof name / 4)
+      return SpvStorageClassMax;
+   for (unsigned k = 0; k < words; k++)
+      memcpy(name + 4 * k, &ln->words[ln->first_op + 2 + k], 4);
+   name[sizeof name - 1] = 0;
+   uint32_t sc = SpvStorageClassMax;
+   for (unsigned k = 0; k < sizeof casts / sizeof casts[0]; k++)
+      if (!strcmp(name, casts[k].name))
+         sc = casts[k].sc;
+   /* One Generic pointer in, a pointer of that class to the same type out
+    * (OpGenericCastToPtrExplicit's own rule). */
+   const xe_inst *param = f->params.first;
+   while (param && param->opcode != SpvOpFunctionParameter)
+      param = param->next;
+   const xe_inst *rt = xe_def(m, f->def->type_id);
+   const xe_inst *pt = param ? xe_def(m, param->type_id) : NULL;
+   if (sc == SpvStorageClassMax || !param || !rt || !pt || rt->opcode != SpvOpTypePointer ||
+       pt->opcode != SpvOpTypePointer || xe_op(pt, 0) != SpvStorageClassGeneric ||
+       xe_op(rt, 0) != sc || xe_op(rt, 1) != xe_op(pt, 1))
+      return SpvStorageClassMax;
+   for (const xe_inst *q = param->next; q; q = q->next)
+      if (q->opcode == SpvOpFunctionParameter)
+         return SpvStorageClassMax;
+   return sc;
+}
+
 bool xe__spec_id_used(const xe_module *m, uint32_t v)
 {
    uint32_t *c = spec_slot(built(m), v, false);

@@ -497,6 +497,28 @@ static bool null_ints(xe_module *m, xe_inst *i)
    return changed;
 }
 
+/* i is a call of OpenCL C's to_global(), to_local() or to_private() as an
+ * import (clang's SPIR-V backend writes them so; llvm-spirv writes the
+ * instruction): rewrites it as the OpGenericCastToPtrExplicit it means, so
+ * generic-address and the lane analyses see a cast, not an opaque call.
+ * The import's declaration stays (unused; linking needs nothing of it). */
+static bool import_cast(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpFunctionCall || xe_nops(i) != 2)
+      return false;
+   uint32_t sc = xe_import_generic_cast(m, xe_op(i, 0));
+   if (sc == SpvStorageClassMax)
+      return false;
+   xe_builder b = xe_builder_before(m, i);
+   const uint32_t ops[2] = { xe_op(i, 1), sc };
+   const uint8_t kinds[2] = { XE_W_ID, XE_W_LIT };
+   xe_inst *c = xe_build_inst(&b, xe_inst_create(SpvOpGenericCastToPtrExplicit, i->type_id,
+                                                 xe_fresh_id(m), ops, 2, kinds));
+   xe_replace_all_uses(m, i->result_id, c->result_id);
+   xe_inst_kill(m, i);
+   return true;
+}
+
 /* Folds f's selects on a known condition and shift-pair sign extensions;
  * returns how many. */
 static unsigned fold_function(xe_module *m, xe_function *f)
@@ -507,7 +529,7 @@ static unsigned fold_function(xe_module *m, xe_function *f)
          if (i->opcode != SpvOpPhi && null_ints(m, i))
             n++;
          if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || array_cast(m, i) ||
-             printf_format(m, i)) {
+             printf_format(m, i) || import_cast(m, i)) {
             n++;
             continue;
          }
@@ -576,7 +598,7 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
       const char *fname = xe_name(m, xe_function_id(f));
       xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
                 "rewrote %u instruction(s) in %s%s (selects on a constant condition, "
-                "shift-pair sign extensions, byte-offset addresses)", n, owner ? "kernel " : "function ",
+                "shift-pair sign extensions, byte-offset addresses, address-space casts)", n, owner ? "kernel " : "function ",
                 owner ? owner : fname ? fname : "?");
    }
    xe_foreach_fn(f, m)
