@@ -295,6 +295,74 @@ START_TEST(math_vec)
 }
 END_TEST
 
+/* float -> half (OpFConvert, the interpreter's xe_double_to_half): round to
+ * nearest, ties to even, over every finite half and every midpoint between
+ * two neighbours, subnormals included (a half's midpoint has 12 significant
+ * bits, exact in a float), and the float just above and below each
+ * midpoint; 65520, the midpoint past the largest half, is a tie that goes
+ * to infinity (the even side).  Negative values mirror. */
+static double half_value(uint16_t h)
+{
+   int e = (h >> 10) & 31, m = h & 1023;
+   double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+   return h & 0x8000 ? -v : v;
+}
+
+START_TEST(half_rounding)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Float16\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"to_half\" %gid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%f32 = OpTypeFloat 32\n%f16 = OpTypeFloat 16\n%void = OpTypeVoid\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%pf = OpTypePointer CrossWorkgroup %f32\n%ph = OpTypePointer CrossWorkgroup %f16\n"
+      "%fn = OpTypeFunction %void %pf %ph\n%gid = OpVariable %pin Input\n"
+      "%main = OpFunction %void None %fn\n%in = OpFunctionParameter %pf\n"
+      "%out = OpFunctionParameter %ph\n%entry = OpLabel\n"
+      "%g = OpLoad %v3 %gid Aligned 32\n%i = OpCompositeExtract %u64 %g 0\n"
+      "%pi = OpInBoundsPtrAccessChain %pf %in %i\n%x = OpLoad %f32 %pi Aligned 4\n"
+      "%h = OpFConvert %f16 %x\n%po = OpInBoundsPtrAccessChain %ph %out %i\n"
+      "OpStore %po %h Aligned 2\nOpReturn\nOpFunctionEnd\n";
+   char *src = tu_tmp("to_half.spvasm"), *spv = tu_tmp("to_half.spv"), *err = NULL;
+   tu_write(src, text, strlen(text));
+   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+   free(err);
+   err = NULL;
+   size_t nb;
+   void *bytes = tu_read(spv, &nb);
+   xe_module *m = xe_read(bytes, nb, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   /* Per positive half h <= 0x7bff: h itself, the midpoint to h + 1 and
+    * the floats either side of it; then the same negated. */
+   enum { NH = 0x7c00, PER = 4, NV = 2 * NH * PER };
+   float *in = malloc(NV * sizeof *in);
+   uint16_t *want = malloc(NV * sizeof *want), *out = calloc(NV, sizeof *out);
+   for (unsigned k = 0; k < NH; k++) {
+      uint16_t h = (uint16_t)k, up = (uint16_t)(h + 1);   /* 0x7bff + 1: infinity */
+      double lo = half_value(h), hi = k + 1 < NH ? half_value(up) : 65536.0;
+      float mid = (float)((lo + hi) / 2);
+      ck_assert((double)mid == (lo + hi) / 2);
+      float v[PER] = {(float)lo, mid, nextafterf(mid, INFINITY), nextafterf(mid, -INFINITY)};
+      uint16_t w[PER] = {h, (h & 1) ? up : h, up, h};
+      for (unsigned q = 0; q < PER; q++) {
+         in[PER * k + q] = v[q];
+         want[PER * k + q] = w[q];
+         in[NV / 2 + PER * k + q] = -v[q];
+         want[NV / 2 + PER * k + q] = w[q] | 0x8000;
+      }
+   }
+   xe_launch l = { .kernel = "to_half", .global = {NV}, .local = {64}, .dims = 1 };
+   buf(&l, 0, in, NV * sizeof *in);
+   buf(&l, 1, out, NV * sizeof *out);
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   for (unsigned k = 0; k < NV; k++)
+      ck_assert_msg(out[k] == want[k], "(half)%.9g = %#06x, want %#06x", in[k], out[k], want[k]);
+   xe_module_free(m);
+   free(bytes); free(src); free(spv); free(in); free(want); free(out);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_math");
@@ -304,6 +372,7 @@ int main(void)
    tcase_add_test(tc, math_double);
    tcase_add_test(tc, math_int);
    tcase_add_test(tc, math_vec);
+   tcase_add_test(tc, half_rounding);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
