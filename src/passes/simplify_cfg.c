@@ -732,8 +732,12 @@ static bool thread_all(simplify *c)
 
 /* Can i run where it did not before?  Pure, no address arithmetic (a
  * pointer may be valid only on the path), no integer division (undefined
- * for a zero divisor), no decoration but NoSignedWrap / NoUnsignedWrap,
- * which hold only on the path and go when i moves (wrap_decorations). */
+ * for a zero divisor), no decoration but NoSignedWrap / NoUnsignedWrap and
+ * FPFastMathMode: promises that hold only on the path (a wrap, a NaN or
+ * infinite operand elsewhere gives an undefined result), which go when i
+ * moves (drop_wrap_decorations), so the moved i computes a defined value
+ * where its result is not used.  llvm-spirv 21 and ocloc 26 put
+ * FPFastMathMode on the arithmetic of a `?:` side. */
 static bool speculatable(xe_module *m, const xe_inst *i)
 {
    unsigned f = xe_inst_info(m, i);
@@ -749,15 +753,17 @@ static bool speculatable(xe_module *m, const xe_inst *i)
          const xe_inst *d = u[k].inst;
          if ((d->opcode == SpvOpDecorate || d->opcode == SpvOpDecorateId) &&
              !(d->opcode == SpvOpDecorate && (xe_op(d, 1) == SpvDecorationNoSignedWrap ||
-                                              xe_op(d, 1) == SpvDecorationNoUnsignedWrap)))
+                                              xe_op(d, 1) == SpvDecorationNoUnsignedWrap ||
+                                              xe_op(d, 1) == SpvDecorationFPFastMathMode)))
             return false;
       }
    }
    return true;
 }
 
-/* Drops i's NoSignedWrap / NoUnsignedWrap: run on every path, i may wrap
- * where the original never ran, and a wrap would be undefined behaviour. */
+/* Drops i's NoSignedWrap / NoUnsignedWrap / FPFastMathMode: run on every
+ * path, i may wrap (or see a NaN) where the original never ran, where the
+ * promise would make its result undefined. */
 static void drop_wrap_decorations(xe_module *m, const xe_inst *i)
 {
    if (!i->result_id)
