@@ -19,7 +19,9 @@
  * Preconditions proved: the loop has a simple induction variable whose
  * compare decides the only exit (loops.c); the bound reaches a parameter of
  * the kernel body through integer arithmetic whose other operands are
- * constants; the body is called only by its kernel's wrapper, so its
+ * constants (for a loop of a helper the body calls: a parameter of the
+ * helper, whose argument at the call does, the call then passing the
+ * select); the body is called only by its kernel's wrapper, so its
  * parameter is that kernel's argument.
  *
  * Cost (issue 30): not a trade the model is asked about.  Unspecialized,
