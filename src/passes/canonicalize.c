@@ -405,6 +405,70 @@ static bool array_cast(xe_module *m, xe_inst *i)
    return true;
 }
 
+/* i is OpBitcast %_ptr_T of e = Op[InBounds]PtrAccessChain %_ptr_vNT ...
+ * (a Function pointer to a vector of N T's), and every use of i is a
+ * chain `i k` with a constant k < N or a load or store through i (k = 0):
+ * each becomes e's chain with k appended, the component's address the way
+ * clang 15 writes it (clang 21 takes a float4 element's components through
+ * a float* cast of the element pointer, which private-arrays must see as
+ * element accesses to split the array).  Returns whether it did. */
+static bool vector_component_cast(xe_module *m, xe_inst *i)
+{
+   if (i->opcode != SpvOpBitcast)
+      return false;
+   const xe_inst *e = xe_def(m, xe_op(i, 0));
+   const xe_inst *rt = xe_def(m, i->type_id), *st = e ? xe_def(m, e->type_id) : NULL;
+   if (!e || (e->opcode != SpvOpPtrAccessChain && e->opcode != SpvOpInBoundsPtrAccessChain) ||
+       !rt || !st || rt->opcode != SpvOpTypePointer || st->opcode != SpvOpTypePointer ||
+       xe_op(rt, 0) != SpvStorageClassFunction || xe_op(st, 0) != SpvStorageClassFunction)
+      return false;
+   const xe_inst *vt = xe_def(m, xe_op(st, 1));
+   if (!vt || vt->opcode != SpvOpTypeVector || xe_op(vt, 0) != xe_op(rt, 1))
+      return false;
+   uint32_t n = 0, ncomp = xe_op(vt, 1);
+   const xe_use *u = xe_uses(m, i->result_id, &n);
+   for (uint32_t k = 0; k < n; k++) {
+      const xe_inst *c = u[k].inst;
+      uint64_t idx;
+      bool chain = (c->opcode == SpvOpPtrAccessChain || c->opcode == SpvOpInBoundsPtrAccessChain) &&
+                   xe_nops(c) == 2 && u[k].word == c->first_op &&
+                   xe_const_uint(m, xe_op(c, 1), &idx) && idx < ncomp;
+      bool access = (c->opcode == SpvOpLoad && u[k].word == c->first_op) ||
+                    (c->opcode == SpvOpStore && u[k].word == c->first_op);
+      if (!chain && !access)
+         return false;
+   }
+   /* Rewrite every use (the list is copied: the edits change it). */
+   xe_inst **users = malloc((n ? n : 1) * sizeof *users);
+   if (!users)
+      abort();
+   for (uint32_t k = 0; k < n; k++)
+      users[k] = u[k].inst;
+   unsigned ne = xe_nops(e);
+   uint32_t *ops = malloc((ne + 1) * sizeof *ops);
+   if (!ops)
+      abort();
+   for (unsigned k = 0; k < ne; k++)
+      ops[k] = xe_op(e, k);
+   for (uint32_t k = 0; k < n; k++) {
+      xe_inst *c = users[k];
+      bool chain = c->opcode == SpvOpPtrAccessChain || c->opcode == SpvOpInBoundsPtrAccessChain;
+      ops[ne] = chain ? xe_op(c, 1) : xe_const_int(m, xe_type_int(m, 64), 0);
+      xe_builder b = xe_builder_before(m, c);
+      uint32_t p = xe_build(&b, (SpvOp)e->opcode, i->type_id, ne + 1, ops)->result_id;
+      if (chain) {
+         xe_replace_all_uses(m, c->result_id, p);
+         xe_inst_kill(m, c);
+      } else {
+         xe_set_op(c, 0, p);
+      }
+   }
+   free(ops);
+   free(users);
+   xe_inst_kill(m, i);
+   return true;
+}
+
 /* i is OpBitcast %_ptr_T (Op[InBounds]PtrAccessChain %_ptr_uchar %base %off)
  * in one storage class, sizeof T a power of two: rewrites it as an element
  * chain on %base cast to %_ptr_T.  Returns whether it did. */
@@ -548,6 +612,23 @@ static unsigned fold_function(xe_module *m, xe_function *f)
          n++;
       }
    }
+   /* Second walk: the byte-chain fold above writes the element casts
+    * this one reads, before the instruction it visits.  The casts are
+    * listed first: a rewrite deletes the chains after them. */
+   unsigned ncast = 0, cap = 0;
+   xe_inst **casts = NULL;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i->opcode != SpvOpBitcast)
+            continue;
+         if (ncast == cap && !(casts = realloc(casts, (cap = cap ? 2 * cap : 16) * sizeof *casts)))
+            abort();
+         casts[ncast++] = i;
+      }
+   }
+   for (unsigned k = 0; k < ncast; k++)
+      n += vector_component_cast(m, casts[k]);
+   free(casts);
    return n;
 }
 
