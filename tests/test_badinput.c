@@ -421,6 +421,24 @@ START_TEST(stdin_stdout)
 }
 END_TEST
 
+/* -o naming something that is not a regular file (a FIFO here; /dev/null
+ * alike) is written in place: renaming the temporary file over it would
+ * replace the FIFO with a file, and as root /dev/null itself. */
+START_TEST(output_not_a_regular_file)
+{
+   char *p = path_of("fifo-in"), *f = path_of("fifo"), *o = path_of("fifo-read");
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, NULL,
+                  "rm -f '%s' && mkfifo '%s' && { cat '%s' > '%s' & } && %s -O0 '%s' -o '%s' && "
+                  "wait && test -p '%s' && cmp '%s' '%s'",
+                  f, f, f, o, tu_xeopt(), p, f, f, p, o);
+   ck_assert_int_eq(rc, 0);
+   free(p);
+   free(f);
+   free(o);
+}
+END_TEST
+
 START_TEST(huge_bound_small_memory)
 {
    /* A valid module may declare a bound far above its ids (here 2^26 for
@@ -492,6 +510,7 @@ int main(void)
    tcase_add_test(tc, launch_option_errors);
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
+   tcase_add_test(tc, output_not_a_regular_file);
    tcase_add_test(tc, file_size_limit);
    tcase_add_test(tc, huge_bound_small_memory);
    suite_add_tcase(s, tc);

@@ -24,8 +24,9 @@ void *xe_read_file(const char *path, size_t *n, char **err);
 
 /* Writes n bytes to path ("-" = standard output) through a temporary file
  * in the same directory, renamed over path only when everything was
- * written and flushed, so path is never left partial.  Returns 0, or 1
- * with *err set. */
+ * written and flushed, so path is never left partial.  A path that exists
+ * and is not a regular file (/dev/null, a FIFO) is written in place.
+ * Returns 0, or 1 with *err set. */
 int xe_write_file_atomic(const char *path, const void *data, size_t n, char **err);
 
 /* `xeopt run ...`: the interpreter's command (exec/). */

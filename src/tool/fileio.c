@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,20 @@ int xe_write_file_atomic(const char *path, const void *data, size_t n, char **er
    if (!strcmp(path, "-")) {
       if (write_all(1, data, n)) {
          *err = errmsg("cannot write standard output");
+         return 1;
+      }
+      return 0;
+   }
+   /* A path that is not a regular file (/dev/null, a FIFO, a terminal)
+    * is written in place: renaming over it would replace a device with a
+    * file (as root, /dev/null itself), and there is no partial file to
+    * avoid. */
+   struct stat st;
+   if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+      int fd = open(path, O_WRONLY);
+      bool bad = fd < 0 || write_all(fd, data, n);
+      if ((fd >= 0 && close(fd)) || bad) {
+         *err = errmsg("cannot write");
          return 1;
       }
       return 0;
