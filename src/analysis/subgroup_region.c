@@ -129,7 +129,8 @@ static const char *inst_why(xe_module *m, const xe_inst *i, unsigned depth, xe_i
       break;
    }
    if ((i->opcode >= SpvOpGroupAll && i->opcode <= SpvOpGroupSMax) ||
-       (i->opcode >= SpvOpGroupNonUniformElect && i->opcode <= SpvOpGroupNonUniformQuadSwap)) {
+       (i->opcode >= SpvOpGroupNonUniformElect && i->opcode <= SpvOpGroupNonUniformQuadSwap) ||
+       (i->opcode >= SpvOpGroupIMulKHR && i->opcode <= SpvOpGroupLogicalXorKHR)) {
       uint64_t scope;
       if (!xe_const_uint(m, xe_op(i, 0), &scope) || scope != SCOPE_SUBGROUP)
          return depth ? "a function the region calls has a work-group collective"
