@@ -433,6 +433,38 @@ START_TEST(sampler_specs)
 }
 END_TEST
 
+/* The launches --verify makes give an image parameter float or integer
+ * texels by the kernel's own accesses (read_imagef / read_imagei /
+ * read_imageui, sampled or not, and the writes): xe_exec_params says which. */
+START_TEST(param_texel_kinds)
+{
+   xe_module *m = load("exec_image");
+   static const struct { const char *kernel; unsigned arg; bool isf; unsigned dims; } want[] = {
+      {"img_shift", 0, true, 2},    /* read_imagef with a sampler */
+      {"img_shift", 1, true, 2},    /* write_imagef */
+      {"img_linear", 0, true, 2},
+      {"img_uint", 0, false, 2},    /* read_imageui without a sampler */
+      {"img_uint", 1, false, 2},    /* write_imageui */
+      {"img_int", 0, false, 2},     /* read_imagei with a sampler */
+      {"img_int", 1, false, 2},     /* write_imagei */
+      {"img_1d", 0, true, 1},
+      {"img_3d", 0, true, 3},
+   };
+   for (unsigned k = 0; k < sizeof want / sizeof want[0]; k++) {
+      enum xe_arg_kind kind[8];
+      unsigned elem[8];
+      bool isf[8];
+      int n = xe_exec_params(m, want[k].kernel, kind, elem, isf, 8);
+      ck_assert_int_gt(n, (int)want[k].arg);
+      ck_assert_int_eq(kind[want[k].arg], XE_ARG_IMAGE);
+      ck_assert_msg(isf[want[k].arg] == want[k].isf, "%s arg %u: %s texels, want %s", want[k].kernel,
+                    want[k].arg, isf[want[k].arg] ? "float" : "integer", want[k].isf ? "float" : "integer");
+      ck_assert_uint_eq(elem[want[k].arg], want[k].dims);
+   }
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_image");
@@ -450,6 +482,7 @@ int main(void)
    tcase_add_test(tc, verify);
    tcase_add_test(tc, fewer_coords);
    tcase_add_test(tc, sampler_specs);
+   tcase_add_test(tc, param_texel_kinds);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
