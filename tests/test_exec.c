@@ -579,6 +579,39 @@ START_TEST(race_far_groups)
 }
 END_TEST
 
+/* The scalar and element types of argument texts, with their sizes and
+ * kinds as OpenCL C has them (a double is 8 bytes). */
+START_TEST(arg_types)
+{
+   static const struct { const char *name; unsigned size; bool f, s; } types[] = {
+      {"char", 1, false, true}, {"uchar", 1, false, false}, {"short", 2, false, true},
+      {"ushort", 2, false, false}, {"int", 4, false, true}, {"uint", 4, false, false},
+      {"long", 8, false, true}, {"ulong", 8, false, false}, {"half", 2, true, true},
+      {"float", 4, true, true}, {"double", 8, true, true},
+   };
+   char text[64];
+   xe_arg_spec a;
+   for (unsigned k = 0; k < sizeof types / sizeof types[0]; k++) {
+      snprintf(text, sizeof text, "%s:3", types[k].name);
+      ck_assert_msg(xe_arg_spec_parse(text, &a), "%s refused", text);
+      ck_assert_int_eq(a.kind, XE_ARG_SCALAR);
+      ck_assert_msg(a.elem == types[k].size && a.is_float == types[k].f && a.is_signed == types[k].s,
+                    "%s: %u bytes, float %d, signed %d", text, a.elem, a.is_float, a.is_signed);
+      xe_exec_arg e;
+      xe_arg_materialize(&a, &e, 1);
+      ck_assert_uint_eq(e.size, types[k].size);
+      if (types[k].f && types[k].size == 8) { double d; memcpy(&d, e.data, 8); ck_assert(d == 3.0); }
+      free(e.data);
+      snprintf(text, sizeof text, "buf:%s:5", types[k].name);
+      ck_assert_msg(xe_arg_spec_parse(text, &a), "%s refused", text);
+      ck_assert_int_eq(a.kind, XE_ARG_BUFFER);
+      ck_assert_uint_eq(a.elem, types[k].size);
+   }
+   ck_assert(!xe_arg_spec_parse("quad:3", &a));
+   ck_assert(!xe_arg_spec_parse("buf:int2:4", &a));
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -606,6 +639,7 @@ int main(void)
    tcase_add_test(tc, scalar_arg_size);
    tcase_add_test(tc, fault_end);
    tcase_add_test(tc, race_far_groups);
+   tcase_add_test(tc, arg_types);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
