@@ -612,6 +612,50 @@ START_TEST(arg_types)
 }
 END_TEST
 
+/* --verify and `run --compare` launch the input's NDRange: a dimension it
+ * does not have has no offset (OpenCL ignores global_work_offset past
+ * work_dim), so get_global_id(1) is 0 in every launch of a 1-D kernel and
+ * `out[i + get_global_id(1)]` is a correct rewrite of `out[i]` there. */
+START_TEST(offset_dims)
+{
+   static const char *head =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"copy\" %gid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg %pg\n"
+      "%gid = OpVariable %pin Input\n%main = OpFunction %void None %fn\n"
+      "%out = OpFunctionParameter %pg\n%in = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%g = OpLoad %v3 %gid Aligned 32\n%i = OpCompositeExtract %u64 %g 0\n";
+   static const char *tail =
+      "%pi = OpInBoundsPtrAccessChain %pg %in %i\n%v = OpLoad %u32 %pi Aligned 4\n"
+      "%po = OpInBoundsPtrAccessChain %pg %out %j\nOpStore %po %v Aligned 4\n"
+      "OpReturn\nOpFunctionEnd\n";
+   static const char *mid[2] = {
+      "%j = OpCopyObject %u64 %i\n",
+      "%g2 = OpLoad %v3 %gid Aligned 32\n%y = OpCompositeExtract %u64 %g2 1\n%j = OpIAdd %u64 %i %y\n",
+   };
+   char *spv[2];
+   for (int k = 0; k < 2; k++) {
+      char name[32], text[2048];
+      snprintf(text, sizeof text, "%s%s%s", head, mid[k], tail);
+      snprintf(name, sizeof name, "offset_dims_%d.spvasm", k);
+      char *src = tu_tmp(name);
+      tu_write(src, text, strlen(text));
+      snprintf(name, sizeof name, "offset_dims_%d.spv", k);
+      spv[k] = tu_tmp(name);
+      ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 %s -o %s", src, spv[k]), 0);
+      free(src);
+   }
+   char *out = NULL, *err = NULL;
+   int rc = tu_sh(&out, &err, "%s run --compare %s %s --launches 8", tu_xeopt(), spv[0], spv[1]);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(err, "8 of 8 launches verified"), "%s", err);
+   free(out); free(err); free(spv[0]); free(spv[1]);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -640,6 +684,7 @@ int main(void)
    tcase_add_test(tc, fault_end);
    tcase_add_test(tc, race_far_groups);
    tcase_add_test(tc, arg_types);
+   tcase_add_test(tc, offset_dims);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
