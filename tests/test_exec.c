@@ -656,6 +656,68 @@ START_TEST(offset_dims)
 }
 END_TEST
 
+/* Sub-group shuffles: OpGroupNonUniformShuffle (scope,
+ * value, lane) and SPV_INTEL_subgroups' OpSubgroupShuffleINTEL (value,
+ * lane) and OpSubgroupShuffleXorINTEL (value, mask) over two sub-groups
+ * of 8: out[i] = in[base + lane'], lane' = (lane + 3) % 8 or lane ^ 5. */
+START_TEST(shuffles)
+{
+   static const char *ops[3] = {
+      "OpGroupNonUniformShuffle %u32 %scope %v %idx",
+      "OpSubgroupShuffleINTEL %u32 %v %idx",
+      "OpSubgroupShuffleXorINTEL %u32 %v %k5",
+   };
+   for (unsigned o = 0; o < 3; o++) {
+      char text[4096];
+      snprintf(text, sizeof text,
+         "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+         "OpCapability GroupNonUniform\nOpCapability GroupNonUniformShuffle\n"
+         "OpCapability SubgroupShuffleINTEL\nOpExtension \"SPV_INTEL_subgroups\"\n"
+         "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"shuf\" %%gid %%lane\n"
+         "OpDecorate %%gid BuiltIn GlobalInvocationId\nOpDecorate %%gid Constant\n"
+         "OpDecorate %%lane BuiltIn SubgroupLocalInvocationId\nOpDecorate %%lane Constant\n"
+         "%%u64 = OpTypeInt 64 0\n%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n"
+         "%%v3 = OpTypeVector %%u64 3\n%%pin = OpTypePointer Input %%v3\n%%pl = OpTypePointer Input %%u32\n"
+         "%%pg = OpTypePointer CrossWorkgroup %%u32\n%%fn = OpTypeFunction %%void %%pg %%pg\n"
+         "%%scope = OpConstant %%u32 3\n%%k3 = OpConstant %%u32 3\n%%k5 = OpConstant %%u32 5\n"
+         "%%k8 = OpConstant %%u32 8\n"
+         "%%gid = OpVariable %%pin Input\n%%lane = OpVariable %%pl Input\n"
+         "%%main = OpFunction %%void None %%fn\n%%in = OpFunctionParameter %%pg\n"
+         "%%out = OpFunctionParameter %%pg\n%%entry = OpLabel\n"
+         "%%g = OpLoad %%v3 %%gid Aligned 32\n%%i = OpCompositeExtract %%u64 %%g 0\n"
+         "%%l = OpLoad %%u32 %%lane Aligned 4\n%%l3 = OpIAdd %%u32 %%l %%k3\n"
+         "%%idx = OpUMod %%u32 %%l3 %%k8\n"
+         "%%pi = OpInBoundsPtrAccessChain %%pg %%in %%i\n%%v = OpLoad %%u32 %%pi Aligned 4\n"
+         "%%s = %s\n"
+         "%%po = OpInBoundsPtrAccessChain %%pg %%out %%i\nOpStore %%po %%s Aligned 4\n"
+         "OpReturn\nOpFunctionEnd\n", ops[o]);
+      char *src = tu_tmp("shuf.spvasm"), *spv = tu_tmp("shuf.spv"), *err = NULL;
+      tu_write(src, text, strlen(text));
+      ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
+      free(err);
+      err = NULL;
+      size_t n;
+      void *bytes = tu_read(spv, &n);
+      xe_module *m = xe_read(bytes, n, &err);
+      ck_assert_msg(m, "%s", err ? err : "?");
+      uint32_t in[16], out[16];
+      for (unsigned i = 0; i < 16; i++) { in[i] = 100 + 7 * i; out[i] = 1; }
+      xe_launch l = {.kernel = "shuf", .global = {16, 1, 1}, .local = {16, 1, 1}, .dims = 1,
+                     .subgroup_size = 8, .nargs = 2};
+      l.args[0] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)in, .size = sizeof in};
+      l.args[1] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)out, .size = sizeof out};
+      ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+      for (unsigned i = 0; i < 16; i++) {
+         unsigned base = i / 8 * 8, lane = i % 8, src_lane = o == 2 ? lane ^ 5 : (lane + 3) % 8;
+         uint32_t want = in[base + src_lane];
+         ck_assert_msg(out[i] == want, "%s: item %u got %u, want %u", ops[o], i, out[i], want);
+      }
+      xe_module_free(m);
+      free(bytes); free(src); free(spv);
+   }
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -685,6 +747,7 @@ int main(void)
    tcase_add_test(tc, race_far_groups);
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
+   tcase_add_test(tc, shuffles);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
