@@ -159,6 +159,24 @@ START_TEST(group_based_index)
 }
 END_TEST
 
+/* A formula's argument terms print the argument's name, or argN where the
+ * names leave it out (an unnamed argument: clang's SPIR-V backend names
+ * none). */
+START_TEST(formula_arg_names)
+{
+   xe_formula fm = { .n = 2 };
+   fm.t[0] = (xe_monomial){ .coeff = 2, .arg = 1, .q = XE_Q_ONE, .dim = 0 };
+   fm.t[1] = (xe_monomial){ .coeff = 1, .arg = 0, .q = XE_Q_ONE, .dim = 0 };
+   const char *const names[] = { "n", NULL };
+   char *t = xe_formula_text(&fm, names);
+   ck_assert_msg(strstr(t, "arg1") && strstr(t, "n") && !strstr(t, "(null)"), "%s", t);
+   free(t);
+   t = xe_formula_text(&fm, NULL);
+   ck_assert_msg(strstr(t, "arg1") && strstr(t, "arg0"), "%s", t);
+   free(t);
+}
+END_TEST
+
 START_TEST(stencil_dominates)
 {
    xe_module *m = tu_load_src("testdata/spv/padding_stencil.spv");
@@ -313,6 +331,7 @@ int main(void)
    tcase_add_test(tc, index_widths);
    tcase_add_test(tc, row_major_index_and_formula);
    tcase_add_test(tc, group_based_index);
+   tcase_add_test(tc, formula_arg_names);
    tcase_add_test(tc, stencil_dominates);
    tcase_add_test(tc, max_of_formulas);
    tcase_add_test(tc, pass_decisions);
