@@ -26,8 +26,8 @@ every pair applied under a reference front end and not under another, with
 the remark that front end's module got instead.  Exit 0 when no such pair is
 unlisted, no output is invalid and --verify agreed; 1 otherwise; 77 when the
 sid toolchains are missing (a failure with XEOPT_REQUIRE_OCLOC=1).
---igc also compiles every output with ocloc 22.43 (where it took the input)
-and ocloc 26 for dg2 and pvc, and counts rejections.
+--igc also compiles every output with ocloc 22.43 and ocloc 26 for dg2 and pvc,
+where that IGC took the input, and counts rejections.
 """
 import argparse
 import collections
@@ -160,7 +160,7 @@ def job(args, src, fe):
             for dev in ("dg2", "pvc"):
                 if igc("ocloc", spv, dev) and not igc("ocloc", out, dev):
                     res["problems"].append(f"ocloc 22.43 rejects the {mode} output for {dev}")
-                if not igc(ocloc26, out, dev):
+                if igc(ocloc26, spv, dev) and not igc(ocloc26, out, dev):
                     res["problems"].append(f"ocloc 26 rejects the {mode} output for {dev}")
     return res
 
