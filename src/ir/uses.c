@@ -861,14 +861,7 @@ uint32_t xe_import_generic_cast(const xe_module *m, uint32_t fn_id)
                     : NULL;
    if (!ln || xe_op(ln, xe_nops(ln) - 1) != SpvLinkageTypeImport)
       return SpvStorageClassMax;
-   /* The name's words lie between the decoration and the linkage type. */
-   char name[16] = { 0 };
-   unsigned words = xe_nops(ln) - 3;
-   if (words > sizeof name / 4)
-      return SpvStorageClassMax;
-   for (unsigned k = 0; k < words; k++)
-      memcpy(name + 4 * k, &ln->words[ln->first_op + 2 + k], 4);
-   name[sizeof name - 1] = 0;
+   const char *name = xe_op_string(ln, 2);
    uint32_t sc = SpvStorageClassMax;
    for (unsigned k = 0; k < sizeof casts / sizeof casts[0]; k++)
       if (!strcmp(name, casts[k].name))
