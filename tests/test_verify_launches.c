@@ -109,6 +109,49 @@ START_TEST(user_launch)
 }
 END_TEST
 
+/* A manifest that names an argument the kernel does not have (written
+ * for another module, or by hand) stops verification with exit 2 and says
+ * which; the kernel's last argument is still a name it may use. */
+START_TEST(manifest_missing_argument)
+{
+   char *in = tu_src("testdata/spv/verify_rowmajor.spv"), *mf = tu_tmp("missing_arg.json");
+   static const char *entry[] = {
+      "\"padding\": [{\"kind\": \"buffer\", \"arg\": %d, \"name\": \"x\", \"element_size\": 4,"
+      " \"min_elements\": {\"text\": \"0\", \"terms\": []}, \"zero_fill\": false,"
+      " \"distinct_allocation\": true, \"requires\": {\"nonnegative_args\": [],"
+      " \"max_elements\": 2147483648}}]",
+      "\"alignment\": [{\"pass\": \"block-io\", \"requirement\": \"argument_alignment\","
+      " \"argument\": %d, \"name\": \"x\", \"bytes\": 16, \"origin\": \"--assume-aligned\"}]",
+   };
+   static const char *section[] = {"padding", "alignment"};
+   for (unsigned e = 0; e < 2; e++)
+      for (int arg = 2; arg <= 3; arg++) {
+         char body[512], *js = NULL, *err = NULL;
+         snprintf(body, sizeof body, entry[e], arg);
+         if (asprintf(&js, "{\"xeopt_manifest\": 1, \"kernels\": {\"verify_rowmajor\": {%s}}}",
+                      body) < 0)
+            abort();
+         tu_write(mf, js, strlen(js));
+         int rc = tu_sh(NULL, &err, "%s run --compare '%s' '%s' --launches 1 --manifest '%s'",
+                        tu_xeopt(), in, in, mf);
+         if (arg == 2) {
+            ck_assert_msg(rc == 0 && strstr(err, "agree"), "%s %d: %s", section[e], arg, err);
+         } else {
+            char want[160];
+            snprintf(want, sizeof want, "cannot verify kernel verify_rowmajor against the "
+                     "manifest: its %s section names argument 3, the kernel has 3 parameters",
+                     section[e]);
+            ck_assert_msg(rc == 2 && strstr(err, want), "%s %d: rc %d: %s", section[e], arg, rc,
+                          err);
+         }
+         free(err);
+         free(js);
+      }
+   free(in);
+   free(mf);
+}
+END_TEST
+
 /* A plain launch: one 1-D work-group of 32, sub-group 16, no offset, every
  * buffer at the start of its allocation. */
 static const char *plain_launch =
@@ -201,6 +244,7 @@ int main(void)
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, rowmajor_reached);
    tcase_add_test(tc, user_launch);
+   tcase_add_test(tc, manifest_missing_argument);
    tcase_add_test(tc, planted_offset);
    tcase_add_test(tc, planted_partial_subgroup);
    tcase_add_test(tc, planted_unaligned_start);

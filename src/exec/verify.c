@@ -125,19 +125,28 @@ typedef struct vplan {
  * (LocalSize/SubgroupSize requirements are execution modes of the module,
  * which the launches follow.)  Passes that add other sections extend this
  * function. */
-static void verify_launch_from_contract(const xe_mf_kernel *c, vkernel *vk)
+static bool verify_launch_from_contract(const xe_mf_kernel *c, vkernel *vk, FILE *log)
 {
-   if (!c) return;
+   if (!c) return true;
    unsigned np = (unsigned)vk->np;
+   /* An entry naming an argument the kernel does not have is a manifest
+    * for another module (or hand-edited): stop rather than verify
+    * against part of it. */
+   const char *section = NULL;
+   unsigned bad = 0;
    for (unsigned e = 0; e < c->nspec_constants; e++) {
       const xe_mf_spec_constant *s = &c->spec_constants[e];
       if (s->flag_default && s->index < np)
          vk->fixed[s->index] = s->value_default;
+      else if (s->flag_default && !section)
+         section = "spec_constants", bad = s->index;
    }
    for (unsigned e = 0; e < c->npadding; e++) {
       const xe_mf_padding *p = &c->padding[e];
       if (p->kind == XE_MF_BUFFER && p->arg < np)
          vk->padded[p->arg] = true;
+      else if (p->kind == XE_MF_BUFFER && !section)
+         section = "padding", bad = p->arg;
    }
    for (unsigned e = 0; e < c->nlaunch; e++)
       vk->uniform |= c->launch[e].kind == XE_MF_UNIFORM_WORK_GROUPS;
@@ -147,7 +156,13 @@ static void verify_launch_from_contract(const xe_mf_kernel *c, vkernel *vk)
          vk->offset_multiple[q->dimension] = q->multiple_of;
       else if (q->kind == XE_MF_ARGUMENT_ALIGNMENT && q->argument < np)
          vk->aligned[q->argument] = true;
+      else if (q->kind == XE_MF_ARGUMENT_ALIGNMENT && !section)
+         section = "alignment", bad = q->argument;
    }
+   if (section)
+      fprintf(log, "cannot verify kernel %s against the manifest: its %s section names "
+              "argument %u, the kernel has %u parameters\n", vk->name, section, bad, np);
+   return !section;
 }
 
 /* The largest min_elements of argument k in the padding section, or 0. */
@@ -893,7 +908,10 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
          }
       }
       vk.contract = xe_mf_find(&contract, vk.name);
-      verify_launch_from_contract(vk.contract, &vk);
+      if (!verify_launch_from_contract(vk.contract, &vk, log)) {
+         rc = 2;
+         break;
+      }
       unsigned ok = 0, users = 0;
       if (user) {
          rc = user_launches(a, b, &vk, user, log, &users);
