@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "address_spaces.h"
+#include "pass.h"
+#include "passes.h"
 #include "io.h"
 #include "testutil.h"
 
@@ -103,6 +105,63 @@ START_TEST(o0_private_and_params)
    free(ps);
    free(conf);
    xe_module_free(m);
+}
+END_TEST
+
+/* The casts generic-address leaves in each kernel's body (the function
+ * where its work happens), after running with `exclude` (the kernels the
+ * driver keeps as they are under --isa-check) and without. */
+static void casts_per_kernel(const char *spv, const char *exclude, unsigned *count, unsigned max,
+                             unsigned *nk)
+{
+   xe_module *m = tu_load(spv);
+   xe_options o;
+   xe_options_init(&o);
+   o.target = XE_TARGET_NONE;
+   if (exclude)
+      xe_strlist_add(&o.exclude, exclude);
+   xe_remarks r = { .pass = "generic-address" };
+   xe_ctx ctx = { .module = m, .options = &o, .remarks = &r };
+   xeopt_pass_generic_address(&ctx);
+   xe_kernel *ks = xe_kernels_all(m, nk);
+   ck_assert_uint_le(*nk, max);
+   for (unsigned k = 0; k < *nk; k++) {
+      count[k] = 0;
+      xe_foreach_block(b, ks[k].body)
+         xe_foreach_inst(i, &b->insts)
+            count[k] += i->opcode == SpvOpGenericCastToPtr;
+   }
+   free(ks);
+   xe_remarks_free(&r);
+   xe_options_free(&o);
+   xe_module_free(m);
+}
+
+/* A kernel the driver excludes keeps its body; every other kernel, the
+ * first one listed included, is rewritten as when none is excluded. */
+START_TEST(excluded_kernel_only)
+{
+   char *src = tu_src("tests/generic_address/two_kernels.spvasm"), *spv = tu_tmp("two_kernels.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 '%s' -o '%s'", src, spv), 0);
+   unsigned ref[8], got[8], nk, nk2;
+   casts_per_kernel(spv, NULL, ref, 8, &nk);
+   xe_module *m = tu_load(spv);
+   xe_kernel *ks = xe_kernels_all(m, &nk2);
+   ck_assert_uint_eq(nk, nk2);
+   unsigned rewritten = 0;
+   for (unsigned k = 0; k < nk; k++)
+      rewritten += ref[k] > 0;
+   ck_assert_uint_eq(rewritten, nk);
+   for (unsigned e = 0; e < nk; e++) {
+      casts_per_kernel(spv, ks[e].name, got, 8, &nk2);
+      for (unsigned k = 0; k < nk; k++)
+         ck_assert_msg(got[k] == (k == e ? 0 : ref[k]), "excluding %s: %s has %u casts, not %u",
+                       ks[e].name, ks[k].name, got[k], k == e ? 0 : ref[k]);
+   }
+   free(ks);
+   xe_module_free(m);
+   free(src);
+   free(spv);
 }
 END_TEST
 
@@ -246,6 +305,7 @@ int main(void)
    TCase *tc = tcase_create("facts");
    tcase_add_test(tc, o2_inlined_facts);
    tcase_add_test(tc, o0_private_and_params);
+   tcase_add_test(tc, excluded_kernel_only);
    tcase_add_test(tc, exported_helper_kept);
    suite_add_tcase(s, tc);
    TCase *isa = tcase_create("isa");
