@@ -46,7 +46,7 @@ void xeopt_options_destroy(xeopt_options *options);
  * "--local-size=k:32,1,1", "--specialize=k:n=16", "--validate",
  * "--verify=3", "--verify-launch=launches.json" (the file is read here),
  * "--target=pvc" (devices no rewrite may slow down, by the cost model;
- * default dg2,pvc), "--isa-check=dg2,pvc" (IGC in the loop; xeopt_optimize
+ * default all: dg2,pvc,bmg,lnl,ptl), "--isa-check=dg2,pvc" (IGC in the loop; xeopt_optimize
  * then fails with XEOPT_ERROR_INPUT, "--isa-check needs ocloc (IGC), not
  * found", when ocloc is missing).  Options about files and printing (-o, --manifest,
  * --remarks, --report, --print-after, --quiet, --color) are the command

@@ -913,13 +913,35 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
 void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[XE_DEV_COUNT],
                     const double after[XE_DEV_COUNT])
 {
+   /* Devices with the same rounded estimates share one entry
+    * ("pvc/bmg/lnl/ptl 16 -> 40"): with every device targeted (the
+    * default), the provisional weights are often pvc's. */
    size_t at = 0;
+   unsigned done = 0;
    buf[0] = 0;
-   for (int d = 0; d < XE_DEV_COUNT; d++) {
-      if (!(devices & (1u << d)) || at >= n)
+   for (int d = 0; d < XE_DEV_COUNT && at < n; d++) {
+      if (!(devices & (1u << d)) || (done & (1u << d)))
          continue;
-      int k = snprintf(buf + at, n - at, "%s%s %.0f -> %.0f", at ? ", " : "", NAMES[d],
-                       before[d], after[d]);
+      char b0[32], a0[32];
+      snprintf(b0, sizeof b0, "%.0f", before[d]);
+      snprintf(a0, sizeof a0, "%.0f", after[d]);
+      int k = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", NAMES[d]);
+      for (int e = d + 1; e < XE_DEV_COUNT && k >= 0 && at + (size_t)k < n; e++) {
+         char b1[32], a1[32];
+         snprintf(b1, sizeof b1, "%.0f", before[e]);
+         snprintf(a1, sizeof a1, "%.0f", after[e]);
+         if (!(devices & (1u << e)) || strcmp(b0, b1) || strcmp(a0, a1))
+            continue;
+         done |= 1u << e;
+         int j = snprintf(buf + at + k, n - at - k, "/%s", NAMES[e]);
+         if (j < 0)
+            break;
+         k += j;
+      }
+      if (k < 0 || at + (size_t)k >= n)
+         break;
+      at += (size_t)k;
+      k = snprintf(buf + at, n - at, " %s -> %s", b0, a0);
       if (k < 0)
          break;
       at += (size_t)k;

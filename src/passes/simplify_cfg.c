@@ -84,7 +84,7 @@
  *    14 others 1-12 shorter, net -89 over the 289 when such chains are
  *    kept); on pvc the merge never cost (15 kernels 1-13 shorter, net 41).
  *    So such a chain is kept (remark "missed") where the model is asked
- *    for a device other than pvc (default dg2,pvc), unless --assume-padded
+ *    for a device other than pvc (dg2 is in the default), unless --assume-padded
  *    lets padding remove the guard the merge builds; under --target=none
  *    and --isa-check's first try (IGC judges the kernel and keeps the
  *    better) it is merged.

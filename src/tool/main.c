@@ -46,7 +46,7 @@ static const char *usage_text =
    "\n"
    "Cost model (docs/cost-model.md):\n"
    "  --target=DEVICES         devices no rewrite may slow down: dg2, pvc, bmg, lnl,\n"
-   "                           ptl, a list, or all (default dg2,pvc; none: do not ask)\n"
+   "                           ptl, a list, or all (the default; none: do not ask)\n"
    "  --isa-check=DEVICES      compile input and output with IGC (ocloc) and keep a\n"
    "                           kernel's original where its ISA is worse on a device\n"
    "  --ocloc=PATH             the ocloc --isa-check runs: ocloc 22.x (IGC 22.x) or\n"

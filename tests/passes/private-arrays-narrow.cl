@@ -29,7 +29,7 @@
 // RUN-PVC: --passes=interface-vars,block-order,private-arrays
 // PVC: %bins = OpVariable %_ptr_Function__arr_ulong_ulong_16 Function
 // PVC-NOT: %uchar
-// PVC-REMARK: small_hist: [private-arrays] missed: 'bins[16]' -> [16] x 1 bytes not made: the cost model says slower on pvc (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc {{[0-9]+}} -> {{[0-9]+}} cycles; a dynamically indexed array in registers costs per-lane indirect moves)
+// PVC-REMARK: small_hist: [private-arrays] missed: 'bins[16]' -> [16] x 1 bytes not made: the cost model says slower on pvc (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc{{(/[a-z]+)*}} {{[0-9]+}} -> {{[0-9]+}}{{(, [a-z/]+ [0-9]+ -> [0-9]+)*}} cycles; a dynamically indexed array in registers costs per-lane indirect moves)
 kernel void small_hist(global const uint *in, global ulong *out)
 {
     size_t i = get_global_id(0);

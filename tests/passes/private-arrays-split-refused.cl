@@ -9,7 +9,7 @@
 // RUN: --passes=private-arrays
 // CHECK: %v = OpVariable %_ptr_Function__arr_v4float_ulong_9 Function
 // CHECK: %u = OpVariable %_ptr_Function__arr_v4float_ulong_4 Function
-// REMARK: split_refused: [private-arrays] missed: split 'v[9]' not made: the cost model says slower on pvc (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc {{[0-9]+}} -> {{[0-9]+}} cycles; the 4 parts and the kernel's other private arrays exceed what IGC keeps in registers together, so a whole-vector access becomes one private-memory message per part)
+// REMARK: split_refused: [private-arrays] missed: split 'v[9]' not made: the cost model says slower on pvc (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc{{(/[a-z]+)*}} {{[0-9]+}} -> {{[0-9]+}}{{(, [a-z/]+ [0-9]+ -> [0-9]+)*}} cycles; the 4 parts and the kernel's other private arrays exceed what IGC keeps in registers together, so a whole-vector access becomes one private-memory message per part)
 // REMARK: split_refused: [private-arrays] missed: split 'u[4]' not made: the cost model says slower on pvc
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}

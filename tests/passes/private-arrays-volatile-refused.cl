@@ -9,7 +9,7 @@
 // RUN: --passes=private-arrays
 // CHECK-LABEL: %vol_dyn = OpFunction
 // CHECK: OpStore {{.*}} Volatile
-// REMARK: vol_dyn: [private-arrays] missed: volatile: 'a[16]' keeps Volatile: the cost model says dropping it is slower on dg2 (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc {{[0-9]+}} -> {{[0-9]+}} cycles; the array would move into registers, where a dynamically indexed array costs per-lane indirect moves)
+// REMARK: vol_dyn: [private-arrays] missed: volatile: 'a[16]' keeps Volatile: the cost model says dropping it is slower on dg2 (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc{{(/[a-z]+)*}} {{[0-9]+}} -> {{[0-9]+}}{{(, [a-z/]+ [0-9]+ -> [0-9]+)*}} cycles; the array would move into registers, where a dynamically indexed array costs per-lane indirect moves)
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}
 //

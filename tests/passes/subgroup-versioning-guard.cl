@@ -45,7 +45,7 @@
 // MODEL: OpGroupIAdd %uint %uint_3 Reduce
 // MODEL: OpSubgroupBlockReadINTEL %uint
 // MODEL: OpFunctionEnd
-// MODEL-REMARK: guarded_loop: [subgroup-versioning] applied: versioned the region guarded by %cmp: {{.*}}; otherwise the original code (cost model: dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc {{[0-9]+}} -> {{[0-9]+}} cycles)
+// MODEL-REMARK: guarded_loop: [subgroup-versioning] applied: versioned the region guarded by %cmp: {{.*}}; otherwise the original code (cost model: dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc{{(/[a-z]+)*}} {{[0-9]+}} -> {{[0-9]+}}{{(, [a-z/]+ [0-9]+ -> [0-9]+)*}} cycles)
 kernel void guarded_loop(global const float *in, global float *out, int n, int m)
 {
     int i = get_global_id(0);

@@ -9,7 +9,7 @@
 // CHECK-NOT: OpSubgroupBlock
 // CHECK-NOT: SubgroupMaxSize
 // REMARK-DAG: guarded_barrier: [subgroup-versioning] missed: no fast copy of the region guarded by %cmp: the region has a barrier (sub-groups of one work-group could take different copies)
-// REMARK-DAG: guarded_copy: [subgroup-versioning] missed: {{.*}}cost model{{.*}}dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc {{[0-9]+}} -> {{[0-9]+}}
+// REMARK-DAG: guarded_copy: [subgroup-versioning] missed: {{.*}}cost model{{.*}}dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc{{(/[a-z]+)*}} {{[0-9]+}} -> {{[0-9]+}}
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}
 kernel void guarded_barrier(global const float *in, global float *out, local float *tmp, int n)

@@ -66,7 +66,7 @@
 // RUN-MODEL: -O2
 // MODEL-NOT: OpGroupAll
 // MODEL-NOT: WorkGroupSize
-// MODEL-REMARK: copy_declared: [subgroup-versioning] missed: no fast copy of the kernel body: the cost model says slower on pvc (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc {{[0-9]+}} -> {{[0-9]+}} cycles
+// MODEL-REMARK: copy_declared: [subgroup-versioning] missed: no fast copy of the kernel body: the cost model says slower on pvc (estimate dg2 {{[0-9]+}} -> {{[0-9]+}}, pvc{{(/[a-z]+)*}} {{[0-9]+}} -> {{[0-9]+}}{{(, [a-z/]+ [0-9]+ -> [0-9]+)*}} cycles
 __attribute__((reqd_work_group_size(32, 1, 1)))
 __attribute__((intel_reqd_sub_group_size(16)))
 kernel void copy_declared(global int *dst, global const int *src)
