@@ -523,6 +523,48 @@ START_TEST(scalar_arg_size)
 }
 END_TEST
 
+/* Variables are placed each at its alignment after the ones before it: a
+ * 1-byte variable followed by a 4-byte-aligned (local) or 8-byte-aligned
+ * (private) one gets the next multiple of the alignment, so the two never
+ * share bytes.  Each pair is written (the char last) and read back whole. */
+START_TEST(variable_alignment)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Int8\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"align_vars\" %lc %lw\n"
+      "%u8 = OpTypeInt 8 0\n%u32 = OpTypeInt 32 0\n%u64 = OpTypeInt 64 0\n%void = OpTypeVoid\n"
+      "%pwc = OpTypePointer Workgroup %u8\n%pww = OpTypePointer Workgroup %u32\n"
+      "%pfc = OpTypePointer Function %u8\n%pfl = OpTypePointer Function %u64\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg\n"
+      "%c = OpConstant %u8 17\n%w = OpConstant %u32 0x22334455\n"
+      "%l = OpConstant %u64 0x0102030405060708\n"
+      "%i1 = OpConstant %u64 1\n%i2 = OpConstant %u64 2\n%i3 = OpConstant %u64 3\n"
+      "%lc = OpVariable %pwc Workgroup\n%lw = OpVariable %pww Workgroup\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%fc = OpVariable %pfc Function\n%fl = OpVariable %pfl Function\n"
+      "OpStore %lw %w Aligned 4\nOpStore %lc %c Aligned 1\n"
+      "OpStore %fl %l Aligned 8\nOpStore %fc %c Aligned 1\n"
+      "%a = OpLoad %u8 %lc Aligned 1\n%b = OpLoad %u32 %lw Aligned 4\n"
+      "%d = OpLoad %u8 %fc Aligned 1\n%e = OpLoad %u64 %fl Aligned 8\n"
+      "%a32 = OpUConvert %u32 %a\n%d32 = OpUConvert %u32 %d\n%e32 = OpUConvert %u32 %e\n"
+      "OpStore %out %a32 Aligned 4\n"
+      "%o1 = OpInBoundsPtrAccessChain %pg %out %i1\nOpStore %o1 %b Aligned 4\n"
+      "%o2 = OpInBoundsPtrAccessChain %pg %out %i2\nOpStore %o2 %d32 Aligned 4\n"
+      "%o3 = OpInBoundsPtrAccessChain %pg %out %i3\nOpStore %o3 %e32 Aligned 4\n"
+      "OpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("align_vars", text);
+   uint32_t out[4] = {0, 0, 0, 0};
+   xe_launch l = { .kernel = "align_vars", .global = {1, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert_uint_eq(out[0], 17);
+   ck_assert_uint_eq(out[1], 0x22334455);
+   ck_assert_uint_eq(out[2], 17);
+   ck_assert_uint_eq(out[3], 0x05060708);
+   xe_module_free(m);
+}
+END_TEST
+
 /* An out-of-bounds fault says how large the buffer would have had to be:
  * exec_vadd's item 31 loads 4 bytes at offset 124 of a 31-float b. */
 START_TEST(fault_end)
@@ -743,6 +785,7 @@ int main(void)
    tcase_add_test(tc, import_call);
    tcase_add_test(tc, local_memory_limit);
    tcase_add_test(tc, scalar_arg_size);
+   tcase_add_test(tc, variable_alignment);
    tcase_add_test(tc, fault_end);
    tcase_add_test(tc, race_far_groups);
    tcase_add_test(tc, arg_types);
