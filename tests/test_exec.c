@@ -621,6 +621,63 @@ START_TEST(race_far_groups)
 }
 END_TEST
 
+/* The race checker's sub-groups in a 2-D work-group of 8 x 4 (two
+ * sub-groups of 16, y < 2 and y >= 2): each item writes tmp[lin] (lin =
+ * x + 8 y), and reads tmp[lin ^ (y >> 1)]: its own element in sub-group 0,
+ * its neighbour's (same sub-group) in sub-group 1.  With a sub-group
+ * barrier with local-memory semantics in between there is no race; without
+ * it sub-group 1's exchange races, and only there: the checker must keep
+ * stamps for the second sub-group too (it counts the work-group's items
+ * over all three dimensions). */
+static const char *sg_exchange_kernel =
+   "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+   "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"sg_exchange\" %%lid %%tmp\n"
+   "OpDecorate %%lid BuiltIn LocalInvocationId\nOpDecorate %%lid Constant\n"
+   "%%u64 = OpTypeInt 64 0\n%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n"
+   "%%v3 = OpTypeVector %%u64 3\n%%pin = OpTypePointer Input %%v3\n"
+   "%%n32 = OpConstant %%u32 32\n%%arr = OpTypeArray %%u32 %%n32\n"
+   "%%parr = OpTypePointer Workgroup %%arr\n%%pw = OpTypePointer Workgroup %%u32\n"
+   "%%pg = OpTypePointer CrossWorkgroup %%u32\n%%fn = OpTypeFunction %%void %%pg\n"
+   "%%eight = OpConstant %%u64 8\n%%one = OpConstant %%u64 1\n%%hundred = OpConstant %%u32 100\n"
+   "%%sg = OpConstant %%u32 3\n%%sem = OpConstant %%u32 0x110\n"
+   "%%lid = OpVariable %%pin Input\n%%tmp = OpVariable %%parr Workgroup\n"
+   "%%main = OpFunction %%void None %%fn\n%%out = OpFunctionParameter %%pg\n%%entry = OpLabel\n"
+   "%%l = OpLoad %%v3 %%lid Aligned 32\n%%x = OpCompositeExtract %%u64 %%l 0\n"
+   "%%y = OpCompositeExtract %%u64 %%l 1\n%%y8 = OpIMul %%u64 %%y %%eight\n"
+   "%%lin = OpIAdd %%u64 %%x %%y8\n%%lin32 = OpUConvert %%u32 %%lin\n"
+   "%%v = OpIAdd %%u32 %%lin32 %%hundred\n"
+   "%%mine = OpInBoundsAccessChain %%pw %%tmp %%lin\nOpStore %%mine %%v Aligned 4\n"
+   "%s"
+   "%%half = OpShiftRightLogical %%u64 %%y %%one\n%%nb = OpBitwiseXor %%u64 %%lin %%half\n%%their = OpInBoundsAccessChain %%pw %%tmp %%nb\n"
+   "%%r = OpLoad %%u32 %%their Aligned 4\n"
+   "%%o = OpInBoundsPtrAccessChain %%pg %%out %%lin\nOpStore %%o %%r Aligned 4\n"
+   "OpReturn\nOpFunctionEnd\n";
+
+START_TEST(race_subgroups_2d)
+{
+   char text[4096];
+   snprintf(text, sizeof text, sg_exchange_kernel, "OpControlBarrier %sg %sg %sem\n");
+   xe_module *m = assemble("sg_exchange", text);
+   uint32_t out[32] = {0};
+   xe_launch l = { .kernel = "sg_exchange", .global = {8, 4, 1}, .local = {8, 4, 1}, .dims = 2,
+                   .subgroup_size = 16, .racecheck = true };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert_msg(l.races == 0, "%s", l.race);
+   for (unsigned k = 0; k < 32; k++) ck_assert_uint_eq(out[k], (k < 16 ? k : k ^ 1) + 100);
+   xe_module_free(m);
+   /* Without the barrier: a read-write race between items 16 and 17. */
+   snprintf(text, sizeof text, sg_exchange_kernel, "");
+   m = assemble("sg_exchange_racy", text);
+   l.races = 0;
+   run(m, &l);
+   ck_assert_uint_ge(l.races, 1);
+   ck_assert_msg(strstr(l.race, "read-write") && strstr(l.race, "work-item (0,2,0)") &&
+                 strstr(l.race, "work-item (1,2,0)"), "%s", l.race);
+   xe_module_free(m);
+}
+END_TEST
+
 /* The scalar and element types of argument texts, with their sizes and
  * kinds as OpenCL C has them (a double is 8 bytes). */
 START_TEST(arg_types)
@@ -788,6 +845,7 @@ int main(void)
    tcase_add_test(tc, variable_alignment);
    tcase_add_test(tc, fault_end);
    tcase_add_test(tc, race_far_groups);
+   tcase_add_test(tc, race_subgroups_2d);
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
