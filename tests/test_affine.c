@@ -159,6 +159,48 @@ START_TEST(group_based_index)
 }
 END_TEST
 
+/* Operands that are literals, not ids, are never analysed as ids: the
+ * index 0 of `x = v.x` (OpCompositeExtract %v 0) leaves no trace in the
+ * memo, so %64 (whose hash slot is the one an id 0 would take in the
+ * table of 64) is still affine when asked after x.  The ids are fixed
+ * with spirv-as --preserve-numeric-ids. */
+START_TEST(literal_operand_leaves_memo_alone)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"extract_then_add\"\n"
+      "%u32 = OpTypeInt 32 0\n%v2 = OpTypeVector %u32 2\n%void = OpTypeVoid\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg %v2 %u32\n"
+      "%one = OpConstant %u32 1\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n"
+      "%v = OpFunctionParameter %v2\n%n = OpFunctionParameter %u32\n%entry = OpLabel\n"
+      "%x = OpCompositeExtract %u32 %v 0\n%64 = OpIAdd %u32 %n %one\n"
+      "%s = OpIAdd %u32 %x %64\nOpStore %out %s Aligned 4\nOpReturn\nOpFunctionEnd\n";
+   char *src = tu_tmp("literal_operand.spvasm"), *bin = tu_tmp("literal_operand.spv"), *err = NULL;
+   tu_write(src, text, strlen(text));
+   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 --preserve-numeric-ids %s -o %s",
+                          src, bin), 0);
+   free(err);
+   xe_module *m = tu_load(bin);
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "extract_then_add", &k));
+   xe_affine_ctx *c = xe_affine_create(m, k.body);
+   uint32_t x = 0;
+   xe_foreach_block(b, k.body) {
+      xe_foreach_inst(i, &b->insts) {
+         if (i->opcode == SpvOpCompositeExtract) x = i->result_id;
+      }
+   }
+   ck_assert_uint_ne(x, 0);
+   ck_assert_ptr_null(xe_affine_of(c, x));   /* an element of a vector argument */
+   assert_form(c, 64, "arg2 + 1", 32);
+   xe_affine_free(c);
+   xe_module_free(m);
+   free(src);
+   free(bin);
+}
+END_TEST
+
 /* A formula's argument terms print the argument's name, or argN where the
  * names leave it out (an unnamed argument: clang's SPIR-V backend names
  * none). */
@@ -331,6 +373,7 @@ int main(void)
    tcase_add_test(tc, index_widths);
    tcase_add_test(tc, row_major_index_and_formula);
    tcase_add_test(tc, group_based_index);
+   tcase_add_test(tc, literal_operand_leaves_memo_alone);
    tcase_add_test(tc, formula_arg_names);
    tcase_add_test(tc, stencil_dominates);
    tcase_add_test(tc, max_of_formulas);
