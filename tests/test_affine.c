@@ -201,6 +201,30 @@ START_TEST(literal_operand_leaves_memo_alone)
 }
 END_TEST
 
+/* A local id indexes below local_size: get_local_id(1) reaches index
+ * local_size[1] - 1, so it needs local_size[1] elements (not one more), and
+ * 4*get_local_id(0) + 2*n*get_local_id(1) needs
+ * 4*(local_size[0] - 1) + 2*n*(local_size[1] - 1) + 1. */
+START_TEST(local_id_formula)
+{
+   xe_affine a = { .n = 1, .min_bits = 64 };
+   a.t[0] = (xe_aff_term){ .coeff = 1, .var = XE_AFF_LID_Y, .arg = -1 };
+   xe_formula fm;
+   ck_assert(xe_formula_min_elements(&a, &fm));
+   char *t = xe_formula_text(&fm, NULL);
+   ck_assert_str_eq(t, "local_size[1]");
+   free(t);
+   a.n = 2;
+   a.t[0] = (xe_aff_term){ .coeff = 4, .var = XE_AFF_LID_X, .arg = -1 };
+   a.t[1] = (xe_aff_term){ .coeff = 2, .var = XE_AFF_LID_Y, .arg = 0 };
+   const char *const names[] = { "n" };
+   ck_assert(xe_formula_min_elements(&a, &fm));
+   t = xe_formula_text(&fm, names);
+   ck_assert_str_eq(t, "4*local_size[0] + 2*n*local_size[1] - 3 - 2*n");
+   free(t);
+}
+END_TEST
+
 /* A formula's argument terms print the argument's name, or argN where the
  * names leave it out (an unnamed argument: clang's SPIR-V backend names
  * none). */
@@ -373,6 +397,7 @@ int main(void)
    tcase_add_test(tc, index_widths);
    tcase_add_test(tc, row_major_index_and_formula);
    tcase_add_test(tc, group_based_index);
+   tcase_add_test(tc, local_id_formula);
    tcase_add_test(tc, literal_operand_leaves_memo_alone);
    tcase_add_test(tc, formula_arg_names);
    tcase_add_test(tc, stencil_dominates);
