@@ -1,6 +1,7 @@
 // padding, refused: an item past n may divide by a zero it read from the
 // padding, and integer division by zero is undefined behaviour in SPIR-V
-// (OpSDiv, OpSRem, OpUDiv, OpUMod alike), so a guarded region that divides
+// (OpSDiv, OpSRem, OpUDiv, OpUMod alike; OpSMod in
+// padding-division-smod.spvasm), so a guarded region that divides
 // by anything but a non-zero constant keeps its guard.  rem_const divides
 // by 7: its guard goes.
 //
