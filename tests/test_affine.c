@@ -176,11 +176,7 @@ START_TEST(literal_operand_leaves_memo_alone)
       "%v = OpFunctionParameter %v2\n%n = OpFunctionParameter %u32\n%entry = OpLabel\n"
       "%x = OpCompositeExtract %u32 %v 0\n%64 = OpIAdd %u32 %n %one\n"
       "%s = OpIAdd %u32 %x %64\nOpStore %out %s Aligned 4\nOpReturn\nOpFunctionEnd\n";
-   char *src = tu_tmp("literal_operand.spvasm"), *bin = tu_tmp("literal_operand.spv"), *err = NULL;
-   tu_write(src, text, strlen(text));
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 --preserve-numeric-ids %s -o %s",
-                          src, bin), 0);
-   free(err);
+   char *bin = tu_assemble(text, "literal_operand", "--preserve-numeric-ids");
    xe_module *m = tu_load(bin);
    xe_kernel k;
    ck_assert(xe_kernel_by_name(m, "extract_then_add", &k));
@@ -196,7 +192,6 @@ START_TEST(literal_operand_leaves_memo_alone)
    assert_form(c, 64, "arg2 + 1", 32);
    xe_affine_free(c);
    xe_module_free(m);
-   free(src);
    free(bin);
 }
 END_TEST

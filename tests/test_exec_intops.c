@@ -568,11 +568,7 @@ START_TEST(switch64)
       "%po = OpInBoundsPtrAccessChain %p32 %out %i\nOpStore %po %r Aligned 4\nOpReturn\nOpFunctionEnd\n";
    static const uint64_t in[8] = {1, 4294967296ull, 4294967297ull, ~0ull, 0, 2, 0xffffffffull, 8589934593ull};
    static const uint32_t want[8] = {10, 20, 30, 40, 0, 0, 0, 0};
-   char *src = tu_tmp("switch64.spvasm"), *spv = tu_tmp("switch64.spv"), *err = NULL;
-   tu_write(src, text, strlen(text));
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
-   free(err);
-   err = NULL;
+   char *spv = tu_assemble(text, "switch64", NULL), *err = NULL;
    size_t n;
    void *bytes = tu_read(spv, &n);
    xe_module *m = xe_read(bytes, n, &err);
@@ -588,7 +584,6 @@ START_TEST(switch64)
       ck_assert_msg(out[k] == want[k], "switch on %#llx went to %u, want %u", (unsigned long long)in[k], out[k], want[k]);
    xe_module_free(m);
    free(bytes);
-   free(src);
    free(spv);
 }
 END_TEST

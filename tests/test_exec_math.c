@@ -324,11 +324,7 @@ START_TEST(half_rounding)
       "%pi = OpInBoundsPtrAccessChain %pf %in %i\n%x = OpLoad %f32 %pi Aligned 4\n"
       "%h = OpFConvert %f16 %x\n%po = OpInBoundsPtrAccessChain %ph %out %i\n"
       "OpStore %po %h Aligned 2\nOpReturn\nOpFunctionEnd\n";
-   char *src = tu_tmp("to_half.spvasm"), *spv = tu_tmp("to_half.spv"), *err = NULL;
-   tu_write(src, text, strlen(text));
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
-   free(err);
-   err = NULL;
+   char *spv = tu_assemble(text, "to_half", NULL), *err = NULL;
    size_t nb;
    void *bytes = tu_read(spv, &nb);
    xe_module *m = xe_read(bytes, nb, &err);
@@ -359,7 +355,7 @@ START_TEST(half_rounding)
    for (unsigned k = 0; k < NV; k++)
       ck_assert_msg(out[k] == want[k], "(half)%.9g = %#06x, want %#06x", in[k], out[k], want[k]);
    xe_module_free(m);
-   free(bytes); free(src); free(spv); free(in); free(want); free(out);
+   free(bytes); free(spv); free(in); free(want); free(out);
 }
 END_TEST
 

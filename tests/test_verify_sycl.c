@@ -19,15 +19,8 @@
 
 static char *assemble(const char *text, const char *name)
 {
-   char asm_name[64];
-   snprintf(asm_name, sizeof asm_name, "%s.spvasm", name);
-   char *src = tu_tmp(asm_name), *spv;
-   tu_write(src, text, strlen(text));
-   snprintf(asm_name, sizeof asm_name, "%s.spv", name);
-   spv = tu_tmp(asm_name);
-   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --target-env spv1.4 '%s' -o '%s'", src, spv), 0);
+   char *spv = tu_assemble(text, name, NULL);
    tu_spirv_val(spv);
-   free(src);
    return spv;
 }
 

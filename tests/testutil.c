@@ -34,6 +34,25 @@ char *tu_tmp(const char *name)
    return p;
 }
 
+char *tu_assemble(const char *text, const char *name, const char *flags)
+{
+   char *base, *src, *spv, *err = NULL;
+   if (asprintf(&base, "%s.spvasm", name) < 0)
+      abort();
+   src = tu_tmp(base);
+   free(base);
+   if (asprintf(&base, "%s.spv", name) < 0)
+      abort();
+   spv = tu_tmp(base);
+   free(base);
+   tu_write(src, text, strlen(text));
+   int rc = tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s '%s' -o '%s'", flags ? flags : "", src, spv);
+   ck_assert_msg(rc == 0, "spirv-as %s: %s", src, err ? err : "");
+   free(err);
+   free(src);
+   return spv;
+}
+
 const char *tu_xeopt(void)
 {
    /* XEOPT_VALGRIND=1 runs every command-line test under memcheck; an

@@ -37,6 +37,12 @@ void tu_write(const char *path, const void *data, size_t n);
 void tu_golden(const char *golden_path, const char *actual);
 /* Disassembly of a binary file for golden comparison (malloc'd). */
 char *tu_disassemble_file(const char *path);
+/* Assembles SPIR-V assembly text (spirv-as --target-env spv1.4, plus
+ * flags such as "--preserve-numeric-ids", or NULL) into NAME.spv in the
+ * scratch directory, the text kept beside it as NAME.spvasm; fails the test
+ * with spirv-as's message when it does not assemble.  Returns the .spv path
+ * (malloc'd). */
+char *tu_assemble(const char *text, const char *name, const char *flags);
 /* Fails the test unless spirv-val accepts path. */
 void tu_spirv_val(const char *path);
 /* Fails the test unless IGC (ocloc) compiles path for dg2 and pvc; skips
