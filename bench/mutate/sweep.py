@@ -613,6 +613,10 @@ def main():
                     help="run the mutants of an earlier results file instead of a new sample (with --only)")
     ap.add_argument("--rerun", action="store_true",
                     help="run mutants already in --results again (with --only: after adding tests); the newer line counts")
+    ap.add_argument("--sample-rev", metavar="REV",
+                    help="draw the seeded sample from the sites of commit REV (git archive of its src/), "
+                         "then find each mutant's line in --tree by content: the sweep of record keeps "
+                         "its sample while the tests it runs are the newest")
     ap.add_argument("--only", help="regex on mutant ids: run only these of the sample")
     ap.add_argument("--tests", help="comma-separated ctest entries instead of FAST_TESTS")
     ap.add_argument("--no-pass-tests", action="store_true")
@@ -640,6 +644,13 @@ def main():
     if not args.tree:
         sys.exit("--tree is required")
     sites = all_sites(os.path.abspath(args.tree))
+    if args.sample_rev:
+        import tempfile
+        with tempfile.TemporaryDirectory() as old:
+            arch = subprocess.run(["git", "-C", ROOT, "archive", args.sample_rev, "src"],
+                                  stdout=subprocess.PIPE, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", old], input=arch, check=True)
+            sites = all_sites(old)
     if args.count:
         ops = {}
         for s in sites:
