@@ -678,6 +678,42 @@ START_TEST(race_subgroups_2d)
 }
 END_TEST
 
+/* The race report names work-items by their global ids, from the group
+ * number split over the groups of each dimension: in a 2-D launch of 4 x 2
+ * items, groups of 1 x 1, only the items with x == 2 write out[0] (their
+ * y), groups 2 and 6, a write-write race between work-items (2,0,0) and
+ * (2,1,0).  The groups in x are counted from the global size in x (4), not
+ * in y (2), which would name them (0,1,0) and (0,1,1). */
+START_TEST(race_names_2d)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"column\" %gid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg\n"
+      "%two = OpConstant %u64 2\n%gid = OpVariable %pin Input\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%g = OpLoad %v3 %gid Aligned 32\n%x = OpCompositeExtract %u64 %g 0\n"
+      "%y = OpCompositeExtract %u64 %g 1\n"
+      "%hit = OpIEqual %bool %x %two\nOpBranchConditional %hit %w %end\n"
+      "%w = OpLabel\n%v = OpUConvert %u32 %y\nOpStore %out %v Aligned 4\nOpBranch %end\n"
+      "%end = OpLabel\nOpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("column", text);
+   uint32_t out[1] = {7};
+   xe_launch l = { .kernel = "column", .global = {4, 2, 1}, .local = {1, 1, 1}, .dims = 2,
+                   .racecheck = true };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert_uint_eq(out[0], 1);
+   ck_assert_uint_ge(l.races, 1);
+   ck_assert_msg(strstr(l.race, "write-write") && strstr(l.race, "by work-item (2,0,0) and") &&
+                 strstr(l.race, "by work-item (2,1,0)"), "%s", l.race);
+   xe_module_free(m);
+}
+END_TEST
+
 /* The scalar and element types of argument texts, with their sizes and
  * kinds as OpenCL C has them (a double is 8 bytes). */
 START_TEST(arg_types)
@@ -846,6 +882,7 @@ int main(void)
    tcase_add_test(tc, fault_end);
    tcase_add_test(tc, race_far_groups);
    tcase_add_test(tc, race_subgroups_2d);
+   tcase_add_test(tc, race_names_2d);
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
