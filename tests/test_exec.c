@@ -714,6 +714,72 @@ START_TEST(race_names_2d)
 }
 END_TEST
 
+/* OpGenericCastToPtrExplicit (OpenCL C's to_global, to_local, to_private)
+ * gives the pointer when the generic pointer is in the requested space and
+ * null otherwise.  Item i casts a generic pointer to its local element, its
+ * private variable and its global element to each of the three classes:
+ * out[i] = 1 (global -> CrossWorkgroup) + 2 (local -> Workgroup) + 4
+ * (private -> Function), each tested non-null and written and read back
+ * through, plus 8 for each of the six mismatched casts that is null. */
+START_TEST(generic_cast_explicit)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability GenericPointer\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"casts\" %gid %tmp\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%n4 = OpConstant %u32 4\n%arr = OpTypeArray %u32 %n4\n%parr = OpTypePointer Workgroup %arr\n"
+      "%pw = OpTypePointer Workgroup %u32\n%pf = OpTypePointer Function %u32\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%pgen = OpTypePointer Generic %u32\n"
+      "%fn = OpTypeFunction %void %pg\n"
+      "%c0 = OpConstant %u32 0\n%c1 = OpConstant %u32 1\n%c2 = OpConstant %u32 2\n"
+      "%c4 = OpConstant %u32 4\n%c8 = OpConstant %u32 8\n"
+      "%ng = OpConstantNull %pg\n%nw = OpConstantNull %pw\n%nf = OpConstantNull %pf\n"
+      "%gid = OpVariable %pin Input\n%tmp = OpVariable %parr Workgroup\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%priv = OpVariable %pf Function\n"
+      "%g = OpLoad %v3 %gid Aligned 32\n%i = OpCompositeExtract %u64 %g 0\n"
+      "%ge = OpInBoundsPtrAccessChain %pg %out %i\n%le = OpInBoundsAccessChain %pw %tmp %i\n"
+      "%gg = OpPtrCastToGeneric %pgen %ge\n%lg = OpPtrCastToGeneric %pgen %le\n"
+      "%fg = OpPtrCastToGeneric %pgen %priv\n"
+      /* The matching casts: non-null, and a store through each reads back. */
+      "%tg = OpGenericCastToPtrExplicit %pg %gg CrossWorkgroup\n"
+      "%tl = OpGenericCastToPtrExplicit %pw %lg Workgroup\n"
+      "%tf = OpGenericCastToPtrExplicit %pf %fg Function\n"
+      "%okg = OpPtrNotEqual %bool %tg %ng\n%okl = OpPtrNotEqual %bool %tl %nw\n"
+      "%okf = OpPtrNotEqual %bool %tf %nf\n"
+      "OpStore %tl %c2 Aligned 4\nOpStore %tf %c4 Aligned 4\n"
+      "%rl = OpLoad %u32 %le Aligned 4\n%rf = OpLoad %u32 %priv Aligned 4\n"
+      "%sg = OpSelect %u32 %okg %c1 %c0\n%sl = OpSelect %u32 %okl %rl %c0\n"
+      "%sf = OpSelect %u32 %okf %rf %c0\n"
+      /* The mismatched casts: null. */
+      "%xg1 = OpGenericCastToPtrExplicit %pg %lg CrossWorkgroup\n"
+      "%xg2 = OpGenericCastToPtrExplicit %pg %fg CrossWorkgroup\n"
+      "%xl1 = OpGenericCastToPtrExplicit %pw %gg Workgroup\n"
+      "%xl2 = OpGenericCastToPtrExplicit %pw %fg Workgroup\n"
+      "%xf1 = OpGenericCastToPtrExplicit %pf %gg Function\n"
+      "%xf2 = OpGenericCastToPtrExplicit %pf %lg Function\n"
+      "%n1 = OpPtrEqual %bool %xg1 %ng\n%n2 = OpPtrEqual %bool %xg2 %ng\n"
+      "%n3 = OpPtrEqual %bool %xl1 %nw\n%n4b = OpPtrEqual %bool %xl2 %nw\n"
+      "%n5 = OpPtrEqual %bool %xf1 %nf\n%n6 = OpPtrEqual %bool %xf2 %nf\n"
+      "%m1 = OpSelect %u32 %n1 %c8 %c0\n%m2 = OpSelect %u32 %n2 %c8 %c0\n"
+      "%m3 = OpSelect %u32 %n3 %c8 %c0\n%m4 = OpSelect %u32 %n4b %c8 %c0\n"
+      "%m5 = OpSelect %u32 %n5 %c8 %c0\n%m6 = OpSelect %u32 %n6 %c8 %c0\n"
+      "%a1 = OpIAdd %u32 %sg %sl\n%a2 = OpIAdd %u32 %a1 %sf\n%a3 = OpIAdd %u32 %a2 %m1\n"
+      "%a4 = OpIAdd %u32 %a3 %m2\n%a5 = OpIAdd %u32 %a4 %m3\n%a6 = OpIAdd %u32 %a5 %m4\n"
+      "%a7 = OpIAdd %u32 %a6 %m5\n%a8 = OpIAdd %u32 %a7 %m6\n"
+      "OpStore %tg %a8 Aligned 4\nOpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("casts", text);
+   uint32_t out[4] = {0, 0, 0, 0};
+   xe_launch l = { .kernel = "casts", .global = {4, 1, 1}, .local = {4, 1, 1}, .dims = 1 };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   for (unsigned k = 0; k < 4; k++) ck_assert_uint_eq(out[k], 1 + 2 + 4 + 6 * 8);
+   xe_module_free(m);
+}
+END_TEST
+
 /* The scalar and element types of argument texts, with their sizes and
  * kinds as OpenCL C has them (a double is 8 bytes). */
 START_TEST(arg_types)
@@ -883,6 +949,7 @@ int main(void)
    tcase_add_test(tc, race_far_groups);
    tcase_add_test(tc, race_subgroups_2d);
    tcase_add_test(tc, race_names_2d);
+   tcase_add_test(tc, generic_cast_explicit);
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
