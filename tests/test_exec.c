@@ -776,6 +776,46 @@ START_TEST(generic_cast_explicit)
    buf(&l, 0, out, sizeof out);
    run(m, &l);
    for (unsigned k = 0; k < 4; k++) ck_assert_uint_eq(out[k], 1 + 2 + 4 + 6 * 8);
+/* The SubgroupSize and SubgroupId built-ins per work-item, in work-groups
+ * of 40 (sub-groups of 16: two full, then one of 8) and 48 (three full):
+ * only the last sub-group of a work-group may be partial, and it holds
+ * exactly the items left over.  out[i] = 1000 * size + id. */
+START_TEST(subgroup_sizes)
+{
+   const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %main \"sg_sizes\" %gid %sgsize %sgid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "OpDecorate %sgsize BuiltIn SubgroupSize\nOpDecorate %sgsize Constant\n"
+      "OpDecorate %sgid BuiltIn SubgroupId\nOpDecorate %sgid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n%pu = OpTypePointer Input %u32\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg\n"
+      "%thousand = OpConstant %u32 1000\n"
+      "%gid = OpVariable %pin Input\n%sgsize = OpVariable %pu Input\n%sgid = OpVariable %pu Input\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%g = OpLoad %v3 %gid Aligned 32\n%i = OpCompositeExtract %u64 %g 0\n"
+      "%s = OpLoad %u32 %sgsize Aligned 4\n%d = OpLoad %u32 %sgid Aligned 4\n"
+      "%s1000 = OpIMul %u32 %s %thousand\n%v = OpIAdd %u32 %s1000 %d\n"
+      "%po = OpInBoundsPtrAccessChain %pg %out %i\nOpStore %po %v Aligned 4\n"
+      "OpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("sg_sizes", text);
+   static const unsigned locals[] = {40, 48};
+   for (unsigned t = 0; t < 2; t++) {
+      unsigned ls = locals[t];
+      uint32_t out[96];
+      for (unsigned i = 0; i < 96; i++) out[i] = 7;
+      xe_launch l = { .kernel = "sg_sizes", .global = {2 * ls, 1, 1}, .local = {ls, 1, 1}, .dims = 1,
+                      .subgroup_size = 16 };
+      buf(&l, 0, out, 2 * ls * sizeof(uint32_t));
+      run(m, &l);
+      for (unsigned i = 0; i < 2 * ls; i++) {
+         unsigned lin = i % ls, id = lin / 16, size = lin < 32 ? 16 : ls - 32;
+         ck_assert_msg(out[i] == 1000 * size + id, "local %u, item %u: size*1000+id %u, want %u",
+                       ls, i, out[i], 1000 * size + id);
+      }
+   }
    xe_module_free(m);
 }
 END_TEST
@@ -950,6 +990,7 @@ int main(void)
    tcase_add_test(tc, race_subgroups_2d);
    tcase_add_test(tc, race_names_2d);
    tcase_add_test(tc, generic_cast_explicit);
+   tcase_add_test(tc, subgroup_sizes);
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
