@@ -75,6 +75,38 @@ START_TEST(kernel_body_behind_wrapper)
 }
 END_TEST
 
+/* Only a call passing the wrapper's parameters in order makes an entry
+ * function llvm-spirv's wrapper (ir.h, xe_kernel): then body parameter k is
+ * kernel argument k.  A call passing them swapped, one twice or a constant
+ * instead is an ordinary kernel that calls a helper: body == fn. */
+START_TEST(kernel_wrapper_params_in_order)
+{
+   static const struct { const char *args; bool wrapper; } cases[] = {
+      {"%x %y", true}, {"%y %x", false}, {"%x %x", false}, {"%x %c0", false},
+   };
+   for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      char text[2048];
+      snprintf(text, sizeof text,
+               "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+               "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%wrap \"k\"\n"
+               "%%void = OpTypeVoid\n%%uint = OpTypeInt 32 0\n%%c0 = OpConstant %%uint 0\n"
+               "%%fnty = OpTypeFunction %%void %%uint %%uint\n"
+               "%%body = OpFunction %%void None %%fnty\n%%a = OpFunctionParameter %%uint\n"
+               "%%b = OpFunctionParameter %%uint\n%%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
+               "%%wrap = OpFunction %%void None %%fnty\n%%x = OpFunctionParameter %%uint\n"
+               "%%y = OpFunctionParameter %%uint\n%%wl = OpLabel\n"
+               "%%call = OpFunctionCall %%void %%body %s\nOpReturn\nOpFunctionEnd\n", cases[c].args);
+      xe_module *m = assemble(text);
+      xe_kernel k;
+      ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+      ck_assert_msg((k.body != k.fn) == cases[c].wrapper, "body(%s): wrapper %d, want %d", cases[c].args,
+                    k.body != k.fn, cases[c].wrapper);
+      ck_assert_uint_eq(k.body_callers, cases[c].wrapper ? 1 : 0);
+      xe_module_free(m);
+   }
+}
+END_TEST
+
 START_TEST(cfg_dominators_loops)
 {
    xe_module *m = assemble(nest_text(false));
@@ -775,6 +807,7 @@ int main(void)
    Suite *s = suite_create("ir");
    TCase *tc = tcase_create("ir");
    tcase_add_test(tc, kernel_body_behind_wrapper);
+   tcase_add_test(tc, kernel_wrapper_params_in_order);
    tcase_add_test(tc, cfg_dominators_loops);
    tcase_add_test(tc, builder_find_or_create);
    tcase_add_test(tc, block_order_fixes_dominance);
