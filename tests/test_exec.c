@@ -776,6 +776,10 @@ START_TEST(generic_cast_explicit)
    buf(&l, 0, out, sizeof out);
    run(m, &l);
    for (unsigned k = 0; k < 4; k++) ck_assert_uint_eq(out[k], 1 + 2 + 4 + 6 * 8);
+   xe_module_free(m);
+}
+END_TEST
+
 /* The SubgroupSize and SubgroupId built-ins per work-item, in work-groups
  * of 40 (sub-groups of 16: two full, then one of 8) and 48 (three full):
  * only the last sub-group of a work-group may be partial, and it holds
