@@ -256,6 +256,13 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    xe_module *m = ctx->module;
    xe_remarks *r = ctx->remarks;
    xe_function *f = k->body;
+   /* A body another kernel (or a second wrapper) calls too: versioning it
+    * in place would run the fast copy there with this kernel's sub-group
+    * and work-group facts. */
+   if (f && f->first && k->body != k->fn && k->body_callers != 1)
+      xe_remark(r, k->name, XE_REMARK_MISSED, "not considered: its body is called from %u places "
+                "(another kernel's entry point calls it too), and a fast copy made for this kernel "
+                "would run there as well", k->body_callers);
    if (!f || !f->first || (k->body != k->fn && k->body_callers != 1))
       return false;
    /* Only kernels with a global load or store left per-lane. */
