@@ -1,7 +1,8 @@
 /*
  * Bad input and usage: every case runs the xeopt binary and checks the
  * exact diagnostic and exit status, and that no output file appears (or an
- * existing one is left untouched).
+ * existing one is left untouched); and what the command line reports
+ * beside the output (--report's pass table).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 
 #include "testutil.h"
 
@@ -421,6 +423,111 @@ START_TEST(stdin_stdout)
 }
 END_TEST
 
+/* A sub-group copy whose load becomes a block read (4-byte aligned) while
+ * its store stays (a block write needs 16 bytes): exactly one access
+ * converts.  @ stands for the load's Aligned operand and src's Alignment. */
+static const char *one_access_kernel =
+   "OpCapability Addresses\n"
+   "OpCapability Kernel\n"
+   "OpCapability Int64\n"
+   "OpCapability SubgroupDispatch\n"
+   "OpMemoryModel Physical64 OpenCL\n"
+   "OpEntryPoint Kernel %k \"k\" %lid %wgid\n"
+   "OpExecutionMode %k LocalSize 16 1 1\n"
+   "OpExecutionMode %k SubgroupSize 16\n"
+   "OpName %k \"k\"\n"
+   "OpName %ps \"ps\"\n"
+   "OpDecorate %lid BuiltIn LocalInvocationId\n"
+   "OpDecorate %lid Constant\n"
+   "OpDecorate %wgid BuiltIn WorkgroupId\n"
+   "OpDecorate %wgid Constant\n"
+   "OpDecorate %src Alignment @\n"
+   "%void = OpTypeVoid\n"
+   "%uint = OpTypeInt 32 0\n"
+   "%ulong = OpTypeInt 64 0\n"
+   "%v3ulong = OpTypeVector %ulong 3\n"
+   "%ulong_4 = OpConstant %ulong 4\n"
+   "%pin = OpTypePointer Input %v3ulong\n"
+   "%pg = OpTypePointer CrossWorkgroup %uint\n"
+   "%kfn = OpTypeFunction %void %pg %pg\n"
+   "%lid = OpVariable %pin Input\n"
+   "%wgid = OpVariable %pin Input\n"
+   "%k = OpFunction %void None %kfn\n"
+   "%dst = OpFunctionParameter %pg\n"
+   "%src = OpFunctionParameter %pg\n"
+   "%entry = OpLabel\n"
+   "%lv = OpLoad %v3ulong %lid Aligned 32\n"
+   "%lx = OpCompositeExtract %ulong %lv 0\n"
+   "%wv = OpLoad %v3ulong %wgid Aligned 32\n"
+   "%wx = OpCompositeExtract %ulong %wv 0\n"
+   "%w16 = OpShiftLeftLogical %ulong %wx %ulong_4\n"
+   "%x = OpIAdd %ulong %w16 %lx\n"
+   "%ps = OpInBoundsPtrAccessChain %pg %src %x\n"
+   "%v = OpLoad %uint %ps Aligned @\n"
+   "%pd = OpInBoundsPtrAccessChain %pg %dst %x\n"
+   "OpStore %pd %v Aligned 4\n"
+   "OpReturn\n"
+   "OpFunctionEnd\n";
+
+/* The "changed" flag --report gives pass NAME in the JSON report of a
+ * --passes=block-io run on one_access_kernel with alignment align. */
+static bool report_changed(const char *name, unsigned align, char **remarks)
+{
+   char *text = malloc(strlen(one_access_kernel) + 32), *base, *t = text;
+   if (!text || asprintf(&base, "one-access-%u", align) < 0)
+      abort();
+   for (const char *c = one_access_kernel; *c; c++) {
+      if (*c == '@')
+         t += sprintf(t, "%u", align);
+      else
+         *t++ = *c;
+   }
+   *t = 0;
+   char *spv = tu_assemble(text, base, NULL), *out = tu_tmp("one-access-out.spv");
+   char *rep = tu_tmp("one-access-report.json"), *err = NULL;
+   int rc = tu_sh(NULL, &err, "%s --passes=block-io --target=none --report='%s' '%s' -o '%s'",
+                  tu_xeopt(), rep, spv, out);
+   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+   size_t n = 0;
+   char *json = tu_read(rep, &n);
+   cJSON *j = json ? cJSON_ParseWithLength(json, n) : NULL;
+   ck_assert_msg(j, "no JSON report in %s", rep);
+   const cJSON *p, *found = NULL;
+   cJSON_ArrayForEach(p, cJSON_GetObjectItem(j, "passes")) {
+      const cJSON *nm = cJSON_GetObjectItem(p, "name");
+      if (cJSON_IsString(nm) && !strcmp(nm->valuestring, name))
+         found = p;
+   }
+   ck_assert_msg(found, "no pass %s in the report: %s", name, json);
+   bool changed = cJSON_IsTrue(cJSON_GetObjectItem(found, "changed"));
+   *remarks = cJSON_PrintUnformatted(cJSON_GetObjectItem(j, "remarks"));
+   cJSON_Delete(j);
+   free(json);
+   free(err);
+   free(rep);
+   free(out);
+   free(spv);
+   free(base);
+   free(text);
+   return changed;
+}
+
+/* --report's pass table says whether each pass changed the module: block-io
+ * converting one access (and only one: its load) changed it, block-io
+ * converting none (a 1-byte aligned source) did not. */
+START_TEST(report_pass_changed)
+{
+   char *rem = NULL;
+   ck_assert_msg(report_changed("block-io", 4, &rem), "block-io converted the load: %s", rem);
+   ck_assert_ptr_nonnull(strstr(rem, "load via %ps: sub-group block read (SG 16)"));
+   ck_assert_ptr_null(strstr(rem, "sub-group block write"));
+   free(rem);
+   ck_assert_msg(!report_changed("block-io", 1, &rem), "block-io converted nothing: %s", rem);
+   ck_assert_ptr_null(strstr(rem, "sub-group block read"));
+   free(rem);
+}
+END_TEST
+
 /* -o naming something that is not a regular file (a FIFO here; /dev/null
  * alike) is written in place: renaming the temporary file over it would
  * replace the FIFO with a file, and as root /dev/null itself. */
@@ -510,6 +617,7 @@ int main(void)
    tcase_add_test(tc, launch_option_errors);
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
+   tcase_add_test(tc, report_pass_changed);
    tcase_add_test(tc, output_not_a_regular_file);
    tcase_add_test(tc, file_size_limit);
    tcase_add_test(tc, huge_bound_small_memory);
