@@ -107,6 +107,30 @@ START_TEST(kernel_wrapper_params_in_order)
 }
 END_TEST
 
+/* An entry point that names a function declaration (no blocks: invalid
+ * SPIR-V, but the reader passes it through for --validate to report) is
+ * its own body: the wrapper test must look at the blocks only when there
+ * is one, and listing the kernels (which every pass does) must not read
+ * the missing first block. */
+START_TEST(kernel_declaration_is_own_body)
+{
+   xe_module *m = assemble(
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %decl \"k\"\n"
+      "OpDecorate %decl LinkageAttributes \"k_impl\" Import\n"
+      "%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%fnty = OpTypeFunction %void %uint\n"
+      "%decl = OpFunction %void None %fnty\n%x = OpFunctionParameter %uint\nOpFunctionEnd\n");
+   xe_kernel k;
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_ptr_nonnull(k.fn);
+   ck_assert_ptr_null(k.fn->first);
+   ck_assert_ptr_eq(k.body, k.fn);
+   ck_assert_str_eq(k.name, "k");
+   ck_assert_uint_eq(k.body_callers, 0);
+   xe_module_free(m);
+}
+END_TEST
+
 START_TEST(cfg_dominators_loops)
 {
    xe_module *m = assemble(nest_text(false));
@@ -808,6 +832,7 @@ int main(void)
    TCase *tc = tcase_create("ir");
    tcase_add_test(tc, kernel_body_behind_wrapper);
    tcase_add_test(tc, kernel_wrapper_params_in_order);
+   tcase_add_test(tc, kernel_declaration_is_own_body);
    tcase_add_test(tc, cfg_dominators_loops);
    tcase_add_test(tc, builder_find_or_create);
    tcase_add_test(tc, block_order_fixes_dominance);
