@@ -826,6 +826,58 @@ START_TEST(version_raised_for_new_features)
 }
 END_TEST
 
+/* xe_uses hands out copies from an arena of 1,024-use chunks; a value with
+ * exactly 1,024 uses fills a fresh chunk to the last slot.  Both values
+ * here have exactly 1,024 uses (%n and %one in 1,024 adds): each copy
+ * lists every add in layout order with the right operand word, the first
+ * copy is intact after the second is taken, and the lists are released
+ * cleanly.  A chunk one use short would be a heap overflow: ASan reports
+ * the copy; without it, glibc's free aborts on the damaged heap. */
+START_TEST(use_copy_of_exactly_one_chunk)
+{
+   enum { NU = 1024 };
+   size_t cap = 64 * NU, len = 0;
+   char *text = malloc(cap);
+   ck_assert_ptr_nonnull(text);
+   len += (size_t)snprintf(text + len, cap - len,
+                           "OpCapability Addresses\nOpCapability Kernel\n"
+                           "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%k \"k\"\n"
+                           "%%void = OpTypeVoid\n%%uint = OpTypeInt 32 0\n%%one = OpConstant %%uint 1\n"
+                           "%%fnty = OpTypeFunction %%void %%uint\n"
+                           "%%k = OpFunction %%void None %%fnty\n%%n = OpFunctionParameter %%uint\n"
+                           "%%entry = OpLabel\n");
+   for (int k = 0; k < NU; k++)
+      len += (size_t)snprintf(text + len, cap - len, "%%a%d = OpIAdd %%uint %%n %%one\n", k);
+   snprintf(text + len, cap - len, "OpReturn\nOpFunctionEnd\n");
+   xe_module *m = assemble(text);
+   free(text);
+   uint32_t one = 0;
+   xe_foreach_inst(i, &m->sec[XE_SEC_GLOBAL]) {
+      uint64_t v;
+      if (xe_const_uint(m, i->result_id, &v) && v == 1)
+         one = i->result_id;
+   }
+   ck_assert(one);
+   uint32_t nc, nn;
+   const xe_use *uc = xe_uses(m, one, &nc);
+   ck_assert_uint_eq(nc, NU);
+   xe_inst *add0 = uc[0].inst;
+   uint32_t n = xe_op(add0, 0);
+   const xe_use *un = xe_uses(m, n, &nn);
+   ck_assert_uint_eq(nn, NU);
+   xe_inst *i = add0;
+   for (uint32_t k = 0; k < NU; k++, i = i->next) {
+      ck_assert_ptr_eq(uc[k].inst, i);
+      ck_assert_uint_eq(uc[k].word, i->first_op + 1);
+      ck_assert_ptr_eq(un[k].inst, i);
+      ck_assert_uint_eq(un[k].word, i->first_op);
+   }
+   xe_uses_release(m);
+   ck_assert_uint_eq(xe_use_count(m, one), NU);
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("ir");
@@ -835,6 +887,7 @@ int main(void)
    tcase_add_test(tc, kernel_declaration_is_own_body);
    tcase_add_test(tc, cfg_dominators_loops);
    tcase_add_test(tc, builder_find_or_create);
+   tcase_add_test(tc, use_copy_of_exactly_one_chunk);
    tcase_add_test(tc, block_order_fixes_dominance);
    tcase_add_test(tc, layout_facts_from_terminators);
    tcase_add_test(tc, global_variables_index);
