@@ -359,6 +359,75 @@ START_TEST(half_rounding)
 }
 END_TEST
 
+/* frexp, remquo and lgamma_r on float4 (xe_exec_ocl_ptr): the int result
+ * each writes through its pointer (exponent, quotient, sign) is an int4
+ * with component k at byte 4k, as is the float result at 4k; every
+ * component of both is checked (math_float checks only the scalar forms). */
+START_TEST(vector_int_out)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "%ext = OpExtInstImport \"OpenCL.std\"\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"int_out\"\n"
+      "%u32 = OpTypeInt 32 0\n%f32 = OpTypeFloat 32\n%void = OpTypeVoid\n"
+      "%v4f = OpTypeVector %f32 4\n%v4i = OpTypeVector %u32 4\n"
+      "%pfv = OpTypePointer CrossWorkgroup %v4f\n%piv = OpTypePointer CrossWorkgroup %v4i\n"
+      "%fvi = OpTypePointer Function %v4i\n"
+      "%fn = OpTypeFunction %void %pfv %piv\n"
+      "%x0 = OpConstant %f32 0.75\n%x1 = OpConstant %f32 3\n%x2 = OpConstant %f32 -20\n"
+      "%x3 = OpConstant %f32 1000\n%x = OpConstantComposite %v4f %x0 %x1 %x2 %x3\n"
+      "%y0 = OpConstant %f32 0.5\n%y1 = OpConstant %f32 1\n%y3 = OpConstant %f32 7\n"
+      "%y = OpConstantComposite %v4f %y0 %y1 %x1 %y3\n"
+      "%g0 = OpConstant %f32 -0.5\n%g1 = OpConstant %f32 2.5\n%g2 = OpConstant %f32 -2.5\n"
+      "%g3 = OpConstant %f32 -1.5\n%g = OpConstantComposite %v4f %g0 %g1 %g2 %g3\n"
+      "%c1 = OpConstant %u32 1\n%c2 = OpConstant %u32 2\n"
+      "%main = OpFunction %void None %fn\n%fo = OpFunctionParameter %pfv\n"
+      "%io = OpFunctionParameter %piv\n%entry = OpLabel\n"
+      "%ve = OpVariable %fvi Function\n%vq = OpVariable %fvi Function\n%vs = OpVariable %fvi Function\n"
+      "%m = OpExtInst %v4f %ext frexp %x %ve\n"
+      "%r = OpExtInst %v4f %ext remquo %x %y %vq\n"
+      "%l = OpExtInst %v4f %ext lgamma_r %g %vs\n"
+      "OpStore %fo %m Aligned 16\n"
+      "%fo1 = OpInBoundsPtrAccessChain %pfv %fo %c1\nOpStore %fo1 %r Aligned 16\n"
+      "%fo2 = OpInBoundsPtrAccessChain %pfv %fo %c2\nOpStore %fo2 %l Aligned 16\n"
+      "%e = OpLoad %v4i %ve Aligned 16\nOpStore %io %e Aligned 16\n"
+      "%q = OpLoad %v4i %vq Aligned 16\n%io1 = OpInBoundsPtrAccessChain %piv %io %c1\n"
+      "OpStore %io1 %q Aligned 16\n"
+      "%s = OpLoad %v4i %vs Aligned 16\n%io2 = OpInBoundsPtrAccessChain %piv %io %c2\n"
+      "OpStore %io2 %s Aligned 16\nOpReturn\nOpFunctionEnd\n";
+   char *spv = tu_assemble(text, "int_out", NULL), *err = NULL;
+   size_t nb;
+   void *bytes = tu_read(spv, &nb);
+   xe_module *m = xe_read(bytes, nb, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   static float fo[12];
+   static int io[12];
+   xe_launch l = { .kernel = "int_out", .global = {1}, .local = {1}, .dims = 1 };
+   buf(&l, 0, fo, sizeof fo);
+   buf(&l, 1, io, sizeof io);
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   static const float x[4] = {0.75f, 3, -20, 1000}, y[4] = {0.5f, 1, 3, 7}, g[4] = {-0.5f, 2.5f, -2.5f, -1.5f};
+   /* remquo's quotients: 1.5 -> 2 (ties to even), 3, -6.67 -> -7, 142.9 -> 143 & 127 = 15. */
+   static const int want_q[4] = {2, 3, -7, 15};
+   /* lgamma_r's signs: gamma(-0.5) < 0, gamma(2.5) > 0, gamma(-2.5) < 0, gamma(-1.5) > 0. */
+   static const int want_s[4] = {-1, 1, -1, 1};
+   for (int c = 0; c < 4; c++) {
+      int ex;
+      float mant = frexpf(x[c], &ex);
+      ck_assert_msg(fo[c] == mant && io[c] == ex, "frexp(%g) component %d: %g, %d; want %g, %d", x[c], c,
+                    fo[c], io[c], mant, ex);
+      float rem = remainderf(x[c], y[c]);
+      ck_assert_msg(fo[4 + c] == rem && io[4 + c] == want_q[c], "remquo(%g, %g) component %d: %g, %d; want %g, %d",
+                    x[c], y[c], c, fo[4 + c], io[4 + c], rem, want_q[c]);
+      near_f(fo[8 + c], lgammaf(g[c]), 4, "lgamma_r", 0, c);
+      ck_assert_msg(io[8 + c] == want_s[c], "lgamma_r(%g) component %d: sign %d, want %d", g[c], c, io[8 + c],
+                    want_s[c]);
+   }
+   xe_module_free(m);
+   free(bytes); free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_math");
@@ -369,6 +438,7 @@ int main(void)
    tcase_add_test(tc, math_int);
    tcase_add_test(tc, math_vec);
    tcase_add_test(tc, half_rounding);
+   tcase_add_test(tc, vector_int_out);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
