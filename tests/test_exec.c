@@ -963,6 +963,82 @@ START_TEST(shuffles)
 }
 END_TEST
 
+/* Float collectives (OpGroupFAdd, OpGroupFMin, OpGroupFMax) at Subgroup and
+ * Workgroup scope, as Reduce, InclusiveScan and ExclusiveScan: one
+ * work-group of 12 with sub-groups of 8 (a full and a partial one).  Pins
+ * down that every lane receives the float result in its own result slot
+ * (collective.c stores facc for K_FLOAT collectives separately from the
+ * integer ones; test_exec_group_mul covers only OpGroupFMulKHR).  Inputs
+ * are small multiples of 0.25, so every sum is exact in any order. */
+START_TEST(float_collectives)
+{
+   enum { N = 12, SG = 8, K = 7 };
+   static const char *ops[K] = {
+      "OpGroupFAdd %f32 %sg Reduce %x", "OpGroupFAdd %f32 %sg InclusiveScan %x",
+      "OpGroupFAdd %f32 %sg ExclusiveScan %x", "OpGroupFAdd %f32 %wg Reduce %x",
+      "OpGroupFAdd %f32 %wg InclusiveScan %x", "OpGroupFMin %f32 %sg Reduce %x",
+      "OpGroupFMax %f32 %wg Reduce %x",
+   };
+   char body[2048] = "";
+   for (unsigned k = 0; k < K; k++) {
+      char line[256];
+      snprintf(line, sizeof line,
+               "%%r%u = %s\n%%o%u = OpIAdd %%u64 %%i %%off%u\n"
+               "%%q%u = OpInBoundsPtrAccessChain %%pf %%out %%o%u\nOpStore %%q%u %%r%u Aligned 4\n",
+               k, ops[k], k, k, k, k, k, k);
+      strcat(body, line);
+   }
+   char text[8192];
+   snprintf(text, sizeof text,
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Groups\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"fcoll\" %%gid\n"
+      "OpDecorate %%gid BuiltIn GlobalInvocationId\nOpDecorate %%gid Constant\n"
+      "%%u64 = OpTypeInt 64 0\n%%u32 = OpTypeInt 32 0\n%%f32 = OpTypeFloat 32\n%%void = OpTypeVoid\n"
+      "%%v3 = OpTypeVector %%u64 3\n%%pin = OpTypePointer Input %%v3\n"
+      "%%pf = OpTypePointer CrossWorkgroup %%f32\n%%fn = OpTypeFunction %%void %%pf %%pf\n"
+      "%%sg = OpConstant %%u32 3\n%%wg = OpConstant %%u32 2\n"
+      "%%off0 = OpConstant %%u64 0\n%%off1 = OpConstant %%u64 12\n%%off2 = OpConstant %%u64 24\n"
+      "%%off3 = OpConstant %%u64 36\n%%off4 = OpConstant %%u64 48\n%%off5 = OpConstant %%u64 60\n"
+      "%%off6 = OpConstant %%u64 72\n"
+      "%%gid = OpVariable %%pin Input\n"
+      "%%main = OpFunction %%void None %%fn\n%%in = OpFunctionParameter %%pf\n"
+      "%%out = OpFunctionParameter %%pf\n%%entry = OpLabel\n"
+      "%%g = OpLoad %%v3 %%gid Aligned 32\n%%i = OpCompositeExtract %%u64 %%g 0\n"
+      "%%pi = OpInBoundsPtrAccessChain %%pf %%in %%i\n%%x = OpLoad %%f32 %%pi Aligned 4\n"
+      "%sOpReturn\nOpFunctionEnd\n", body);
+   char *spv = tu_assemble(text, "fcoll", NULL), *err = NULL;
+   xe_module *m = tu_load(spv);
+   float in[N] = {1.5f, -2, 0.25f, 3, -0.5f, 4, 1, -1.25f, 2.5f, -3, 0.75f, 5}, out[K * N];
+   for (unsigned i = 0; i < K * N; i++) out[i] = -999;
+   xe_launch l = {.kernel = "fcoll", .global = {N, 1, 1}, .local = {N, 1, 1}, .dims = 1,
+                  .subgroup_size = SG, .nargs = 2};
+   l.args[0] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)in, .size = sizeof in};
+   l.args[1] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)out, .size = sizeof out};
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   for (unsigned i = 0; i < N; i++) {
+      unsigned lo = i / SG * SG, hi = lo + SG < N ? lo + SG : N;
+      float red = 0, inc = 0, exc = 0, wred = 0, winc = 0, mn = INFINITY, mx = -INFINITY;
+      for (unsigned j = lo; j < hi; j++) {
+         red += in[j];
+         mn = fminf(mn, in[j]);
+         if (j <= i) inc += in[j];
+         if (j < i) exc += in[j];
+      }
+      for (unsigned j = 0; j < N; j++) {
+         wred += in[j];
+         mx = fmaxf(mx, in[j]);
+         if (j <= i) winc += in[j];
+      }
+      const float want[K] = {red, inc, exc, wred, winc, mn, mx};
+      for (unsigned k = 0; k < K; k++)
+         ck_assert_msg(out[k * N + i] == want[k], "%s, work-item %u: got %g, want %g", ops[k], i,
+                       (double)out[k * N + i], (double)want[k]);
+   }
+   xe_module_free(m);
+   free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -998,6 +1074,7 @@ int main(void)
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
+   tcase_add_test(tc, float_collectives);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
