@@ -428,6 +428,53 @@ START_TEST(vector_int_out)
 }
 END_TEST
 
+/* rootn(x, n) on float4 against pow in double: for 0 <= x < 1 the
+ * root is the positive pow(x, 1/n) whatever n's parity (rootn(0.5, 2) =
+ * 0.7071, rootn(0.25, 3) = 0.63; only x < 0 takes the odd-n sign rule);
+ * rootn(-8, 3) = -2 and rootn(-4, 2) is NaN.  math_float's rootn takes
+ * x in [1, 5) only. */
+START_TEST(rootn_fraction)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "%ext = OpExtInstImport \"OpenCL.std\"\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"rootn_frac\"\n"
+      "%u32 = OpTypeInt 32 0\n%f32 = OpTypeFloat 32\n%void = OpTypeVoid\n"
+      "%v4f = OpTypeVector %f32 4\n%v4i = OpTypeVector %u32 4\n"
+      "%pfv = OpTypePointer CrossWorkgroup %v4f\n%fn = OpTypeFunction %void %pfv\n"
+      "%x0 = OpConstant %f32 0.5\n%x1 = OpConstant %f32 0.25\n%x2 = OpConstant %f32 -8\n"
+      "%x3 = OpConstant %f32 -4\n%x = OpConstantComposite %v4f %x0 %x1 %x2 %x3\n"
+      "%n2 = OpConstant %u32 2\n%n3 = OpConstant %u32 3\n"
+      "%n = OpConstantComposite %v4i %n2 %n3 %n3 %n2\n"
+      "%c1 = OpConstant %u32 1\n"
+      "%y0 = OpConstant %f32 0.75\n%y1 = OpConstant %f32 0.125\n%y2 = OpConstant %f32 0\n"
+      "%y3 = OpConstant %f32 0.0625\n%y = OpConstantComposite %v4f %y0 %y1 %y2 %y3\n"
+      "%m = OpConstantComposite %v4i %n3 %n2 %n3 %n2\n"
+      "%main = OpFunction %void None %fn\n%fo = OpFunctionParameter %pfv\n%entry = OpLabel\n"
+      "%r = OpExtInst %v4f %ext rootn %x %n\nOpStore %fo %r Aligned 16\n"
+      "%s = OpExtInst %v4f %ext rootn %y %m\n"
+      "%fo1 = OpInBoundsPtrAccessChain %pfv %fo %c1\nOpStore %fo1 %s Aligned 16\n"
+      "OpReturn\nOpFunctionEnd\n";
+   char *spv = tu_assemble(text, "rootn_frac", NULL), *err = NULL;
+   size_t nb;
+   void *bytes = tu_read(spv, &nb);
+   xe_module *m = xe_read(bytes, nb, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   static float fo[8];
+   xe_launch l = { .kernel = "rootn_frac", .global = {1}, .local = {1}, .dims = 1 };
+   buf(&l, 0, fo, sizeof fo);
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   static const double want[8] = {
+      0.70710678118654752, 0.62996052494743658, -2.0, NAN,   /* sqrt(.5), cbrt(.25), cbrt(-8), even root of -4 */
+      0.90856029641606983, 0.35355339059327376, 0.0, 0.25,   /* cbrt(.75), sqrt(.125), cbrt(0), sqrt(.0625) */
+   };
+   for (int c = 0; c < 8; c++)
+      near_f(fo[c], want[c], 4, "rootn", c / 4, c % 4);
+   xe_module_free(m);
+   free(bytes); free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_math");
@@ -439,6 +486,7 @@ int main(void)
    tcase_add_test(tc, math_vec);
    tcase_add_test(tc, half_rounding);
    tcase_add_test(tc, vector_int_out);
+   tcase_add_test(tc, rootn_fraction);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
