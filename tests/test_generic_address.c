@@ -299,6 +299,59 @@ START_TEST(isa_helper_copies_shorter)
 }
 END_TEST
 
+/* canonicalize's byte-chain fold stays within one storage class: a
+ * global byte chain `src + 4 * id` cast straight to a Generic float* (%fp)
+ * keeps its chain and its one cast (the class change stays where the
+ * input put it, for generic-address to see), while the same chain cast to
+ * a global float* (%gp) becomes an element chain.  IGC rejects the
+ * cross-class OpBitcast itself, so this cannot be a tests/passes file:
+ * xeopt (--validate --verify) runs here and the output is disassembled. */
+START_TEST(canonicalize_byte_chain_other_class)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Int8\n"
+      "OpCapability GenericPointer\nOpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %k \"k\" %gid\nOpName %k \"k\"\nOpName %src \"src\"\nOpName %id \"id\"\n"
+      "OpName %bytep \"bytep\"\nOpName %fp \"fp\"\nOpName %gp \"gp\"\nOpName %v \"v\"\nOpName %w \"w\"\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%ulong = OpTypeInt 64 0\n%uchar = OpTypeInt 8 0\n%bool = OpTypeBool\n%void = OpTypeVoid\n"
+      "%float = OpTypeFloat 32\n%v3ulong = OpTypeVector %ulong 3\n"
+      "%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong\n"
+      "%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float\n"
+      "%_ptr_Generic_float = OpTypePointer Generic %float\n"
+      "%_ptr_CrossWorkgroup_uchar = OpTypePointer CrossWorkgroup %uchar\n"
+      "%kfn = OpTypeFunction %void %_ptr_CrossWorkgroup_float %_ptr_CrossWorkgroup_uchar %ulong\n"
+      "%ulong_4 = OpConstant %ulong 4\n%gid = OpVariable %_ptr_Input_v3ulong Input\n"
+      "%k = OpFunction %void None %kfn\n%dst = OpFunctionParameter %_ptr_CrossWorkgroup_float\n"
+      "%src = OpFunctionParameter %_ptr_CrossWorkgroup_uchar\n%n = OpFunctionParameter %ulong\n"
+      "%entry = OpLabel\n%ids = OpLoad %v3ulong %gid Aligned 32\n%id = OpCompositeExtract %ulong %ids 0\n"
+      "%lt = OpULessThan %bool %id %n\nOpBranchConditional %lt %body %end\n"
+      "%body = OpLabel\n%off = OpIMul %ulong %id %ulong_4\n"
+      "%bytep = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uchar %src %off\n"
+      "%fp = OpBitcast %_ptr_Generic_float %bytep\n%v = OpLoad %float %fp Aligned 4\n"
+      "%gp = OpBitcast %_ptr_CrossWorkgroup_float %bytep\n%w = OpLoad %float %gp Aligned 4\n"
+      "%sum = OpFAdd %float %v %w\n%dp = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_float %dst %id\n"
+      "OpStore %dp %sum Aligned 4\nOpBranch %end\n%end = OpLabel\nOpReturn\nOpFunctionEnd\n";
+   char *in = tu_assemble(text, "byte_chain_other_class", NULL);
+   char *after = tu_tmp("byte_chain_other_class.out.spv");
+   char *rem = NULL, *dis = NULL;
+   ck_assert_int_eq(tu_sh(NULL, &rem, "'%s' --validate --verify --remarks --passes=canonicalize '%s' -o '%s'",
+                          tu_xeopt(), in, after), 0);
+   ck_assert_msg(strstr(rem, "[canonicalize] applied: rewrote 1 instruction(s) in kernel k"), "remarks: %s", rem);
+   ck_assert_int_eq(tu_sh(&dis, NULL, "spirv-dis '%s'", after), 0);
+   ck_assert_msg(strstr(dis, "%bytep = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uchar %src %"), "%s", dis);
+   ck_assert_msg(strstr(dis, "%fp = OpBitcast %_ptr_Generic_float %bytep\n"), "%s", dis);
+   ck_assert_msg(strstr(dis, "%v = OpLoad %float %fp Aligned 4\n"), "%s", dis);
+   ck_assert_msg(!strstr(dis, "OpInBoundsPtrAccessChain %_ptr_Generic_float"), "%s", dis);
+   /* The global cast became an element chain (which takes over its name). */
+   ck_assert_msg(strstr(dis, "%gp = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_float %"), "%s", dis);
+   free(rem);
+   free(dis);
+   free(in);
+   free(after);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("generic_address");
@@ -307,6 +360,7 @@ int main(void)
    tcase_add_test(tc, o0_private_and_params);
    tcase_add_test(tc, excluded_kernel_only);
    tcase_add_test(tc, exported_helper_kept);
+   tcase_add_test(tc, canonicalize_byte_chain_other_class);
    suite_add_tcase(s, tc);
    TCase *isa = tcase_create("isa");
    tcase_set_timeout(isa, 300);
