@@ -256,6 +256,48 @@ START_TEST(subgroup_size_alignment)
 }
 END_TEST
 
+/* A truncation keeps a stride only when it fits the narrow type's signed
+ * range [-2^(to-1), 2^(to-1)): lane * -200 truncated to 8 bits is not
+ * known (-200 is below -128; modulo 256 the lanes step by 56), while
+ * lane * -100 keeps its stride -100.  The lane id is the sub-group local
+ * id, stride 1 with SG 16. */
+START_TEST(narrowing_negative_stride)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int8\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"narrow\" %lane_id\n"
+      "OpName %t200 \"t200\"\nOpName %t100 \"t100\"\nOpName %m200 \"m200\"\n"
+      "OpDecorate %lane_id BuiltIn SubgroupLocalInvocationId\n"
+      "OpDecorate %lane_id Constant\n"
+      "%u32 = OpTypeInt 32 0\n%u8 = OpTypeInt 8 0\n%void = OpTypeVoid\n"
+      "%pi = OpTypePointer Input %u32\n%pg = OpTypePointer CrossWorkgroup %u8\n"
+      "%fn = OpTypeFunction %void %pg\n"
+      "%lane_id = OpVariable %pi Input\n"
+      "%zero = OpConstant %u32 0\n%c200 = OpConstant %u32 200\n%c100 = OpConstant %u32 100\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%lane = OpLoad %u32 %lane_id Aligned 4\n"
+      "%x200 = OpIMul %u32 %lane %c200\n%m200 = OpISub %u32 %zero %x200\n"
+      "%x100 = OpIMul %u32 %lane %c100\n%m100 = OpISub %u32 %zero %x100\n"
+      "%t200 = OpUConvert %u8 %m200\n%t100 = OpUConvert %u8 %m100\n"
+      "%s = OpIAdd %u8 %t200 %t100\n"
+      "OpStore %out %s Aligned 1\nOpReturn\nOpFunctionEnd\n";
+   char *bin = tu_assemble(text, "narrow_stride", NULL);
+   xe_module *m = tu_load(bin);
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "narrow", &k));
+   const uint32_t ls[3] = { 16, 1, 1 };
+   xe_lanes *l = xe_lanes_analyze(m, k.body, 16, ls, 0);
+   ck_assert_int_eq(FACT(l, m, "m200")->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(FACT(l, m, "m200")->stride, -200);
+   ck_assert_int_eq(FACT(l, m, "t200")->kind, XE_LANE_UNKNOWN);
+   ck_assert_int_eq(FACT(l, m, "t100")->kind, XE_LANE_AFFINE);
+   ck_assert_int_eq(FACT(l, m, "t100")->stride, -100);
+   xe_lanes_free(l);
+   xe_module_free(m);
+   free(bin);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("lanes");
@@ -270,6 +312,7 @@ int main(void)
    tcase_add_test(tc, aligned_compares);
    tcase_add_test(tc, vloadn_reads_memory);
    tcase_add_test(tc, subgroup_size_alignment);
+   tcase_add_test(tc, narrowing_negative_stride);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
