@@ -1036,6 +1036,35 @@ START_TEST(float_collectives)
    }
    xe_module_free(m);
    free(spv);
+/* A ulong3 is stored as 32 bytes (sizeof(ulong3), OpenCL C 6.3.5): storing
+ * the EnqueuedWorkgroupSize built-in writes its 3 components and the 4th,
+ * padding lane of its slot, which nothing but the 3 components is written
+ * to (it stays 0).  Writing a 4-component value there would put whatever
+ * follows the 3-entry size array into out[3]. */
+START_TEST(enqueued_size_padding)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"enq\" %enq\n"
+      "OpDecorate %enq BuiltIn EnqueuedWorkgroupSize\nOpDecorate %enq Constant\n"
+      "%u64 = OpTypeInt 64 0\n%void = OpTypeVoid\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%pg = OpTypePointer CrossWorkgroup %v3\n%fn = OpTypeFunction %void %pg\n"
+      "%enq = OpVariable %pin Input\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+      "%e = OpLoad %v3 %enq Aligned 32\nOpStore %out %e Aligned 32\n"
+      "OpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("enq_padding", text);
+   uint64_t out[4] = {9, 9, 9, 9};
+   xe_launch l = { .kernel = "enq", .global = {2, 3, 1}, .local = {2, 3, 1}, .dims = 2,
+                   .subgroup_size = 16 };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert_uint_eq(out[0], 2);
+   ck_assert_uint_eq(out[1], 3);
+   ck_assert_uint_eq(out[2], 1);
+   ck_assert_uint_eq(out[3], 0);
+   xe_module_free(m);
 }
 END_TEST
 
@@ -1075,6 +1104,7 @@ int main(void)
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
    tcase_add_test(tc, float_collectives);
+   tcase_add_test(tc, enqueued_size_padding);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
