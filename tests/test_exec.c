@@ -1068,6 +1068,47 @@ START_TEST(enqueued_size_padding)
 }
 END_TEST
 
+/* The step count (xe_launch.steps, `xeopt run`'s "work-item
+ * instructions") counts a sub-group collective once per work-item, like
+ * any other instruction: the kernel with OpGroupIAdd executes exactly as
+ * many as the same kernel with OpCopyObject in its place, 7 per item
+ * (load, extract, convert, the op, chain, store, return). */
+START_TEST(collective_steps)
+{
+   static const char *ops[2] = {
+      "OpCopyObject %u32 %v",
+      "OpGroupIAdd %u32 %scope Reduce %v",
+   };
+   for (unsigned o = 0; o < 2; o++) {
+      char text[4096];
+      snprintf(text, sizeof text,
+         "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Groups\n"
+         "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"steps\" %%gid\n"
+         "OpDecorate %%gid BuiltIn GlobalInvocationId\nOpDecorate %%gid Constant\n"
+         "%%u64 = OpTypeInt 64 0\n%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n"
+         "%%v3 = OpTypeVector %%u64 3\n%%pin = OpTypePointer Input %%v3\n"
+         "%%pg = OpTypePointer CrossWorkgroup %%u32\n%%fn = OpTypeFunction %%void %%pg\n"
+         "%%scope = OpConstant %%u32 3\n%%gid = OpVariable %%pin Input\n"
+         "%%main = OpFunction %%void None %%fn\n%%out = OpFunctionParameter %%pg\n%%entry = OpLabel\n"
+         "%%g = OpLoad %%v3 %%gid Aligned 32\n%%i = OpCompositeExtract %%u64 %%g 0\n"
+         "%%v = OpUConvert %%u32 %%i\n%%s = %s\n"
+         "%%po = OpInBoundsPtrAccessChain %%pg %%out %%i\nOpStore %%po %%s Aligned 4\n"
+         "OpReturn\nOpFunctionEnd\n", ops[o]);
+      char name[32];
+      snprintf(name, sizeof name, "steps_%u", o);
+      xe_module *m = assemble(name, text);
+      uint32_t out[16];
+      xe_launch l = { .kernel = "steps", .global = {16, 1, 1}, .local = {16, 1, 1}, .dims = 1,
+                      .subgroup_size = 8 };
+      buf(&l, 0, out, sizeof out);
+      run(m, &l);
+      ck_assert_uint_eq(out[9], o ? 8 + 9 + 10 + 11 + 12 + 13 + 14 + 15 : 9);
+      ck_assert_uint_eq(l.steps, 7 * 16);
+      xe_module_free(m);
+   }
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -1105,6 +1146,7 @@ int main(void)
    tcase_add_test(tc, shuffles);
    tcase_add_test(tc, float_collectives);
    tcase_add_test(tc, enqueued_size_padding);
+   tcase_add_test(tc, collective_steps);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

@@ -263,7 +263,8 @@ static bool step(xe_run *r, xe_wi *w)
               (d->op >= SpvOpGroupIMulKHR && d->op <= SpvOpGroupBitwiseXorKHR)) &&
              ld_u(v + d->ops[0], 4) == SpvScopeWorkgroup)
             w->state = WI_WG;
-         r->steps += steps - 1;
+         /* Counted here: the scheduler runs it and steps past it. */
+         r->steps += steps;
          return true;
       case SpvOpUnreachable: case SpvOpKill:
          return fail(r, d, "reached OpUnreachable");
