@@ -1109,6 +1109,57 @@ START_TEST(collective_steps)
 }
 END_TEST
 
+/* A measuring run (xe_launch.measure, --verify's buffer sizing) records
+ * how far past the end of a buffer the kernel went, and only that: an
+ * access below the kernel's start of the buffer (the host's bytes before
+ * a sub-buffer) and one at 2^36 bytes or more still fail as out of
+ * bounds, with nothing recorded.  out[p] = 7 on a 16-byte buffer that
+ * starts 8 bytes into a 24-byte allocation. */
+START_TEST(measure_limits)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"put\"\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg %u64\n"
+      "%seven = OpConstant %u32 7\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n"
+      "%p = OpFunctionParameter %u64\n%entry = OpLabel\n"
+      "%e = OpInBoundsPtrAccessChain %pg %out %p\nOpStore %e %seven Aligned 4\n"
+      "OpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("measure_limits", text);
+   static const struct { int64_t p; bool ok; uint64_t reach; } cases[] = {
+      { 3, true, 0 },                                  /* in bounds */
+      { 10, true, 8 + 44 },                            /* past the end: recorded */
+      { ((int64_t)1 << 34) - 4, true, 8 + ((uint64_t)1 << 36) - 12 },
+      { (int64_t)1 << 34, false, 0 },                  /* 8 + 2^36: too far */
+      { -1, false, 0 },                                /* below the start */
+   };
+   for (unsigned c = 0; c < sizeof cases / sizeof *cases; c++) {
+      uint32_t data[6] = {0};
+      int64_t p = cases[c].p;
+      xe_launch l = { .kernel = "put", .global = {1, 1, 1}, .local = {1, 1, 1}, .dims = 1,
+                      .measure = true };
+      buf(&l, 0, data, sizeof data);
+      l.args[0].start = 8;
+      l.args[1] = (xe_exec_arg){ .kind = XE_ARG_SCALAR, .data = (uint8_t *)&p, .size = 8 };
+      l.nargs = 2;
+      char *err = NULL;
+      bool ok = xe_exec_run(m, &l, &err);
+      ck_assert_msg(ok == cases[c].ok, "p = %lld: %s", (long long)p, err ? err : "ran");
+      if (!ok) {
+         ck_assert_msg(err && strstr(err, "out-of-bounds store of 4 bytes"), "%s", err);
+         ck_assert_int_eq(l.fault.kind, XE_FAULT_BOUNDS);
+      } else {
+         ck_assert_uint_eq(l.reach[0], cases[c].reach);
+      }
+      free(err);
+      ck_assert_uint_eq(data[2 + 3], c == 0 ? 7 : 0);   /* only the in-bounds store lands */
+   }
+   xe_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -1147,6 +1198,7 @@ int main(void)
    tcase_add_test(tc, float_collectives);
    tcase_add_test(tc, enqueued_size_padding);
    tcase_add_test(tc, collective_steps);
+   tcase_add_test(tc, measure_limits);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
