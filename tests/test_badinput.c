@@ -602,6 +602,55 @@ START_TEST(file_size_limit)
 }
 END_TEST
 
+/* Malformed input that xeopt passes through: an OpLoad before a function's
+ * first OpLabel (the reader keeps it, outside any block, with the
+ * parameters).  simplify-cfg folds the cleanup-slot switch on it (as in
+ * pass/simplify-cfg-slot-var) but deletes a dead selector's load, and then
+ * its slot variable and stores, only when the load is in a block: here
+ * the misplaced load, the variable and its stores are all still there. */
+START_TEST(simplify_cfg_load_outside_block)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %guarded \"guarded\" %gid\n"
+      "OpName %slot \"slot\"\nOpName %slot_val \"slot_val\"\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%ulong = OpTypeInt 64 0\n%uint = OpTypeInt 32 0\n%bool = OpTypeBool\n"
+      "%uint_0 = OpConstant %uint 0\n%uint_1 = OpConstant %uint 1\n"
+      "%v3ulong = OpTypeVector %ulong 3\n%ptr_v3in = OpTypePointer Input %v3ulong\n"
+      "%ptr_uint = OpTypePointer CrossWorkgroup %uint\n%ptr_fuint = OpTypePointer Function %uint\n"
+      "%void = OpTypeVoid\n%fn1 = OpTypeFunction %void %ptr_uint %uint\n"
+      "%gid = OpVariable %ptr_v3in Input\n"
+      "%guarded = OpFunction %void None %fn1\n%buf = OpFunctionParameter %ptr_uint\n"
+      "%n = OpFunctionParameter %uint\n"
+      "%slot_val = OpLoad %uint %slot Aligned 4\n"
+      "%entry = OpLabel\n%slot = OpVariable %ptr_fuint Function\n"
+      "%ids = OpLoad %v3ulong %gid Aligned 32\n%gx = OpCompositeExtract %ulong %ids 0\n"
+      "%x = OpUConvert %uint %gx\n%cmp = OpUGreaterThanEqual %bool %x %n\n"
+      "OpBranchConditional %cmp %ret %work\n"
+      "%ret = OpLabel\nOpStore %slot %uint_1 Aligned 4\nOpBranch %cleanup\n"
+      "%work = OpLabel\n%gx64 = OpUConvert %ulong %x\n"
+      "%p = OpInBoundsPtrAccessChain %ptr_uint %buf %gx64\nOpStore %p %x Aligned 4\n"
+      "OpStore %slot %uint_0 Aligned 4\nOpBranch %cleanup\n"
+      "%cleanup = OpLabel\nOpSwitch %slot_val %bad 0 %done 1 %done\n"
+      "%done = OpLabel\nOpReturn\n%bad = OpLabel\nOpUnreachable\nOpFunctionEnd\n";
+   char *spv = tu_assemble(text, "load-outside-block", NULL);
+   char *out = tu_tmp("load-outside-block-out.spv"), *err = NULL;
+   int rc = tu_sh(NULL, &err, "%s --passes=simplify-cfg --remarks '%s' -o '%s'", tu_xeopt(), spv, out);
+   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+   ck_assert_msg(strstr(err, "folded 1 branch on known values"), "%s", err);
+   char *dis = tu_disassemble_file(out);
+   ck_assert_msg(strstr(dis, "%slot_val = OpLoad %uint %slot Aligned 4"), "%s", dis);
+   ck_assert_msg(strstr(dis, "%slot = OpVariable"), "%s", dis);
+   ck_assert_msg(strstr(dis, "OpStore %slot %uint_1"), "%s", dis);
+   ck_assert_msg(!strstr(dis, "OpSwitch"), "%s", dis);
+   free(dis);
+   free(err);
+   free(out);
+   free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("badinput");
@@ -621,6 +670,7 @@ int main(void)
    tcase_add_test(tc, output_not_a_regular_file);
    tcase_add_test(tc, file_size_limit);
    tcase_add_test(tc, huge_bound_small_memory);
+   tcase_add_test(tc, simplify_cfg_load_outside_block);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
