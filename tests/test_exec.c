@@ -1036,6 +1036,9 @@ START_TEST(float_collectives)
    }
    xe_module_free(m);
    free(spv);
+}
+END_TEST
+
 /* A ulong3 is stored as 32 bytes (sizeof(ulong3), OpenCL C 6.3.5): storing
  * the EnqueuedWorkgroupSize built-in writes its 3 components and the 4th,
  * padding lane of its slot, which nothing but the 3 components is written
@@ -1195,10 +1198,10 @@ int main(void)
    tcase_add_test(tc, arg_types);
    tcase_add_test(tc, offset_dims);
    tcase_add_test(tc, shuffles);
-   tcase_add_test(tc, float_collectives);
    tcase_add_test(tc, enqueued_size_padding);
    tcase_add_test(tc, collective_steps);
    tcase_add_test(tc, measure_limits);
+   tcase_add_test(tc, float_collectives);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
