@@ -152,6 +152,28 @@ START_TEST(int_texels)
 }
 END_TEST
 
+/* write_imagei to a CL_SIGNED_INT8 image saturates at the top as well:
+ * red 328 - 200 = 128 and 400 - 200 = 200 store 127 (not 128, which
+ * would wrap to -128), 327 - 200 = 127 stays 127, the other channels pass
+ * through. */
+START_TEST(int_texels_saturate_high)
+{
+   xe_module *m = load("exec_image");
+   enum { W = 3, H = 1 };
+   /* BGRA: memory order b, g, r, a. */
+   int16_t in[W * 4] = {1, 2, 328, 3, 4, 5, 400, 6, 7, 8, 327, 9};
+   int8_t out[W * 4];
+   memset(out, 0x55, sizeof out);
+   xe_launch l = { .kernel = "img_int", .global = {W, H}, .local = {W, 1}, .dims = 2 };
+   image(&l, 0, in, sizeof in, SpvImageChannelOrderBGRA, SpvImageChannelDataTypeSignedInt16, 2, W, H, 1);
+   image(&l, 1, out, sizeof out, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeSignedInt8, 2, W, H, 1);
+   run(m, &l);
+   static const int8_t want[W * 4] = {127, 2, 1, 3, 127, 5, 4, 6, 127, 8, 7, 9};
+   for (int i = 0; i < W * 4; i++) ck_assert_int_eq(out[i], want[i]);
+   xe_module_free(m);
+}
+END_TEST
+
 /* 1-D: unorm8 R read as c / 255, written back times 2 as
  * convert_uchar_sat_rte(f * 255): 2c, saturated at 255. */
 START_TEST(one_d_unorm)
@@ -474,6 +496,7 @@ int main(void)
    tcase_add_test(tc, linear);
    tcase_add_test(tc, uint_texels);
    tcase_add_test(tc, int_texels);
+   tcase_add_test(tc, int_texels_saturate_high);
    tcase_add_test(tc, one_d_unorm);
    tcase_add_test(tc, three_d);
    tcase_add_test(tc, sampler_arg);
