@@ -174,6 +174,45 @@ START_TEST(int_texels_saturate_high)
 }
 END_TEST
 
+/* An image without an alpha channel reads alpha 1.0, inside the image and
+ * as CLK_ADDRESS_CLAMP's border colour (0,0,0,1) outside it (OpenCL C
+ * 8.3.1 and 8.2): img_shift on a CL_R input writes a.w + b.w = 2 into
+ * every texel of an RGBA output, also where its second read (x + 2) is
+ * outside.  On a CL_RGBA input the border is (0,0,0,0): there .w is the
+ * clamped-to-edge texel's alpha alone. */
+START_TEST(border_alpha)
+{
+   xe_module *m = load("exec_image");
+   enum { W = 4, H = 2 };
+   float in[W * H], out[W * H * 4];
+   for (int i = 0; i < W * H; i++) in[i] = (float)i;
+   for (int i = 0; i < W * H * 4; i++) out[i] = -99;
+   xe_launch l = { .kernel = "img_shift", .global = {W, H}, .local = {W, 1}, .dims = 2 };
+   image(&l, 0, in, sizeof in, SpvImageChannelOrderR, SpvImageChannelDataTypeFloat, 2, W, H, 1);
+   image(&l, 1, out, sizeof out, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeFloat, 2, W, H, 1);
+   run(m, &l);
+   for (int t = 0; t < W * H; t++) {
+      ck_assert_float_eq(out[4 * t + 1], 0.0f);
+      ck_assert_float_eq(out[4 * t + 2], 0.0f);
+      ck_assert_float_eq(out[4 * t + 3], 2.0f);
+   }
+
+   float in4[W * H * 4], out4[W * H * 4];
+   for (int i = 0; i < W * H * 4; i++) { in4[i] = (float)(i + 1); out4[i] = -99; }
+   xe_launch l4 = { .kernel = "img_shift", .global = {W, H}, .local = {W, 1}, .dims = 2 };
+   image(&l4, 0, in4, sizeof in4, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeFloat, 2, W, H, 1);
+   image(&l4, 1, out4, sizeof out4, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeFloat, 2, W, H, 1);
+   run(m, &l4);
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+         float a = in4[4 * (clampi(x - 1, 0, W - 1) + W * clampi(y + 1, 0, H - 1)) + 3];
+         float b = x + 2 < W ? in4[4 * (x + 2 + W * y) + 3] : 0.0f;
+         ck_assert_float_eq(out4[4 * (x + W * y) + 3], a + b);
+      }
+   xe_module_free(m);
+}
+END_TEST
+
 /* 1-D: unorm8 R read as c / 255, written back times 2 as
  * convert_uchar_sat_rte(f * 255): 2c, saturated at 255. */
 START_TEST(one_d_unorm)
@@ -497,6 +536,7 @@ int main(void)
    tcase_add_test(tc, uint_texels);
    tcase_add_test(tc, int_texels);
    tcase_add_test(tc, int_texels_saturate_high);
+   tcase_add_test(tc, border_alpha);
    tcase_add_test(tc, one_d_unorm);
    tcase_add_test(tc, three_d);
    tcase_add_test(tc, sampler_arg);
