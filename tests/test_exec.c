@@ -963,6 +963,68 @@ START_TEST(shuffles)
 }
 END_TEST
 
+/* SPV_INTEL_subgroups' OpSubgroupShuffleUpINTEL (previous, current,
+ * delta) and OpSubgroupShuffleDownINTEL (current, next, delta) over two
+ * sub-groups of 8, for every delta from 0 to the sub-group size: lane l of
+ * up reads current[l - delta], or previous[l - delta + 8] when that is
+ * negative; down reads current[l + delta], or next[l + delta - 8] past the
+ * end.  Delta == 8 (allowed: at most the sub-group size) is the edge where
+ * lane 0 of up reads previous's lane 0 and every lane of down next's own
+ * lane. */
+START_TEST(shuffle_up_down)
+{
+   static const char *ops[2] = {
+      "OpSubgroupShuffleUpINTEL %u32 %prev %v %d",
+      "OpSubgroupShuffleDownINTEL %u32 %v %prev %d",
+   };
+   for (unsigned o = 0; o < 2; o++) {
+      char text[4096];
+      snprintf(text, sizeof text,
+         "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+         "OpCapability SubgroupShuffleINTEL\nOpExtension \"SPV_INTEL_subgroups\"\n"
+         "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%main \"shuf\" %%gid\n"
+         "OpDecorate %%gid BuiltIn GlobalInvocationId\nOpDecorate %%gid Constant\n"
+         "%%u64 = OpTypeInt 64 0\n%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n"
+         "%%v3 = OpTypeVector %%u64 3\n%%pin = OpTypePointer Input %%v3\n"
+         "%%pg = OpTypePointer CrossWorkgroup %%u32\n%%fn = OpTypeFunction %%void %%pg %%pg %%u32\n"
+         "%%k1000 = OpConstant %%u32 1000\n"
+         "%%gid = OpVariable %%pin Input\n"
+         "%%main = OpFunction %%void None %%fn\n%%in = OpFunctionParameter %%pg\n"
+         "%%out = OpFunctionParameter %%pg\n%%d = OpFunctionParameter %%u32\n%%entry = OpLabel\n"
+         "%%g = OpLoad %%v3 %%gid Aligned 32\n%%i = OpCompositeExtract %%u64 %%g 0\n"
+         "%%pi = OpInBoundsPtrAccessChain %%pg %%in %%i\n%%v = OpLoad %%u32 %%pi Aligned 4\n"
+         "%%prev = OpIAdd %%u32 %%v %%k1000\n"
+         "%%s = %s\n"
+         "%%po = OpInBoundsPtrAccessChain %%pg %%out %%i\nOpStore %%po %%s Aligned 4\n"
+         "OpReturn\nOpFunctionEnd\n", ops[o]);
+      char *spv = tu_assemble(text, o ? "shuf_down" : "shuf_up", NULL), *err = NULL;
+      size_t n;
+      void *bytes = tu_read(spv, &n);
+      xe_module *m = xe_read(bytes, n, &err);
+      ck_assert_msg(m, "%s", err ? err : "?");
+      for (int d = 0; d <= 8; d++) {
+         uint32_t in[16], out[16];
+         for (unsigned i = 0; i < 16; i++) { in[i] = 100 + 7 * i; out[i] = 1; }
+         xe_launch l = {.kernel = "shuf", .global = {16, 1, 1}, .local = {16, 1, 1}, .dims = 1,
+                        .subgroup_size = 8, .nargs = 3};
+         l.args[0] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)in, .size = sizeof in};
+         l.args[1] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)out, .size = sizeof out};
+         l.args[2] = (xe_exec_arg){.kind = XE_ARG_SCALAR, .data = (uint8_t *)&d, .size = 4};
+         ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+         for (int i = 0; i < 16; i++) {
+            int base = i / 8 * 8, j = o ? i % 8 + d : i % 8 - d;
+            /* The second operand (prev for down) is in + 1000. */
+            uint32_t want = j >= 0 && j < 8 ? in[base + j] : in[base + (j + 8) % 8] + 1000;
+            ck_assert_msg(out[i] == want, "%s delta %d: item %d got %u, want %u", ops[o], d, i,
+                          out[i], want);
+         }
+      }
+      xe_module_free(m);
+      free(bytes); free(spv);
+   }
+}
+END_TEST
+
 /* Float collectives (OpGroupFAdd, OpGroupFMin, OpGroupFMax) at Subgroup and
  * Workgroup scope, as Reduce, InclusiveScan and ExclusiveScan: one
  * work-group of 12 with sub-groups of 8 (a full and a partial one).  Pins
@@ -1202,6 +1264,7 @@ int main(void)
    tcase_add_test(tc, collective_steps);
    tcase_add_test(tc, measure_limits);
    tcase_add_test(tc, float_collectives);
+   tcase_add_test(tc, shuffle_up_down);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
