@@ -725,6 +725,51 @@ START_TEST(kernel_list_follows_edits)
 }
 END_TEST
 
+/* The kernel list's memo must also follow a call added or removed outside
+ * every entry function (only calls_gen moves then, no entry function's
+ * code_gen): a second call of the body, made from the body itself, gives
+ * it two callers while the wrapper stays a wrapper; killing that call
+ * gives one again.  The list is asked for before each edit so that a memo
+ * exists to go stale. */
+START_TEST(kernel_list_follows_calls_elsewhere)
+{
+   xe_module *m = assemble(nest_text(false));
+   xe_kernel k;
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_uint_eq(k.body_callers, 1);
+   xe_function *body = k.body, *wrap = k.fn;
+   ck_assert_ptr_ne(body, wrap);
+   uint32_t wrap_code = wrap->code_gen;
+   xe_inst *ret = body->last->insts.last, *call = wrap->first->insts.first;
+   ck_assert_uint_eq(ret->opcode, SpvOpReturn);
+   ck_assert_uint_eq(call->opcode, SpvOpFunctionCall);
+   /* body(c1) before the body's return, c1 taken from %jnext = %j + %c1. */
+   uint32_t c1 = 0;
+   for (xe_block *bl = body->first; bl && !c1; bl = bl->next)
+      xe_foreach_inst(i, &bl->insts)
+         if (i->opcode == SpvOpIAdd) { c1 = xe_op(i, 1); break; }
+   ck_assert_uint_ne(c1, 0);
+   xe_builder b = xe_builder_before(m, ret);
+   uint32_t ops[2] = { xe_function_id(body), c1 };
+   xe_inst *rec = xe_build(&b, SpvOpFunctionCall, call->type_id, 2, ops);
+   ck_assert_uint_eq(wrap->code_gen, wrap_code);
+   ck_assert_uint_eq(xe_kernels(m, &k, 1), 1);
+   ck_assert_ptr_eq(k.body, body);
+   ck_assert_uint_eq(k.body_callers, 2);
+   ck_assert_ptr_null(xe_check_kernels(m));
+   xe_inst_kill(m, rec);
+   ck_assert_uint_eq(wrap->code_gen, wrap_code);
+   unsigned n;
+   xe_kernel *all = xe_kernels_all(m, &n);
+   ck_assert_uint_eq(n, 1);
+   ck_assert_ptr_eq(all[0].body, body);
+   ck_assert_uint_eq(all[0].body_callers, 1);
+   free(all);
+   ck_assert_ptr_null(xe_check_kernels(m));
+   xe_module_free(m);
+}
+END_TEST
+
 /* One layout for passes and interpreter (src/ir/layout.c), with OpenCL C's
  * rules: struct { double4 v; char c; } is 64 bytes (double4 aligned to
  * 32, the size rounded up to it); facts.c once capped alignment at 16 and
@@ -892,6 +937,7 @@ int main(void)
    tcase_add_test(tc, layout_facts_from_terminators);
    tcase_add_test(tc, global_variables_index);
    tcase_add_test(tc, kernel_list_follows_edits);
+   tcase_add_test(tc, kernel_list_follows_calls_elsewhere);
    tcase_add_test(tc, layout_facts_remembered);
    tcase_add_test(tc, layout_facts_edges_as_cfg);
    tcase_add_test(tc, name_follows_edits);
