@@ -152,6 +152,34 @@ START_TEST(manifest_missing_argument)
 }
 END_TEST
 
+/* A padding entry sizes only the argument it names: plant_copy's `in`
+ * (argument 1) padded to at least 100000 elements gets a buffer of that
+ * many (400000 bytes past its start) in --compare's launches, while `out`
+ * (argument 0, no padding entry) keeps its ordinary size, far smaller.
+ * The planted plant_copy_no_offset differs on an offset launch, so the
+ * log prints the launch with both sizes. */
+START_TEST(manifest_padding_sizes_its_argument)
+{
+   char *a = assemble("plant_copy"), *b = assemble("plant_copy_no_offset");
+   char *mf = tu_tmp("pad_one.json"), *err = NULL;
+   const char *js =
+      "{\"xeopt_manifest\": 1, \"kernels\": {\"plant_copy\": {\"padding\": [{\"kind\": \"buffer\","
+      " \"arg\": 1, \"name\": \"in\", \"element_size\": 4, \"min_elements\": {\"text\": \"100000\","
+      " \"terms\": [{\"coeff\": 100000}]}, \"zero_fill\": false, \"distinct_allocation\": true,"
+      " \"requires\": {\"nonnegative_args\": [], \"max_elements\": 2147483648}}]}}}";
+   tu_write(mf, js, strlen(js));
+   int rc = tu_sh(NULL, &err, "%s run --compare '%s' '%s' --launches 3 --manifest '%s'",
+                  tu_xeopt(), a, b, mf);
+   ck_assert_msg(rc == 1 && strstr(err, "argument 0 differs"), "rc %d: %s", rc, err);
+   const char *a0 = strstr(err, " arg0=buf["), *a1 = strstr(err, " arg1=buf[");
+   ck_assert_msg(a0 && a1, "%s", err);
+   unsigned long long s0 = strtoull(a0 + 10, NULL, 10), s1 = strtoull(a1 + 10, NULL, 10);
+   ck_assert_msg(s1 >= 400000, "arg1 %llu bytes: %s", s1, err);
+   ck_assert_msg(s0 < 100000, "arg0 %llu bytes, sized by arg1's padding: %s", s0, err);
+   free(err); free(mf); free(a); free(b);
+}
+END_TEST
+
 /* A plain launch: one 1-D work-group of 32, sub-group 16, no offset, every
  * buffer at the start of its allocation. */
 static const char *plain_launch =
@@ -245,6 +273,7 @@ int main(void)
    tcase_add_test(tc, rowmajor_reached);
    tcase_add_test(tc, user_launch);
    tcase_add_test(tc, manifest_missing_argument);
+   tcase_add_test(tc, manifest_padding_sizes_its_argument);
    tcase_add_test(tc, planted_offset);
    tcase_add_test(tc, planted_partial_subgroup);
    tcase_add_test(tc, planted_unaligned_start);
