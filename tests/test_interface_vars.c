@@ -67,11 +67,70 @@ START_TEST(high_interface_id_renumbered)
 }
 END_TEST
 
+/* rename_low's last resort: no id of at most 65536 is free, and the only
+ * result inside a function among them is id 1 (every id 2 .. 65536 is a
+ * constant).  The variable (id 70000) swaps ids with that instruction and
+ * gets id 1: the search for a function-local id runs down to id 1
+ * inclusive. */
+START_TEST(high_interface_id_swaps_with_id_1)
+{
+   size_t cap = 4u << 20, len = 0;
+   char *text = malloc(cap);
+   len += (size_t)snprintf(text + len, cap - len,
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %%70001 \"k\"\n"
+      "OpDecorate %%70000 Constant\n"
+      "%%2 = OpTypeInt 32 0\n");
+   for (unsigned id = 3; id <= 65536; id++)
+      len += (size_t)snprintf(text + len, cap - len, "%%%u = OpConstant %%2 %u\n", id, id - 3);
+   /* %3 .. %7 hold 0 .. 4. */
+   len += (size_t)snprintf(text + len, cap - len,
+      "%%70003 = OpTypeVoid\n%%70004 = OpTypeArray %%2 %%7\n"
+      "%%70005 = OpTypePointer UniformConstant %%70004\n"
+      "%%70006 = OpTypePointer UniformConstant %%2\n%%70007 = OpTypePointer CrossWorkgroup %%2\n"
+      "%%70008 = OpConstantComposite %%70004 %%6 %%5 %%4 %%3\n"
+      "%%70000 = OpVariable %%70005 UniformConstant %%70008\n"
+      "%%70009 = OpTypeFunction %%70003 %%70007\n"
+      "%%70001 = OpFunction %%70003 None %%70009\n%%70010 = OpFunctionParameter %%70007\n"
+      "%%70002 = OpLabel\n"
+      "%%1 = OpAccessChain %%70006 %%70000 %%4\n%%70011 = OpLoad %%2 %%1\nOpStore %%70010 %%70011\n"
+      "OpReturn\nOpFunctionEnd\n");
+   ck_assert_uint_lt(len, cap);
+   char *asm_path = tu_tmp("full.spvasm"), *in = tu_tmp("full.spv"), *out = tu_tmp("full-out.spv");
+   tu_write(asm_path, text, len);
+   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --preserve-numeric-ids --target-env spv1.4 '%s' -o '%s'",
+                          asm_path, in), 0);
+   char *err = NULL, *dis = NULL;
+   ck_assert_int_eq(tu_sh(NULL, &err, "%s --passes=interface-vars --remarks '%s' -o '%s'", tu_xeopt(),
+                          in, out), 0);
+   ck_assert_msg(strstr(err, "xeopt: remark: k: [interface-vars] note: renumbered 1 of them"), "%s", err);
+   tu_sh(&dis, NULL, "spirv-dis --raw-id '%s' | grep OpEntryPoint", out);
+   unsigned fn = 0, var = 0;
+   ck_assert_msg(dis && sscanf(dis, " OpEntryPoint Kernel %%%u \"k\" %%%u", &fn, &var) == 2, "%s", dis);
+   ck_assert_uint_eq(var, 1);
+   tu_spirv_val(out);
+   /* The swap changes no result: the kernel still stores table[1]. */
+   char *run = NULL;
+   ck_assert_int_eq(tu_sh(&run, NULL, "%s run '%s' --kernel k --global 1 --local 1 "
+                                      "--arg 0=buf:uint:1:zero", tu_xeopt(), out), 0);
+   ck_assert_msg(strstr(run, "arg 0 (uint[1]): 2\n"), "%s", run);
+   free(run);
+   free(dis);
+   free(err);
+   free(asm_path);
+   free(in);
+   free(out);
+   free(text);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("interface_vars");
    TCase *tc = tcase_create("interface_vars");
    tcase_add_test(tc, high_interface_id_renumbered);
+   tcase_add_test(tc, high_interface_id_swaps_with_id_1);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
