@@ -588,6 +588,49 @@ START_TEST(switch64)
 }
 END_TEST
 
+/* OpSelect with a scalar bool condition on 4-component vectors picks the
+ * whole vector (SPIR-V: a scalar condition selects the entire object);
+ * only a vector condition selects component by component.  Lane 0's
+ * condition is true, lane 1's false. */
+START_TEST(select_scalar_cond)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"sel\" %gid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+      "%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n%v4 = OpTypeVector %u32 4\n"
+      "%p32 = OpTypePointer CrossWorkgroup %u32\n%pv4 = OpTypePointer CrossWorkgroup %v4\n"
+      "%fn = OpTypeFunction %void %p32 %pv4\n"
+      "%z = OpConstant %u32 0\n%k1 = OpConstant %u32 1\n%k2 = OpConstant %u32 2\n"
+      "%k3 = OpConstant %u32 3\n%k4 = OpConstant %u32 4\n%k5 = OpConstant %u32 5\n"
+      "%k6 = OpConstant %u32 6\n%k7 = OpConstant %u32 7\n%k8 = OpConstant %u32 8\n"
+      "%ca = OpConstantComposite %v4 %k1 %k2 %k3 %k4\n%cb = OpConstantComposite %v4 %k5 %k6 %k7 %k8\n"
+      "%gid = OpVariable %pin Input\n%main = OpFunction %void None %fn\n"
+      "%a = OpFunctionParameter %p32\n%out = OpFunctionParameter %pv4\n"
+      "%entry = OpLabel\n%g = OpLoad %v3 %gid Aligned 32\n%i = OpCompositeExtract %u64 %g 0\n"
+      "%pa = OpInBoundsPtrAccessChain %p32 %a %i\n%va = OpLoad %u32 %pa Aligned 4\n"
+      "%c = OpINotEqual %bool %va %z\n%r = OpSelect %v4 %c %ca %cb\n"
+      "%po = OpInBoundsPtrAccessChain %pv4 %out %i\nOpStore %po %r Aligned 16\nOpReturn\nOpFunctionEnd\n";
+   static const uint32_t want[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+   char *spv = tu_assemble(text, "select_scalar_cond", NULL), *err = NULL;
+   size_t n;
+   void *bytes = tu_read(spv, &n);
+   xe_module *m = xe_read(bytes, n, &err);
+   ck_assert_msg(m, "%s", err ? err : "?");
+   uint32_t a[2] = {1, 0}, out[8] = {0};
+   xe_launch l = { .kernel = "sel", .global = {2, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
+   buffer(&l, 0, a, sizeof a);
+   buffer(&l, 1, out, sizeof out);
+   ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
+   for (int k = 0; k < 8; k++)
+      ck_assert_msg(out[k] == want[k], "component %d of lane %d is %u, want %u", k % 4, k / 4, out[k], want[k]);
+   xe_module_free(m);
+   free(bytes);
+   free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec_intops");
@@ -601,6 +644,7 @@ int main(void)
    tcase_add_test(tc, float32);
    tcase_add_test(tc, float64);
    tcase_add_test(tc, switch64);
+   tcase_add_test(tc, select_scalar_cond);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
