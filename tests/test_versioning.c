@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,62 @@ START_TEST(strided_load_not_a_candidate)
 }
 END_TEST
 
+/* A guarded ulong copy whose load goes through a pointer computed in the
+ * kernel (`p = in + off; out[i] = p[i] * 3`): p[i] is not a base[index]
+ * with a parameter base, so the run-time test compares 64-bit addresses,
+ * lane k's with lane 0's plus k * 8 bytes.  With --measure-path=fast the
+ * sub-groups whose test fails return without writing, so a launch of full,
+ * contiguous, aligned sub-groups writes every out[i] only if the test
+ * passes there: it pins down the expected per-lane stride of an 8-byte
+ * element (and that the contiguity test holds for such a launch). */
+START_TEST(ulong_address_test_passes)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"copy64\" %gid\nOpName %pa \"pa\"\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "OpDecorate %in Alignment 8\nOpDecorate %out Alignment 8\n"
+      "%u64 = OpTypeInt 64 0\n%u32 = OpTypeInt 32 0\n%void = OpTypeVoid\n%bool = OpTypeBool\n"
+      "%k3 = OpConstant %u64 3\n%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%p64 = OpTypePointer CrossWorkgroup %u64\n%fn = OpTypeFunction %void %p64 %p64 %u32 %u32\n"
+      "%gid = OpVariable %pin Input\n%main = OpFunction %void None %fn\n"
+      "%in = OpFunctionParameter %p64\n%out = OpFunctionParameter %p64\n"
+      "%n = OpFunctionParameter %u32\n%off = OpFunctionParameter %u32\n"
+      "%entry = OpLabel\n%g = OpLoad %v3 %gid Aligned 32\n%call = OpCompositeExtract %u64 %g 0\n"
+      "%conv = OpUConvert %u32 %call\n%cmp = OpSLessThan %bool %conv %n\n"
+      "OpBranchConditional %cmp %then %end\n"
+      "%then = OpLabel\n%offx = OpSConvert %u64 %off\n"
+      "%p = OpInBoundsPtrAccessChain %p64 %in %offx\n%i = OpSConvert %u64 %conv\n"
+      "%pa = OpInBoundsPtrAccessChain %p64 %p %i\n%v = OpLoad %u64 %pa Aligned 8\n"
+      "%mul = OpIMul %u64 %v %k3\n%po = OpInBoundsPtrAccessChain %p64 %out %i\n"
+      "OpStore %po %mul Aligned 8\nOpBranch %end\n%end = OpLabel\nOpReturn\nOpFunctionEnd\n";
+   char *in = tu_assemble(text, "copy64", NULL), *out = tu_tmp("copy64_fast.spv"), *dir = tu_tmp("copy64_run");
+   char *rem = NULL, *path = NULL;
+   int rc = tu_sh(&rem, NULL, "'%s' --passes=subgroup-versioning --target=none --measure-path=fast --remarks "
+                  "'%s' -o '%s' 2>&1", tu_xeopt(), in, out);
+   ck_assert_msg(rc == 0, "xeopt: %s", rem ? rem : "");
+   ck_assert_msg(strstr(rem, "applied: load via %pa: sub-group block read in the fast copy (tested: contiguous,"),
+                 "%s", rem);
+   ck_assert_int_eq(tu_sh(NULL, NULL, "mkdir -p '%s' && '%s' run '%s' --kernel copy64 --global 32 --local 16 "
+                          "--subgroup-size 16 --arg 0=buf:ulong:40:iota --arg 1=buf:ulong:32:zero "
+                          "--arg 2=int:32 --arg 3=int:8 --dump '%s'", dir, tu_xeopt(), out, dir), 0);
+   if (asprintf(&path, "%s/arg1.bin", dir) < 0)
+      abort();
+   size_t len = 0;
+   uint64_t *o = (uint64_t *)tu_read(path, &len);
+   ck_assert_int_eq(len, 32 * 8);
+   for (unsigned k = 0; k < 32; k++)
+      ck_assert_msg(o[k] == 3 * (k + 8), "out[%u] = %llu, want %u: the sub-group's run-time test failed",
+                    k, (unsigned long long)o[k], 3 * (k + 8));
+   free(o);
+   free(path);
+   free(rem);
+   free(dir);
+   free(out);
+   free(in);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("versioning");
@@ -162,6 +219,7 @@ int main(void)
    tcase_add_loop_test(tc, fast_copy_only_where_tested, 0, NLAUNCH);
    tcase_add_test(tc, mutated_test_is_caught);
    tcase_add_test(tc, strided_load_not_a_candidate);
+   tcase_add_test(tc, ulong_address_test_passes);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
