@@ -494,6 +494,53 @@ START_TEST(model_api)
 }
 END_TEST
 
+/* A vector operation costs one ALU operation per component: the same
+ * FAdd on a float4 adds four times what it adds on a float (components()
+ * reads a vector type's Component Count, operand 1, not its Component
+ * Type, operand 0: the float type is id 9 here, so reading the wrong
+ * operand would weigh the float4 FAdd 9 times). */
+START_TEST(vector_op_scales_by_components)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %kv \"vec\"\nOpEntryPoint Kernel %kv0 \"vec0\"\n"
+      "OpEntryPoint Kernel %ks \"scal\"\nOpEntryPoint Kernel %ks0 \"scal0\"\n"
+      "%void = OpTypeVoid\n%9 = OpTypeFloat 32\n%v4 = OpTypeVector %9 4\n"
+      "%pv = OpTypePointer CrossWorkgroup %v4\n%ps = OpTypePointer CrossWorkgroup %9\n"
+      "%fv = OpTypeFunction %void %pv %v4\n%fs = OpTypeFunction %void %ps %9\n"
+      "%kv = OpFunction %void None %fv\n%a = OpFunctionParameter %pv\n"
+      "%b = OpFunctionParameter %v4\n%l1 = OpLabel\n%r = OpFAdd %v4 %b %b\n"
+      "OpStore %a %r Aligned 16\nOpReturn\nOpFunctionEnd\n"
+      "%kv0 = OpFunction %void None %fv\n%c = OpFunctionParameter %pv\n"
+      "%d = OpFunctionParameter %v4\n%l2 = OpLabel\n"
+      "OpStore %c %d Aligned 16\nOpReturn\nOpFunctionEnd\n"
+      "%ks = OpFunction %void None %fs\n%e = OpFunctionParameter %ps\n"
+      "%f = OpFunctionParameter %9\n%l3 = OpLabel\n%t = OpFAdd %9 %f %f\n"
+      "OpStore %e %t Aligned 4\nOpReturn\nOpFunctionEnd\n"
+      "%ks0 = OpFunction %void None %fs\n%g = OpFunctionParameter %ps\n"
+      "%h = OpFunctionParameter %9\n%l4 = OpLabel\n"
+      "OpStore %g %h Aligned 4\nOpReturn\nOpFunctionEnd\n";
+   char *bin = tu_assemble(text, "vector_op", "--preserve-numeric-ids");
+   xe_module *m = tu_load(bin);
+   const char *names[4] = { "vec", "vec0", "scal", "scal0" };
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      double c[4];
+      for (int j = 0; j < 4; j++) {
+         xe_kernel k;
+         ck_assert(xe_kernel_by_name(m, names[j], &k));
+         c[j] = xe_cost_function(m, k.fn, (enum xe_device)d, NULL).cycles;
+      }
+      double alu = xe_cost_weights_of((enum xe_device)d)->alu;
+      ck_assert(alu > 0);
+      ck_assert_double_eq_tol((c[2] - c[3]), alu, 1e-9);
+      ck_assert_double_eq_tol((c[0] - c[1]), 4 * alu, 1e-9);
+   }
+   xe_module_free(m);
+   free(bin);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("cost");
@@ -511,6 +558,7 @@ int main(void)
    tcase_add_test(tc, new_devices);
    tcase_add_test(tc, api_options);
    tcase_add_test(tc, model_api);
+   tcase_add_test(tc, vector_op_scales_by_components);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
