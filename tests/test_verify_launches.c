@@ -252,6 +252,56 @@ START_TEST(planted_unaligned_start)
 }
 END_TEST
 
+/* A difference in a buffer of 16-byte elements (float4) is reported by
+ * byte: the element index and value are those of the differing byte, as
+ * for any element wider than the 8 bytes a value is printed with.  Here
+ * out[gid] = (1, 2, 3, 4) against (1, 2, 3, 5): 4.0f = 0x40800000 and
+ * 5.0f = 0x40a00000 first differ in byte 14 of the first element written
+ * (element 14 of a float4 buffer read as bytes, 0x80 against 0xa0). */
+static const char *store_v4 =
+   "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+   "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"store_v4\" %gid\n"
+   "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+   "%u64 = OpTypeInt 64 0\n%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+   "%f32 = OpTypeFloat 32\n%v4 = OpTypeVector %f32 4\n%void = OpTypeVoid\n"
+   "%pg = OpTypePointer CrossWorkgroup %v4\n%fn = OpTypeFunction %void %pg\n"
+   "%f1 = OpConstant %f32 1\n%f2 = OpConstant %f32 2\n%f3 = OpConstant %f32 3\n"
+   "%fl = OpConstant %f32 LAST\n%c = OpConstantComposite %v4 %f1 %f2 %f3 %fl\n"
+   "%gid = OpVariable %pin Input\n"
+   "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%entry = OpLabel\n"
+   "%g = OpLoad %v3 %gid Aligned 32\n%x = OpCompositeExtract %u64 %g 0\n"
+   "%p = OpInBoundsPtrAccessChain %pg %out %x\nOpStore %p %c Aligned 16\n"
+   "OpReturn\nOpFunctionEnd\n";
+
+START_TEST(wide_element_difference_by_byte)
+{
+   char *ta = strdup(store_v4), *tb = strdup(store_v4);
+   memcpy(strstr(ta, "LAST"), "4   ", 4);
+   memcpy(strstr(tb, "LAST"), "5   ", 4);
+   char *a = tu_assemble(ta, "store_v4_a", NULL), *b = tu_assemble(tb, "store_v4_b", NULL);
+   char *log = NULL;
+   int rc = verify(a, b, 1, NULL, &log);
+   ck_assert_int_eq(rc, 1);
+   /* The launch's buffer may start a few bytes into its allocation: the
+    * element is the byte counted from the start, whatever the start. */
+   char *at = strstr(log, "kernel store_v4: argument 0 differs at element ");
+   ck_assert_msg(at, "%s", log);
+   unsigned long long el, by;
+   unsigned in, opt;
+   ck_assert_msg(sscanf(at, "kernel store_v4: argument 0 differs at element %llu (byte %llu): "
+                        "input 0x%x, optimized 0x%x", &el, &by, &in, &opt) == 4, "%s", log);
+   ck_assert_uint_eq(el, by);
+   ck_assert_uint_eq(by % 16, 14);
+   ck_assert_uint_eq(in, 0x80);
+   ck_assert_uint_eq(opt, 0xa0);
+   free(log);
+   free(a);
+   free(b);
+   free(ta);
+   free(tb);
+}
+END_TEST
+
 /* The interpreter runs a non-uniform NDRange (OpenCL 2.0): the partial
  * group's work-items run, the built-ins tell actual from enqueued sizes. */
 START_TEST(nonuniform_ndrange)
@@ -305,6 +355,7 @@ int main(void)
    tcase_add_test(tc, planted_offset);
    tcase_add_test(tc, planted_partial_subgroup);
    tcase_add_test(tc, planted_unaligned_start);
+   tcase_add_test(tc, wide_element_difference_by_byte);
    tcase_add_test(tc, nonuniform_ndrange);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
