@@ -494,6 +494,21 @@ START_TEST(sampler_specs)
 }
 END_TEST
 
+/* An image argument text starts with the whole word "image:": "image:r:
+ * float:4" is an image, while "imageXr:float:4" or "image_r:float:4" (which
+ * would read as the image r:float:4 past a six-character prefix if only
+ * "image" were compared) is no argument kind at all and is refused. */
+START_TEST(image_spec_prefix)
+{
+   xe_arg_spec a;
+   ck_assert(xe_arg_spec_parse("image:r:float:4", &a));
+   ck_assert_int_eq(a.kind, XE_ARG_IMAGE);
+   static const char *const bad[] = {"imageXr:float:4", "image_r:float:4", "images:r:float:4x2"};
+   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
+      ck_assert_msg(!xe_arg_spec_parse(bad[k], &a), "%s accepted", bad[k]);
+}
+END_TEST
+
 /* The launches --verify makes give an image parameter float or integer
  * texels by the kernel's own accesses (read_imagef / read_imagei /
  * read_imageui, sampled or not, and the writes): xe_exec_params says which. */
@@ -545,6 +560,7 @@ int main(void)
    tcase_add_test(tc, verify);
    tcase_add_test(tc, fewer_coords);
    tcase_add_test(tc, sampler_specs);
+   tcase_add_test(tc, image_spec_prefix);
    tcase_add_test(tc, param_texel_kinds);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
