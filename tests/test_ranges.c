@@ -95,6 +95,39 @@ START_TEST(len64_index)
 }
 END_TEST
 
+/* A narrowing UConvert keeps its operand's range when the range fits the
+ * narrow width (x & 100 of a ulong converted to uint stays in [0, 100]),
+ * and proves nothing when it does not (x & 0x1ffffffff converted to uint
+ * wraps). */
+START_TEST(narrowing_uconvert)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"narrow\"\n"
+      "OpName %fits \"fits\"\nOpName %wraps \"wraps\"\n"
+      "%u32 = OpTypeInt 32 0\n%u64 = OpTypeInt 64 0\n%void = OpTypeVoid\n"
+      "%pg = OpTypePointer CrossWorkgroup %u32\n%fn = OpTypeFunction %void %pg %u64\n"
+      "%c100 = OpConstant %u64 100\n%cbig = OpConstant %u64 0x1ffffffff\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n"
+      "%x = OpFunctionParameter %u64\n%entry = OpLabel\n"
+      "%a = OpBitwiseAnd %u64 %x %c100\n%fits = OpUConvert %u32 %a\n"
+      "%b = OpBitwiseAnd %u64 %x %cbig\n%wraps = OpUConvert %u32 %b\n"
+      "%s = OpIAdd %u32 %fits %wraps\nOpStore %out %s Aligned 4\nOpReturn\nOpFunctionEnd\n";
+   char *bin = tu_assemble(text, "narrowing_uconvert", NULL);
+   xe_module *m = tu_load(bin);
+   xe_function *f = body(m, "narrow");
+   xe_range r = xe_range_of(m, f, named(m, "fits"));
+   ck_assert(r.known);
+   ck_assert_uint_eq(r.lo, 0);
+   ck_assert_uint_eq(r.hi, 100);
+   r = xe_range_of(m, f, named(m, "wraps"));
+   ck_assert(!r.known);
+   ck_assert_uint_eq(r.hi, 0xffffffffu);
+   xe_module_free(m);
+   free(bin);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("ranges");
@@ -102,6 +135,7 @@ int main(void)
    tcase_add_test(tc, histogram_ranges);
    tcase_add_test(tc, argument_trip_count_unbounded);
    tcase_add_test(tc, len64_index);
+   tcase_add_test(tc, narrowing_uconvert);
    suite_add_tcase(s, tc);
    SRunner *sr = srunner_create(s);
    srunner_run_all(sr, CK_NORMAL);
