@@ -1225,6 +1225,35 @@ START_TEST(measure_limits)
 }
 END_TEST
 
+/* OpCompositeConstruct in a function body (llvm-spirv writes insert
+ * chains, so no compiled module has one): each constituent lands in its
+ * own component, constants and values alike: (x, x + 7, 7, x) per item.
+ * The decoder's table of constituents and their sizes must hold all of
+ * them (an under-allocated one is a heap overflow ASan reports here). */
+START_TEST(composite_construct)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"cc\" %gid\n"
+      "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n"
+      "%u64 = OpTypeInt 64 0\n%v3 = OpTypeVector %u64 3\n%pin = OpTypePointer Input %v3\n"
+      "%u32 = OpTypeInt 32 0\n%v4 = OpTypeVector %u32 4\n%void = OpTypeVoid\n"
+      "%pg = OpTypePointer CrossWorkgroup %v4\n%fn = OpTypeFunction %void %pg\n"
+      "%c7 = OpConstant %u32 7\n%gid = OpVariable %pin Input\n"
+      "%main = OpFunction %void None %fn\n%out = OpFunctionParameter %pg\n%e = OpLabel\n"
+      "%g = OpLoad %v3 %gid Aligned 32\n%x = OpCompositeExtract %u64 %g 0\n"
+      "%t = OpUConvert %u32 %x\n%t2 = OpIAdd %u32 %t %c7\n"
+      "%v = OpCompositeConstruct %v4 %t %t2 %c7 %t\n"
+      "%p = OpInBoundsPtrAccessChain %pg %out %x\nOpStore %p %v Aligned 16\n"
+      "OpReturn\nOpFunctionEnd\n";
+   char *spv = tu_assemble(text, "composite_construct", NULL), *out = NULL, *err = NULL;
+   int rc = tu_sh(&out, &err, "%s run '%s' --kernel cc --global 3 --arg 0=buf:uint:12", tu_xeopt(), spv);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(out, "arg 0 (uint[12]): 0 7 7 0 1 8 7 1 2 9 7 2\n"), "%s", out);
+   free(out); free(err); free(spv);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("exec");
@@ -1265,6 +1294,7 @@ int main(void)
    tcase_add_test(tc, measure_limits);
    tcase_add_test(tc, float_collectives);
    tcase_add_test(tc, shuffle_up_down);
+   tcase_add_test(tc, composite_construct);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }
