@@ -34,35 +34,48 @@ static const char *high_id_text =
    "%p = OpAccessChain %puc %70000 %c1\n%v = OpLoad %uint %p\nOpStore %out %v\n"
    "OpReturn\nOpFunctionEnd\n";
 
-START_TEST(high_interface_id_renumbered)
+/* Assembles text keeping its numeric ids, runs interface-vars on it
+ * (asserting the remark starts with `remark`), and returns the output's
+ * path and its one interface variable's id in *var. */
+static char *renumber(const char *text, const char *name, const char *remark, unsigned *var)
 {
-   char *asm_path = tu_tmp("high.spvasm"), *in = tu_tmp("high.spv"), *out = tu_tmp("high-out.spv");
-   tu_write(asm_path, high_id_text, strlen(high_id_text));
-   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --preserve-numeric-ids --target-env spv1.4 '%s' -o '%s'",
-                          asm_path, in), 0);
+   char out_name[64];
+   snprintf(out_name, sizeof out_name, "%s-out.spv", name);
+   char *in = tu_assemble(text, name, "--preserve-numeric-ids"), *out = tu_tmp(out_name);
    char *err = NULL, *dis = NULL;
    ck_assert_int_eq(tu_sh(NULL, &err, "%s --passes=interface-vars --remarks '%s' -o '%s'", tu_xeopt(),
                           in, out), 0);
-   ck_assert_msg(strstr(err, "xeopt: remark: k: [interface-vars] note: renumbered 1 of them to ids "
-                             "of at most 65536: IGC 22.43 fails on larger ids in an entry-point "
-                             "interface"), "%s", err);
+   ck_assert_msg(strstr(err, remark), "%s", err);
    tu_sh(&dis, NULL, "spirv-dis --raw-id '%s' | grep OpEntryPoint", out);
-   unsigned fn = 0, var = 0;
-   ck_assert_msg(dis && sscanf(dis, " OpEntryPoint Kernel %%%u \"k\" %%%u", &fn, &var) == 2, "%s", dis);
-   ck_assert_uint_le(var, 65536);
-   ck_assert_uint_ne(var, 0);
+   unsigned fn = 0;
+   ck_assert_msg(dis && sscanf(dis, " OpEntryPoint Kernel %%%u \"k\" %%%u", &fn, var) == 2, "%s", dis);
    tu_spirv_val(out);
-   tu_ocloc(out);
-   /* Renaming changes no result: the kernel still stores table[1]. */
+   free(dis);
+   free(err);
+   free(in);
+   return out;
+}
+
+/* Renaming changes no result: the kernel still stores table[1]. */
+static void stores_table_1(const char *out)
+{
    char *run = NULL;
    ck_assert_int_eq(tu_sh(&run, NULL, "%s run '%s' --kernel k --global 1 --local 1 "
                                       "--arg 0=buf:uint:1:zero", tu_xeopt(), out), 0);
    ck_assert_msg(strstr(run, "arg 0 (uint[1]): 2\n"), "%s", run);
    free(run);
-   free(dis);
-   free(err);
-   free(asm_path);
-   free(in);
+}
+
+START_TEST(high_interface_id_renumbered)
+{
+   unsigned var = 0;
+   char *out = renumber(high_id_text, "high", "xeopt: remark: k: [interface-vars] note: renumbered 1 of "
+                        "them to ids of at most 65536: IGC 22.43 fails on larger ids in an entry-point "
+                        "interface", &var);
+   ck_assert_uint_le(var, 65536);
+   ck_assert_uint_ne(var, 0);
+   tu_ocloc(out);
+   stores_table_1(out);
    free(out);
 }
 END_TEST
@@ -97,29 +110,10 @@ START_TEST(high_interface_id_swaps_with_id_1)
       "%%1 = OpAccessChain %%70006 %%70000 %%4\n%%70011 = OpLoad %%2 %%1\nOpStore %%70010 %%70011\n"
       "OpReturn\nOpFunctionEnd\n");
    ck_assert_uint_lt(len, cap);
-   char *asm_path = tu_tmp("full.spvasm"), *in = tu_tmp("full.spv"), *out = tu_tmp("full-out.spv");
-   tu_write(asm_path, text, len);
-   ck_assert_int_eq(tu_sh(NULL, NULL, "spirv-as --preserve-numeric-ids --target-env spv1.4 '%s' -o '%s'",
-                          asm_path, in), 0);
-   char *err = NULL, *dis = NULL;
-   ck_assert_int_eq(tu_sh(NULL, &err, "%s --passes=interface-vars --remarks '%s' -o '%s'", tu_xeopt(),
-                          in, out), 0);
-   ck_assert_msg(strstr(err, "xeopt: remark: k: [interface-vars] note: renumbered 1 of them"), "%s", err);
-   tu_sh(&dis, NULL, "spirv-dis --raw-id '%s' | grep OpEntryPoint", out);
-   unsigned fn = 0, var = 0;
-   ck_assert_msg(dis && sscanf(dis, " OpEntryPoint Kernel %%%u \"k\" %%%u", &fn, &var) == 2, "%s", dis);
+   unsigned var = 0;
+   char *out = renumber(text, "full", "xeopt: remark: k: [interface-vars] note: renumbered 1 of them", &var);
    ck_assert_uint_eq(var, 1);
-   tu_spirv_val(out);
-   /* The swap changes no result: the kernel still stores table[1]. */
-   char *run = NULL;
-   ck_assert_int_eq(tu_sh(&run, NULL, "%s run '%s' --kernel k --global 1 --local 1 "
-                                      "--arg 0=buf:uint:1:zero", tu_xeopt(), out), 0);
-   ck_assert_msg(strstr(run, "arg 0 (uint[1]): 2\n"), "%s", run);
-   free(run);
-   free(dis);
-   free(err);
-   free(asm_path);
-   free(in);
+   stores_table_1(out);
    free(out);
    free(text);
 }
