@@ -133,22 +133,30 @@ START_TEST(uint_texels)
 }
 END_TEST
 
-/* read_imagei of BGRA int16 (memory order b, g, r, a), write_imagei to
- * RGBA int8: the red channel minus 200 saturates at -128. */
-START_TEST(int_texels)
+/* img_int over one row of w texels: read_imagei of BGRA int16 `in`
+ * (memory order b, g, r, a), write_imagei to RGBA int8, red minus 200;
+ * the output must be `want`. */
+static void img_int_row(int w, const int16_t *in, const int8_t *want)
 {
    xe_module *m = load("exec_image");
-   enum { W = 4, H = 1 };
-   int16_t in[W * 4] = {1, 2, 300, 4, -5, 6, 70, -8, 9, 10, 250, 12, 13, -14, -150, 16};
-   int8_t out[W * 4];
+   int8_t out[16 * 4];
+   ck_assert_int_le(w, 16);
    memset(out, 0x55, sizeof out);
-   xe_launch l = { .kernel = "img_int", .global = {W, H}, .local = {W, 1}, .dims = 2 };
-   image(&l, 0, in, sizeof in, SpvImageChannelOrderBGRA, SpvImageChannelDataTypeSignedInt16, 2, W, H, 1);
-   image(&l, 1, out, sizeof out, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeSignedInt8, 2, W, H, 1);
+   xe_launch l = { .kernel = "img_int", .global = {(uint64_t)w, 1}, .local = {(uint64_t)w, 1}, .dims = 2 };
+   image(&l, 0, (void *)in, (size_t)w * 4 * sizeof *in, SpvImageChannelOrderBGRA,
+         SpvImageChannelDataTypeSignedInt16, 2, w, 1, 1);
+   image(&l, 1, out, (size_t)w * 4, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeSignedInt8, 2, w, 1, 1);
    run(m, &l);
-   static const int8_t want[W * 4] = {100, 2, 1, 4, -128, 6, -5, -8, 50, 10, 9, 12, -128, -14, 13, 16};
-   for (int i = 0; i < W * 4; i++) ck_assert_int_eq(out[i], want[i]);
+   for (int i = 0; i < w * 4; i++) ck_assert_msg(out[i] == want[i], "byte %d: %d, want %d", i, out[i], want[i]);
    xe_module_free(m);
+}
+
+/* The red channel minus 200 saturates at -128. */
+START_TEST(int_texels)
+{
+   static const int16_t in[] = {1, 2, 300, 4, -5, 6, 70, -8, 9, 10, 250, 12, 13, -14, -150, 16};
+   static const int8_t want[] = {100, 2, 1, 4, -128, 6, -5, -8, 50, 10, 9, 12, -128, -14, 13, 16};
+   img_int_row(4, in, want);
 }
 END_TEST
 
@@ -158,19 +166,9 @@ END_TEST
  * through. */
 START_TEST(int_texels_saturate_high)
 {
-   xe_module *m = load("exec_image");
-   enum { W = 3, H = 1 };
-   /* BGRA: memory order b, g, r, a. */
-   int16_t in[W * 4] = {1, 2, 328, 3, 4, 5, 400, 6, 7, 8, 327, 9};
-   int8_t out[W * 4];
-   memset(out, 0x55, sizeof out);
-   xe_launch l = { .kernel = "img_int", .global = {W, H}, .local = {W, 1}, .dims = 2 };
-   image(&l, 0, in, sizeof in, SpvImageChannelOrderBGRA, SpvImageChannelDataTypeSignedInt16, 2, W, H, 1);
-   image(&l, 1, out, sizeof out, SpvImageChannelOrderRGBA, SpvImageChannelDataTypeSignedInt8, 2, W, H, 1);
-   run(m, &l);
-   static const int8_t want[W * 4] = {127, 2, 1, 3, 127, 5, 4, 6, 127, 8, 7, 9};
-   for (int i = 0; i < W * 4; i++) ck_assert_int_eq(out[i], want[i]);
-   xe_module_free(m);
+   static const int16_t in[] = {1, 2, 328, 3, 4, 5, 400, 6, 7, 8, 327, 9};
+   static const int8_t want[] = {127, 2, 1, 3, 127, 5, 4, 6, 127, 8, 7, 9};
+   img_int_row(3, in, want);
 }
 END_TEST
 
