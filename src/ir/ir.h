@@ -275,7 +275,8 @@ void xe_inst_delete(xe_module *m, xe_inst *i);
  * its result id. */
 void xe_inst_kill(xe_module *m, xe_inst *i);
 /* Replaces the terminator term of its block by OpBranch target (the
- * branch is folded; phis of the old successors are the caller's). */
+ * branch is folded; phis of the old successors are the caller's).  An
+ * OpSelectionMerge before term is deleted with it. */
 void xe_terminator_to_branch(xe_module *m, xe_inst *term, uint32_t target);
 
 #define xe_foreach_inst(i, l) for (xe_inst *i = (l)->first; i; i = i->next)

@@ -537,6 +537,11 @@ void xe_inst_delete(xe_module *m, xe_inst *i)
 
 void xe_terminator_to_branch(xe_module *m, xe_inst *term, uint32_t target)
 {
+   /* OpSelectionMerge must immediately precede an OpBranchConditional or
+    * OpSwitch (SPIR-V 2.16.2), so it goes with the branch it declared; an
+    * OpLoopMerge may precede an OpBranch and stays. */
+   if (term->prev && term->prev->opcode == SpvOpSelectionMerge)
+      xe_inst_delete(m, term->prev);
    xe_list_insert_before(m, term, xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL));
    xe_inst_delete(m, term);
 }
