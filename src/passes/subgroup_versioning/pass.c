@@ -265,16 +265,16 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                 "would run there as well", k->body_callers);
    if (!f || !f->first || (k->body != k->fn && k->body_callers != 1))
       return false;
-   /* Kernel front ends write no structured control flow, but SPIR-V
-    * allows it: a merge instruction must stay right before its branch,
-    * which the test and the copies would separate. */
+   /* An OpSelectionMerge must stay right before its branch, which the
+    * test and the copies would separate.  (ocloc 26 writes OpLoopMerge in
+    * some kernels, which the copies keep valid; no kernel front end
+    * writes OpSelectionMerge.) */
    xe_foreach_block(blk, f) {
       xe_foreach_inst(i, &blk->insts) {
-         if (i->opcode != SpvOpSelectionMerge && i->opcode != SpvOpLoopMerge)
+         if (i->opcode != SpvOpSelectionMerge)
             continue;
          xe_remark(r, k->name, XE_REMARK_MISSED, "not considered: the body has structured control "
-                   "flow (%s), which the fast copy and its test do not keep",
-                   i->opcode == SpvOpLoopMerge ? "OpLoopMerge" : "OpSelectionMerge");
+                   "flow (OpSelectionMerge), which the fast copy and its test do not keep");
          return false;
       }
    }
