@@ -429,19 +429,9 @@ END_TEST
  * and argument checks below. */
 static xe_module *assemble(const char *name, const char *text)
 {
-   char src[96], bin[96];
-   snprintf(src, sizeof src, "%s.spvasm", name);
-   snprintf(bin, sizeof bin, "%s.spv", name);
-   char *s = tu_tmp(src), *b = tu_tmp(bin), *err = NULL;
-   tu_write(s, text, strlen(text));
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", s, b), 0);
-   free(err);
-   err = NULL;
-   size_t n;
-   void *bytes = tu_read(b, &n);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s", err ? err : "?");
-   free(bytes); free(s); free(b);
+   char *spv = tu_assemble(text, name, NULL);
+   xe_module *m = tu_load(spv);
+   free(spv);
    return m;
 }
 
@@ -936,15 +926,8 @@ START_TEST(shuffles)
          "%%s = %s\n"
          "%%po = OpInBoundsPtrAccessChain %%pg %%out %%i\nOpStore %%po %%s Aligned 4\n"
          "OpReturn\nOpFunctionEnd\n", ops[o]);
-      char *src = tu_tmp("shuf.spvasm"), *spv = tu_tmp("shuf.spv"), *err = NULL;
-      tu_write(src, text, strlen(text));
-      ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
-      free(err);
-      err = NULL;
-      size_t n;
-      void *bytes = tu_read(spv, &n);
-      xe_module *m = xe_read(bytes, n, &err);
-      ck_assert_msg(m, "%s", err ? err : "?");
+      char *err = NULL;
+      xe_module *m = assemble("shuf", text);
       uint32_t in[16], out[16];
       for (unsigned i = 0; i < 16; i++) { in[i] = 100 + 7 * i; out[i] = 1; }
       xe_launch l = {.kernel = "shuf", .global = {16, 1, 1}, .local = {16, 1, 1}, .dims = 1,
@@ -958,7 +941,6 @@ START_TEST(shuffles)
          ck_assert_msg(out[i] == want, "%s: item %u got %u, want %u", ops[o], i, out[i], want);
       }
       xe_module_free(m);
-      free(bytes); free(src); free(spv);
    }
 }
 END_TEST

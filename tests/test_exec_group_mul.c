@@ -86,28 +86,18 @@ static char *kernel_asm(unsigned w, bool isf, const char *op)
 static void run(unsigned w, bool isf, const char *op, const void *in, void *out)
 {
    char name[64];
-   snprintf(name, sizeof name, "gmul_%s_%u_%s.spvasm", isf ? "f" : "i", w, op);
-   char *src = tu_tmp(name), *text = kernel_asm(w, isf, op), *err = NULL;
-   tu_write(src, text, strlen(text));
+   snprintf(name, sizeof name, "gmul_%s_%u_%s", isf ? "f" : "i", w, op);
+   char *text = kernel_asm(w, isf, op), *err = NULL;
+   char *spv = tu_assemble(text, name, NULL);
    free(text);
-   snprintf(name, sizeof name, "gmul_%s_%u_%s.spv", isf ? "f" : "i", w, op);
-   char *spv = tu_tmp(name);
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
-   free(err);
-   err = NULL;
-   size_t n;
-   void *bytes = tu_read(spv, &n);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s", err ? err : "?");
-   ck_assert_msg(xe_exec_check_module(m, &err), "%s: %s", src, err ? err : "?");
+   xe_module *m = tu_load(spv);
+   ck_assert_msg(xe_exec_check_module(m, &err), "%s: %s", spv, err ? err : "?");
    xe_launch l = {.kernel = "gmul", .global = {N, 1, 1}, .local = {N, 1, 1}, .dims = 1,
                   .subgroup_size = SG, .nargs = 2};
    l.args[0] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)in, .size = N * w / 8};
    l.args[1] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = out, .size = 6 * N * w / 8};
    ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
    xe_module_free(m);
-   free(bytes);
-   free(src);
    free(spv);
 }
 

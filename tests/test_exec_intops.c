@@ -253,21 +253,12 @@ static void run_table(const table *t, uint8_t **out, uint8_t **conv)
 {
    unsigned w = t->w, cw = w == 64 ? 32 : 64;
    char name[64];
-   snprintf(name, sizeof name, "intops_%u_%u.spvasm", w, t->vec);
-   char *src = tu_tmp(name);
+   snprintf(name, sizeof name, "intops_%u_%u", w, t->vec);
    char *text = kernel_asm(w, t->vec);
-   tu_write(src, text, strlen(text));
+   char *spv = tu_assemble(text, name, NULL), *err = NULL;
    free(text);
-   snprintf(name, sizeof name, "intops_%u_%u.spv", w, t->vec);
-   char *spv = tu_tmp(name), *err = NULL;
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
-   free(err);
-   err = NULL;
-   size_t n;
-   void *bytes = tu_read(spv, &n);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s", err ? err : "?");
-   ck_assert_msg(xe_exec_check_module(m, &err), "%s: %s", src, err ? err : "?");
+   xe_module *m = tu_load(spv);
+   ck_assert_msg(xe_exec_check_module(m, &err), "%s: %s", spv, err ? err : "?");
    uint8_t *in[4];
    for (int k = 0; k < 4; k++) in[k] = calloc(MAXPAIRS, 8);
    for (unsigned k = 0; k < t->npairs; k++) {
@@ -286,8 +277,6 @@ static void run_table(const table *t, uint8_t **out, uint8_t **conv)
    ck_assert_msg(xe_exec_run(m, &l, &err), "%s", err ? err : "?");
    for (int k = 0; k < 4; k++) free(in[k]);
    xe_module_free(m);
-   free(bytes);
-   free(src);
    free(spv);
 }
 
@@ -483,19 +472,11 @@ static void check_float(unsigned w)
          b[x * FVALS + y] = vals[y];
       }
    char name[64];
-   snprintf(name, sizeof name, "fops_%u.spvasm", w);
-   char *src = tu_tmp(name), *text = fkernel_asm(w), *err = NULL;
-   tu_write(src, text, strlen(text));
+   snprintf(name, sizeof name, "fops_%u", w);
+   char *text = fkernel_asm(w), *err = NULL;
+   char *spv = tu_assemble(text, name, NULL);
    free(text);
-   snprintf(name, sizeof name, "fops_%u.spv", w);
-   char *spv = tu_tmp(name);
-   ck_assert_int_eq(tu_sh(NULL, &err, "spirv-as --target-env spv1.4 %s -o %s", src, spv), 0);
-   free(err);
-   err = NULL;
-   size_t n;
-   void *bytes = tu_read(spv, &n);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s", err ? err : "?");
+   xe_module *m = tu_load(spv);
    uint8_t *ia = calloc(FPAIRS, 8), *ib = calloc(FPAIRS, 8), *out = calloc((size_t)NFOPS * FPAIRS, 8);
    for (int k = 0; k < FPAIRS; k++) {
       if (w == 32) {
@@ -532,8 +513,6 @@ static void check_float(unsigned w)
              fexpect(F_MOD, w, 7.25, -3) == -1.75 && fexpect(F_MOD, w, -7.25, -3) == -1.25);
    free(ia); free(ib); free(out);
    xe_module_free(m);
-   free(bytes);
-   free(src);
    free(spv);
 }
 
@@ -569,10 +548,7 @@ START_TEST(switch64)
    static const uint64_t in[8] = {1, 4294967296ull, 4294967297ull, ~0ull, 0, 2, 0xffffffffull, 8589934593ull};
    static const uint32_t want[8] = {10, 20, 30, 40, 0, 0, 0, 0};
    char *spv = tu_assemble(text, "switch64", NULL), *err = NULL;
-   size_t n;
-   void *bytes = tu_read(spv, &n);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s", err ? err : "?");
+   xe_module *m = tu_load(spv);
    uint64_t a[8];
    uint32_t out[8] = {0};
    memcpy(a, in, sizeof a);
@@ -583,7 +559,6 @@ START_TEST(switch64)
    for (int k = 0; k < 8; k++)
       ck_assert_msg(out[k] == want[k], "switch on %#llx went to %u, want %u", (unsigned long long)in[k], out[k], want[k]);
    xe_module_free(m);
-   free(bytes);
    free(spv);
 }
 END_TEST
@@ -614,10 +589,7 @@ START_TEST(select_scalar_cond)
       "%po = OpInBoundsPtrAccessChain %pv4 %out %i\nOpStore %po %r Aligned 16\nOpReturn\nOpFunctionEnd\n";
    static const uint32_t want[8] = {1, 2, 3, 4, 5, 6, 7, 8};
    char *spv = tu_assemble(text, "select_scalar_cond", NULL), *err = NULL;
-   size_t n;
-   void *bytes = tu_read(spv, &n);
-   xe_module *m = xe_read(bytes, n, &err);
-   ck_assert_msg(m, "%s", err ? err : "?");
+   xe_module *m = tu_load(spv);
    uint32_t a[2] = {1, 0}, out[8] = {0};
    xe_launch l = { .kernel = "sel", .global = {2, 1, 1}, .local = {1, 1, 1}, .dims = 1 };
    buffer(&l, 0, a, sizeof a);
@@ -626,7 +598,6 @@ START_TEST(select_scalar_cond)
    for (int k = 0; k < 8; k++)
       ck_assert_msg(out[k] == want[k], "component %d of lane %d is %u, want %u", k % 4, k / 4, out[k], want[k]);
    xe_module_free(m);
-   free(bytes);
    free(spv);
 }
 END_TEST
