@@ -19,14 +19,6 @@
 #include "block_access.h"
 #include "opinfo.h"
 
-/* The power of two an alignment claim proves: an address that is a
- * multiple of 6 (spirv-val accepts `Alignment 6`) is only 2-byte aligned,
- * and the checks below compare alignments with >=. */
-static uint64_t pow2_part(uint64_t a)
-{
-   return a & (0 - a);
-}
-
 /* Alignment in bytes of the lane-0 address given its fact. */
 static uint64_t base_alignment(xe_module *m, const xe_lane_fact *f, bool assume_arg)
 {
@@ -34,7 +26,7 @@ static uint64_t base_alignment(xe_module *m, const xe_lane_fact *f, bool assume_
       return 1;
    uint32_t a = 0;
    xe_decoration(m, f->root, SpvDecorationAlignment, &a, 1);
-   uint64_t arg = a ? pow2_part(a) : 1;
+   uint64_t arg = a ? xe_align_pow2(a) : 1;
    if (assume_arg && arg < 16)
       arg = 16;
    uint64_t off = f->tz >= 63 ? (1ull << 62) : 1ull << f->tz;
@@ -49,7 +41,7 @@ static bool mem_aligned(const xe_inst *i, unsigned first_mem_op, uint64_t *align
    if (mask & SpvMemoryAccessVolatileMask)
       return false;
    if ((mask & SpvMemoryAccessAlignedMask) && xe_nops(i) > first_mem_op + 1) {
-      *align = pow2_part(xe_op(i, first_mem_op + 1));
+      *align = xe_align_pow2(xe_op(i, first_mem_op + 1));
       return true;
    }
    return false;

@@ -116,4 +116,13 @@ bool xe_lanes_block_uniform(const xe_lanes *l, uint32_t label_id);
 /* The condition id that makes the block divergent, 0 if none or unknown. */
 uint32_t xe_lanes_divergent_cause(const xe_lanes *l, uint32_t label_id);
 
+/* The alignment an Alignment decoration or Aligned memory operand of a
+ * bytes proves: its largest power-of-two factor (an address that is a
+ * multiple of 6 is only 2-byte aligned; spirv-val accepts `Alignment 6`).
+ * Alignment checks compare with >=, so they take this, not a. */
+static inline uint64_t xe_align_pow2(uint64_t a)
+{
+   return a & (0 - a);
+}
+
 #endif

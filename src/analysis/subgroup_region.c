@@ -548,7 +548,8 @@ bool xe_sgv_align_known(const xe_sgv_cand *a)
    uint32_t mask = xe_op(i, first);
    /* Aligned is the lowest memory-access bit with an operand: its literal
     * comes first. */
-   return (mask & SpvMemoryAccessAlignedMask) && xe_op(i, first + 1) >= (a->store ? 16u : 4u);
+   return (mask & SpvMemoryAccessAlignedMask) &&
+          xe_align_pow2(xe_op(i, first + 1)) >= (a->store ? 16u : 4u);
 }
 
 unsigned xe_sgv_uniform_checks(const xe_sgv *c)
