@@ -64,6 +64,7 @@ void xe_options_free(xe_options *o)
    o->verify_launches = NULL;
    xe_strlist_free(&o->exclude);
    xe_strlist_free(&o->ask_model);
+   xe_strlist_free(&o->cfg_plain);
 }
 
 unsigned xe_options_target(const xe_options *o, const char *kernel)

@@ -73,6 +73,12 @@ typedef struct xe_options {
     * kernels in ask_model, those whose unasked rewrite IGC found worse. */
    bool model_off;
    xe_strlist ask_model;
+   /* Internal: kernels whose simplify-cfg makes only folds and deletions,
+    * none of its enabling rewrites (empty-block bypass, short-circuit
+    * merge, phi-to-select): in a first run of the pipeline no later pass
+    * rewrote them, so those rewrites served nothing and IGC 2.40 compiles
+    * them longer (driver.c, issue 30). */
+   xe_strlist cfg_plain;
 } xe_options;
 
 void xe_options_init(xe_options *o);
