@@ -24,6 +24,10 @@ void xe_strlist_add(xe_strlist *l, const char *s);
 void xe_strlist_free(xe_strlist *l);
 /* Is s one of l's strings (exactly; s may be NULL: false)? */
 bool xe_strlist_has(const xe_strlist *l, const char *s);
+/* For each of the nk kernels ks, whether l holds its name: an array of nk
+ * flags (malloc'd; the caller frees it), or NULL when l is empty.  Sorts a
+ * copy of l, so O((nk + l->n) log l->n) for the driver's long lists. */
+bool *xe_strlist_kernel_flags(const xe_strlist *l, const struct xe_kernel *ks, unsigned nk);
 
 /* Launch options given per kernel or for all kernels (--subgroup-size,
  * --local-size), parsed and checked by xe_options_parse. */
@@ -79,6 +83,10 @@ typedef struct xe_options {
     * rewrote them, so those rewrites served nothing and IGC 2.40 compiles
     * them longer (driver.c, issue 30). */
    xe_strlist cfg_plain;
+   /* Internal: kernels canonicalize leaves as the front end wrote them but
+    * for its repairs (printf's format): in the first run no pass after it
+    * rewrote them (driver.c, plain.h). */
+   xe_strlist canon_plain;
 } xe_options;
 
 void xe_options_init(xe_options *o);

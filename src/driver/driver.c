@@ -13,6 +13,7 @@
 #include "driver.h"
 #include "io.h"
 #include "isa_check.h"
+#include "plain.h"
 
 const char *xeopt_version(void)
 {
@@ -100,65 +101,6 @@ static char *remarks_json(const xe_remarks *rem)
    return s;
 }
 
-/* The passes whose rewrites may rest on simplify-cfg's enabling ones: the
- * guard passes read one merged guard and one-block regions, and
- * loop-spec-constants a loop's single entry after a bypass.
- * private-arrays reads variables and their accesses, not the CFG's shape
- * (darktable's colorbalancergb, whose one private-arrays rewrite kept the
- * enabling rewrites: bmg 1487 -> 1830). */
-static const char *const cfg_users[] = {
-   "padding", "block-io", "subgroup-versioning", "loop-spec-constants",
-};
-
-static int cmp_str(const void *a, const void *b)
-{
-   return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool has_name(const char **v, unsigned n, const char *s)
-{
-   return s && n && bsearch(&s, v, n, sizeof(*v), cmp_str);
-}
-
-/* After a first run of the pipeline (its remarks rem, its output m): the
- * kernels whose rewrites the model judges and that no pass of cfg_users
- * rewrote, into plain.  Does a second run differ, that is, was
- * simplify-cfg's applied anywhere?  Remarks name a kernel by its entry
- * point or by its function's name (a body that llvm-spirv or ocloc wraps);
- * both are looked up.  Linear in kernels and remarks but for the sort. */
-static bool cfg_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
-                              xe_strlist *plain)
-{
-   const char **used = malloc((rem->n + 1) * sizeof(*used));
-   if (!used)
-      abort();
-   unsigned nu = 0;
-   bool simplified = false;
-   for (unsigned k = 0; k < rem->n; k++) {
-      const xe_remark_entry *e = &rem->v[k];
-      if (e->kind != XE_REMARK_APPLIED || !e->kernel)
-         continue;
-      simplified |= !strcmp(e->pass, "simplify-cfg");
-      for (unsigned u = 0; u < sizeof(cfg_users) / sizeof(cfg_users[0]); u++) {
-         if (!strcmp(e->pass, cfg_users[u]))
-            used[nu++] = e->kernel;
-      }
-   }
-   qsort(used, nu, sizeof(*used), cmp_str);
-   unsigned nk = 0;
-   xe_kernel *ks = simplified ? xe_kernels_all(m, &nk) : NULL;
-   for (unsigned k = 0; k < nk; k++) {
-      if (!xe_options_target(o, ks[k].name) || has_name(used, nu, ks[k].name) ||
-          has_name(used, nu, xe_name(m, xe_function_id(ks[k].fn))) ||
-          has_name(used, nu, xe_name(m, xe_function_id(ks[k].body))))
-         continue;
-      xe_strlist_add(plain, ks[k].name);
-   }
-   free(ks);
-   free(used);
-   return plain->n > 0;
-}
-
 static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
                      const xe_pipeline_hooks *h)
 {
@@ -200,35 +142,40 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
    }
    bool valid = input_valid;
    enum xe_status s = xe_pipeline_run(m, o, &r->remarks, h, &valid, &err);
-   /* simplify-cfg's enabling rewrites (empty-block bypass, short-circuit
-    * merge, phi-to-select) cannot be priced and serve the passes after it:
-    * where the model judges and none of those rewrote a kernel, the
-    * pipeline runs again from the input with the kernel listed in
-    * cfg_plain, and simplify-cfg makes only folds and deletions there.
-    * Measured under IGC 2.40 (darktable through ocloc 26): plain -O2 made
-    * 49 of 289 kernels longer on bmg, 0 with this (bench/README).  With
-    * --passes the user chose the passes: no second run. */
+   /* canonicalize and simplify-cfg's bypasses, merges and selects cannot
+    * be priced and serve the passes after them: where the model judges
+    * and none of those rewrote a kernel, the pipeline runs again from the
+    * input without them there (plain.h).  Measured under IGC 2.40
+    * (darktable through ocloc 26): plain -O2 made 49 of 289 kernels longer
+    * on bmg, 0 with this (bench/README).  With --passes the user chose the
+    * passes: no second run. */
    xe_options o2 = *o;
    memset(&o2.cfg_plain, 0, sizeof(o2.cfg_plain));
+   memset(&o2.canon_plain, 0, sizeof(o2.canon_plain));
    if (s == XE_OK && !o->passes.n && o->level >= 2 &&
-       cfg_plain_kernels(m, o, &r->remarks, &o2.cfg_plain)) {
+       xe_plain_kernels(m, o, &r->remarks, &o2)) {
       xe_module_free(m);
-      xe_remarks_free(&r->remarks);
+      xe_remarks first = r->remarks;
+      memset(&r->remarks, 0, sizeof(r->remarks));
       m = xe_read(bytes, size, &err);
       if (!m)
          abort(); /* it was read above */
       if (h && h->report)
          cJSON_DeleteItemFromObject(h->report, "passes");
       if (h && h->print_after && h->print_to)
-         fprintf(h->print_to, "; *** second run: simplify-cfg folds only in %u kernel%s ***\n",
+         fprintf(h->print_to, "; *** second run: %u kernel%s no later pass rewrote ***\n",
                  o2.cfg_plain.n, o2.cfg_plain.n == 1 ? "" : "s");
       if (h && h->time_passes && h->time_to)
-         fprintf(h->time_to, "xeopt: time: second run (simplify-cfg folds only in %u kernel%s)\n",
+         fprintf(h->time_to, "xeopt: time: second run (%u kernel%s no later pass rewrote)\n",
                  o2.cfg_plain.n, o2.cfg_plain.n == 1 ? "" : "s");
       valid = input_valid;
       s = xe_pipeline_run(m, &o2, &r->remarks, h, &valid, &err);
+      if (s == XE_OK)
+         xe_plain_merge_remarks(m, &o2, &first, &r->remarks);
+      xe_remarks_free(&first);
    }
    xe_strlist_free(&o2.cfg_plain);
+   xe_strlist_free(&o2.canon_plain);
    if (s != XE_OK) {
       fail(r, (xeopt_status)s, err);
       xe_module_free(m);

@@ -76,6 +76,13 @@
  * block calls the body with its parameters) need no rewrite: the kernel
  * list already sees through them (xe_kernel.body, src/ir/facts.c).
  *
+ * Where the cost model is asked, a kernel no later pass rewrote in the
+ * driver's first run is left as the front end wrote it, but for the
+ * repairs (the driver's canon_plain, src/driver/plain.h): these rewrites
+ * serve the analyses, not IGC, and IGC 2.40 compiled darktable's
+ * clang-21 kernels longer after them (vng_interpolate, diffuse_pde,
+ * lut3d_pyramid; bench/README "IGC 2.40 as the judge").
+ *
  * Host contract: none.  Semantics: unchanged.
  */
 #include <stdlib.h>
@@ -585,6 +592,18 @@ static bool import_cast(xe_module *m, xe_inst *i)
 
 /* Folds f's selects on a known condition and shift-pair sign extensions;
  * returns how many. */
+/* The repairs only (printf's format), for a function whose kernels the
+ * driver lists in canon_plain. */
+static unsigned repair_function(xe_module *m, xe_function *f)
+{
+   unsigned n = 0;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst_safe(i, next, &b->insts)
+         n += printf_format(m, i);
+   }
+   return n;
+}
+
 static unsigned fold_function(xe_module *m, xe_function *f)
 {
    unsigned n = 0;
@@ -643,6 +662,13 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
    bool all_rewritable = true;
    for (unsigned k = 0; k < nk; k++)
       all_rewritable &= xe_kernel_rewritable(ctx->options, ks[k].name);
+   /* Kernels the driver's second run leaves as the front end wrote them
+    * (no later pass rewrote them in the first run, plain.h); helpers too
+    * when every kernel is such. */
+   bool *plain = xe_strlist_kernel_flags(&ctx->options->canon_plain, ks, nk);
+   bool all_plain = plain != NULL;
+   for (unsigned k = 0; plain && k < nk; k++)
+      all_plain &= plain[k];
    bool progress = false;
    unsigned dup = drop_repeated_decorations(m);
    if (dup)
@@ -672,6 +698,17 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
       }
       if (!rewritable)
          continue;
+      bool as_written = f->mark ? plain && plain[f->mark - 1] : all_plain;
+      if (as_written) {
+         if (f->mark && f == ks[f->mark - 1].body)
+            xe_remark(ctx->remarks, owner, XE_REMARK_MISSED,
+                      "kernel %s left as the front end wrote it: in a first run no later pass "
+                      "rewrote it, and IGC 2.40 compiles canonicalized code longer (darktable "
+                      "vng_interpolate through clang 21, bmg: 5044 -> 8609 by the estimate per work-item); "
+                      "canonicalized with --target=none and under --isa-check", owner);
+         progress |= repair_function(m, f) > 0;
+         continue;
+      }
       unsigned n = fold_function(m, f);
       if (!n)
          continue;
@@ -684,6 +721,7 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
    }
    xe_foreach_fn(f, m)
       f->mark = 0;
+   free(plain);
    free(ks);
    return progress;
 }

@@ -124,7 +124,7 @@
 
 /* xe_function.mark during the pass: leave the function alone (a kernel the
  * driver keeps, and what it calls), or make the enabling rewrites in it
- * (see plain_kernels). */
+ * (the driver's cfg_plain). */
 enum { MARK_KEEP = 1, MARK_ENABLE = 2 };
 
 /* A switch that can take more values than this is left alone. */
@@ -1213,30 +1213,6 @@ static bool shape_allowed(const xe_options *o, const xe_kernel *ks, unsigned nk,
    return !kernel && all_free;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-   return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* plain[k]: is kernel k in the driver's cfg_plain?  NULL when the list is
- * empty (every function gets the enabling rewrites). */
-static bool *plain_kernels(const xe_options *o, const xe_kernel *ks, unsigned nk)
-{
-   if (!o->cfg_plain.n)
-      return NULL;
-   char **names = malloc(o->cfg_plain.n * sizeof(*names));
-   bool *plain = calloc(nk + 1, sizeof(*plain));
-   if (!names || !plain)
-      abort();
-   memcpy(names, o->cfg_plain.v, o->cfg_plain.n * sizeof(*names));
-   qsort(names, o->cfg_plain.n, sizeof(*names), cmp_str);
-   for (unsigned k = 0; k < nk; k++)
-      plain[k] = bsearch(&ks[k].name, names, o->cfg_plain.n, sizeof(*names), cmp_str) != NULL;
-   free(names);
-   return plain;
-}
-
-
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
@@ -1260,7 +1236,7 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
    xe_kernel *all = xe_kernels_all(m, &nall);
    /* With the driver's cfg_plain, the enabling rewrites are made only in
     * the functions a kernel that is not plain reaches (mark 2). */
-   bool *plain = plain_kernels(ctx->options, all, nall);
+   bool *plain = xe_strlist_kernel_flags(&ctx->options->cfg_plain, all, nall);
    for (unsigned k = 0; plain && k < nall; k++) {
       if (!plain[k])
          mark_reachable(m, all[k].fn, MARK_ENABLE);

@@ -1,0 +1,174 @@
+/*
+ * The kernels of the second run (plain.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plain.h"
+
+/* The passes that read what canonicalize and simplify-cfg leave.  The
+ * guard passes read one merged guard and one-block regions, and
+ * loop-spec-constants a loop's single entry after a bypass: they keep
+ * simplify-cfg's rewrites (cfg).  private-arrays and generic-address read
+ * canonicalize's address forms (byte offsets, casts) but not the CFG's
+ * shape: a kernel only they rewrote gets canonicalize and simplify-cfg's
+ * folds, not its bypasses, merges and selects (darktable's colorbalancergb
+ * through ocloc 26, rewritten by private-arrays alone: bmg 1487 -> 1830
+ * with them). */
+static const struct {
+   const char *pass;
+   bool cfg;
+} users[] = {
+   { "padding", true },
+   { "block-io", true },
+   { "subgroup-versioning", true },
+   { "loop-spec-constants", true },
+   { "private-arrays", false },
+   { "generic-address", false },
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+   return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has(const char **v, unsigned n, const char *s)
+{
+   return s && n && bsearch(&s, v, n, sizeof(*v), cmp_str);
+}
+
+/* Is kernel k (by entry point or function name) in the sorted v? */
+static bool names(xe_module *m, const xe_kernel *k, const char **v, unsigned n)
+{
+   return has(v, n, k->name) || has(v, n, xe_name(m, xe_function_id(k->fn))) ||
+          has(v, n, xe_name(m, xe_function_id(k->body)));
+}
+
+bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
+                      xe_options *out)
+{
+   /* used_cfg / used_any: kernels the users rewrote; canon: kernels
+    * canonicalize rewrote (its remarks name the kernel). */
+   const char **used_cfg = malloc((rem->n + 1) * sizeof(char *));
+   const char **used_any = malloc((rem->n + 1) * sizeof(char *));
+   const char **canon = malloc((rem->n + 1) * sizeof(char *));
+   if (!used_cfg || !used_any || !canon)
+      abort();
+   unsigned ncfg = 0, nany = 0, ncanon = 0;
+   bool simplified = false;
+   for (unsigned k = 0; k < rem->n; k++) {
+      const xe_remark_entry *e = &rem->v[k];
+      if (e->kind != XE_REMARK_APPLIED || !e->kernel)
+         continue;
+      simplified |= !strcmp(e->pass, "simplify-cfg");
+      if (!strcmp(e->pass, "canonicalize"))
+         canon[ncanon++] = e->kernel;
+      for (unsigned u = 0; u < sizeof(users) / sizeof(users[0]); u++) {
+         if (strcmp(e->pass, users[u].pass))
+            continue;
+         used_any[nany++] = e->kernel;
+         if (users[u].cfg)
+            used_cfg[ncfg++] = e->kernel;
+      }
+   }
+   qsort(used_cfg, ncfg, sizeof(char *), cmp_str);
+   qsort(used_any, nany, sizeof(char *), cmp_str);
+   qsort(canon, ncanon, sizeof(char *), cmp_str);
+   unsigned nk = 0;
+   xe_kernel *ks = simplified || ncanon ? xe_kernels_all(m, &nk) : NULL;
+   bool differs = false;
+   for (unsigned k = 0; k < nk; k++) {
+      if (!xe_options_target(o, ks[k].name) || names(m, &ks[k], used_cfg, ncfg))
+         continue;
+      xe_strlist_add(&out->cfg_plain, ks[k].name);
+      differs |= simplified;
+      if (!names(m, &ks[k], used_any, nany) && names(m, &ks[k], canon, ncanon)) {
+         xe_strlist_add(&out->canon_plain, ks[k].name);
+         differs = true;
+      }
+   }
+   free(ks);
+   free(used_cfg);
+   free(used_any);
+   free(canon);
+   return differs;
+}
+
+/* The registry position of pass (remarks of the driver and the pipeline
+ * itself last). */
+static unsigned pass_index(const char *pass)
+{
+   unsigned n = 0;
+   const xe_pass_info *all = xe_passes(&n);
+   const xe_pass_info *p = xe_pass_find(pass);
+   return p ? (unsigned)(p - all) : n;
+}
+
+typedef struct {
+   xe_remark_entry e;
+   unsigned pass, seq;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+   const ranked *x = a, *y = b;
+   if (x->pass != y->pass)
+      return x->pass < y->pass ? -1 : 1;
+   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *first,
+                            xe_remarks *second)
+{
+   unsigned nk = 0;
+   xe_kernel *ks = xe_kernels_all(m, &nk);
+   bool *plain = xe_strlist_kernel_flags(&o2->cfg_plain, ks, nk);
+   const char **pn = malloc((3 * nk + 1) * sizeof(char *));
+   if (!pn)
+      abort();
+   unsigned npn = 0;
+   for (unsigned k = 0; plain && k < nk; k++) {
+      if (!plain[k])
+         continue;
+      const char *a = ks[k].name, *b = xe_name(m, xe_function_id(ks[k].fn)),
+                 *c = xe_name(m, xe_function_id(ks[k].body));
+      pn[npn++] = a;
+      if (b)
+         pn[npn++] = b;
+      if (c)
+         pn[npn++] = c;
+   }
+   qsort(pn, npn, sizeof(char *), cmp_str);
+   unsigned after = pass_index("simplify-cfg"), npasses = 0;
+   xe_passes(&npasses);
+   ranked *v = malloc((first->n + second->n + 1) * sizeof(*v));
+   if (!v)
+      abort();
+   unsigned n = 0;
+   xe_remarks *runs[2] = { second, first };
+   for (int r = 0; r < 2; r++) {
+      for (unsigned k = 0; k < runs[r]->n; k++) {
+         xe_remark_entry *e = &runs[r]->v[k];
+         unsigned pi = pass_index(e->pass);
+         bool from_first = e->kernel && e->kind != XE_REMARK_APPLIED && pi > after &&
+                           pi < npasses && has(pn, npn, e->kernel);
+         if (from_first != (r == 1))
+            continue;
+         v[n] = (ranked){ *e, pi, n };
+         n++;
+         e->kernel = e->message = NULL;
+      }
+   }
+   qsort(v, n, sizeof(*v), cmp_ranked);
+   xe_remarks_free(second);
+   second->v = malloc((n + 1) * sizeof(xe_remark_entry));
+   if (!second->v)
+      abort();
+   for (unsigned k = 0; k < n; k++)
+      second->v[k] = v[k].e;
+   second->n = second->cap = n;
+   free(v);
+   free(pn);
+   free(plain);
+   free(ks);
+}

@@ -1,0 +1,37 @@
+/*
+ * Which kernels the pipeline runs again without the rewrites that only
+ * serve later passes (issue 30).  canonicalize and simplify-cfg's
+ * bypasses, merges and selects put a kernel in the form the later passes'
+ * analyses read; none of them can be priced, and IGC 2.40 compiles them
+ * longer on real kernels.  After a first run, a kernel the model judges
+ * (xe_options_target non-zero) whose remarks show no later pass rewrote
+ * it gets a second run without them.
+ */
+#ifndef XEOPT_PLAIN_H
+#define XEOPT_PLAIN_H
+
+#include "pass.h"
+
+/* From the first run's output m and remarks rem, under options o: adds to
+ * out->cfg_plain the kernels that padding, block-io, subgroup-versioning
+ * and loop-spec-constants left alone, and to out->canon_plain those that
+ * private-arrays and generic-address left alone too and canonicalize
+ * rewrote.  A remark names a kernel by its entry point or by its
+ * function's name (a body a front end wraps): both are looked up.
+ * Returns whether a second run would differ from the first (a listed
+ * kernel that simplify-cfg or canonicalize changed).  Linear in kernels
+ * and remarks but for a sort. */
+bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
+                      xe_options *out);
+
+/* After the second run: its remarks (second) keep what it said, except
+ * the missed candidates and notes of the passes after simplify-cfg on the
+ * listed kernels, which come from the first run (first): those passes saw
+ * the kernels canonical there, so what they said (a guard padding could
+ * remove with --assume-padded, say) holds, while in the second run they
+ * see the front end's form.  Moves entries out of first (free it after);
+ * orders the result by pass, as the pipeline wrote it. */
+void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *first,
+                            xe_remarks *second);
+
+#endif
