@@ -148,11 +148,13 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
     * input without them there (plain.h).  Measured under IGC 2.40
     * (darktable through ocloc 26): plain -O2 made 49 of 289 kernels longer
     * on bmg, 0 with this (bench/README).  With --passes the user chose the
-    * passes: no second run. */
+    * passes, and under --isa-check IGC judges every kernel (whatever the
+    * model was asked, exec_classify's simplify-cfg gain, bmg 82 -> 74, is
+    * IGC's to keep): no second run. */
    xe_options o2 = *o;
    memset(&o2.cfg_plain, 0, sizeof(o2.cfg_plain));
    memset(&o2.canon_plain, 0, sizeof(o2.canon_plain));
-   if (s == XE_OK && !o->passes.n && o->level >= 2 &&
+   if (s == XE_OK && !o->passes.n && o->level >= 2 && !o->isa_check &&
        xe_plain_kernels(m, o, &r->remarks, &o2)) {
       xe_module_free(m);
       xe_remarks first = r->remarks;
