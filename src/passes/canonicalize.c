@@ -592,14 +592,74 @@ static bool import_cast(xe_module *m, xe_inst *i)
 
 /* Folds f's selects on a known condition and shift-pair sign extensions;
  * returns how many. */
-/* The repairs only (printf's format), for a function whose kernels the
- * driver lists in canon_plain. */
+static int cmp_pair(const void *a, const void *b)
+{
+   const uint32_t *x = a, *y = b;   /* parent, value, position */
+   for (int k = 0; k < 3; k++) {
+      if (x[k] != y[k])
+         return x[k] < y[k] ? -1 : 1;
+   }
+   return 0;
+}
+
+/* An OpPhi with a (value, parent) pair repeated word for word keeps the
+ * first: llvm-spirv 21 writes one pair per switch case that reaches the
+ * block (LLVM's one entry per edge), where SPIR-V 2.16.1 wants one per
+ * parent block (spirv-val 2026: "OpPhi's number of incoming blocks (38)
+ * does not match block's predecessor count", darktable's blendop.cl).
+ * Only in SPIR-V 1.5 and later modules: IGC 22.43 aborts on the repaired
+ * form (its reader wants LLVM's one pair per edge) but does not read 1.5
+ * or later at all, and IGC 2.40 takes both forms.  The same parent with
+ * two values is left as it came. */
+static bool dedupe_phi(const xe_module *m, xe_inst *i)
+{
+   unsigned np = xe_nops(i) / 2;
+   if (i->opcode != SpvOpPhi || np < 2 || m->version < 0x00010500)
+      return false;
+   uint32_t *t = malloc(np * 3 * sizeof(uint32_t));
+   bool *drop = calloc(np, sizeof(bool));
+   if (!t || !drop)
+      abort();
+   for (unsigned k = 0; k < np; k++) {
+      t[3 * k] = xe_op(i, 2 * k + 1);
+      t[3 * k + 1] = xe_op(i, 2 * k);
+      t[3 * k + 2] = k;
+   }
+   qsort(t, np, 3 * sizeof(uint32_t), cmp_pair);
+   unsigned ndrop = 0;
+   for (unsigned k = 1; k < np; k++) {
+      if (t[3 * k] == t[3 * k - 3] && t[3 * k + 1] == t[3 * k - 2]) {
+         drop[t[3 * k + 2]] = true;
+         ndrop++;
+      }
+   }
+   if (ndrop) {
+      uint32_t *ops = malloc(2 * np * sizeof(uint32_t));
+      if (!ops)
+         abort();
+      unsigned n = 0;
+      for (unsigned k = 0; k < np; k++) {
+         if (drop[k])
+            continue;
+         ops[n++] = xe_op(i, 2 * k);
+         ops[n++] = xe_op(i, 2 * k + 1);
+      }
+      xe_set_ops(i, ops, n, NULL);
+      free(ops);
+   }
+   free(t);
+   free(drop);
+   return ndrop > 0;
+}
+
+/* The repairs only (printf's format, repeated phi pairs), for a function
+ * whose kernels the driver lists in canon_plain. */
 static unsigned repair_function(xe_module *m, xe_function *f)
 {
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, next, &b->insts)
-         n += printf_format(m, i);
+         n += printf_format(m, i) || dedupe_phi(m, i);
    }
    return n;
 }
@@ -612,7 +672,7 @@ static unsigned fold_function(xe_module *m, xe_function *f)
          if (i->opcode != SpvOpPhi && null_ints(m, i))
             n++;
          if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || array_cast(m, i) ||
-             printf_format(m, i) || import_cast(m, i)) {
+             printf_format(m, i) || import_cast(m, i) || dedupe_phi(m, i)) {
             n++;
             continue;
          }

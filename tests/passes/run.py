@@ -46,7 +46,7 @@ STAGES = ("format", "build", "xeopt", "spirv-val", "output", "remarks", "manifes
 # A tag is upper-case, like a FileCheck prefix, so `RUN-PAD:` is a run and
 # `PAD-REMARK:` one of its checks.
 RUN_RE = re.compile(r"\bRUN(?:-([A-Z][A-Z0-9_]*))?:(.*)$")
-KEY_RE = re.compile(r"\b(CLANG|LLVM-SPIRV|OCLOC|EXPECT-FAIL):(.*)$")
+KEY_RE = re.compile(r"\b(CLANG|LLVM-SPIRV|OCLOC|TARGET-ENV|EXPECT-FAIL):(.*)$")
 # A comment line that starts like a directive: `// WORD:` or `; WORD:`.
 DIRECTIVE_RE = re.compile(r"^\s*(?://|;)\s*([A-Z][A-Z0-9_]*(?:-[A-Z0-9_]+)*):")
 
@@ -80,7 +80,8 @@ def parse(path):
     clang and llvm_spirv (extra arguments), ocloc (device list), expect_fail
     ((stage, regex) or None).  A malformed file raises TestFailure('format').
     """
-    t = {"runs": [], "clang": [], "llvm_spirv": [], "ocloc": ["dg2"], "expect_fail": None}
+    t = {"runs": [], "clang": [], "llvm_spirv": [], "ocloc": ["dg2"], "expect_fail": None,
+         "target_env": "spv1.4"}
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     for n, line in enumerate(lines, 1):
@@ -98,6 +99,10 @@ def parse(path):
             t["llvm_spirv"] += shlex.split(val)
         elif key == "OCLOC":
             t["ocloc"] = [d for d in val.replace(",", " ").split() if d]
+        elif key == "TARGET-ENV":
+            if not re.fullmatch(r"spv1\.[0-6]", val):
+                raise TestFailure("format", f"{path}:{n}: TARGET-ENV is spv1.0 .. spv1.6")
+            t["target_env"] = val
         elif key == "EXPECT-FAIL":
             stage, _, want = val.partition(" ")
             if stage not in STAGES:
@@ -112,7 +117,7 @@ def parse(path):
     # directive (CHEK:, REMARKS:, a tag with no RUN line) would check nothing
     # and the test would pass.  Every comment that starts with an upper-case
     # word and a colon must be a directive this file uses.
-    known = {"RUN", "CLANG", "LLVM-SPIRV", "OCLOC", "EXPECT-FAIL"}
+    known = {"RUN", "CLANG", "LLVM-SPIRV", "OCLOC", "TARGET-ENV", "EXPECT-FAIL"}
     for tag in tags:
         known |= {f"RUN-{tag}" if tag else "RUN"}
         for p in ((tag, f"{tag}-REMARK", f"{tag}-MANIFEST") if tag else ("CHECK", "REMARK", "MANIFEST")):
@@ -148,7 +153,7 @@ def build_input(path, t, work):
     """Compiles or assembles the test's input into work/in.spv."""
     out = os.path.join(work, "in.spv")
     if path.endswith(".spvasm"):
-        cmd = [tool("SPIRV_AS", "spirv-as"), "--target-env", "spv1.4", path, "-o", out]
+        cmd = [tool("SPIRV_AS", "spirv-as"), "--target-env", t["target_env"], path, "-o", out]
         rc, so, se = sh(cmd)
         if rc:
             raise TestFailure("build", f"{quote(cmd)} failed:\n{so}{se}")
@@ -179,8 +184,13 @@ def filecheck(path, prefix, input_path, stage, label):
         raise TestFailure(stage, f"{label}: FileCheck --check-prefix={prefix} on {input_path} failed:\n{so}{se}")
 
 
-def ocloc(spv, devices, work, label):
+def ocloc(spv, devices, work, label, target_env="spv1.4"):
     exe = shutil.which(tool("OCLOC", "ocloc"))
+    if target_env > "spv1.4":
+        # ocloc 22.43 rejects SPIR-V 1.5 and later: ocloc 26 judges.
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        tc = os.environ.get("XEOPT_TOOLCHAINS", os.path.join(root, "build", "toolchains"))
+        exe = shutil.which(os.path.join(tc, "bin", "ocloc-26"))
     if not exe:
         if os.environ.get("XEOPT_REQUIRE_OCLOC") == "1":
             raise TestFailure("ocloc", "ocloc is required (XEOPT_REQUIRE_OCLOC=1) but missing")
@@ -243,7 +253,7 @@ def run_one(path, xeopt, tag, options, line, t, spv_in, work, text):
         if stage in checked:
             filecheck(path, prefixes[stage], inputs[stage], stage, label)
 
-    ocloc(out, t["ocloc"], work, label)
+    ocloc(out, t["ocloc"], work, label, t["target_env"])
     print(f"{label}: ok (checked {', '.join(checked)}; spirv-val, --verify"
           f"{', IGC ' + ','.join(t['ocloc']) if shutil.which(tool('OCLOC', 'ocloc')) else ''})")
 
