@@ -81,11 +81,11 @@ typedef struct xe_options {
     * none of its enabling rewrites (empty-block bypass, short-circuit
     * merge, phi-to-select): in a first run of the pipeline no later pass
     * rewrote them, so those rewrites served nothing and IGC 2.40 compiles
-    * them longer (driver.c, issue 30). */
+    * them longer (src/driver/plain.h, issue 30). */
    xe_strlist cfg_plain;
    /* Internal: kernels canonicalize leaves as the front end wrote them but
-    * for its repairs (printf's format): in the first run no pass after it
-    * rewrote them (driver.c, plain.h). */
+    * for its repairs (printf's format, repeated OpPhi pairs): in the first
+    * run no pass after it rewrote them (src/driver/plain.h). */
    xe_strlist canon_plain;
 } xe_options;
 

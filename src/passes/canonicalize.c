@@ -652,14 +652,22 @@ static bool dedupe_phi(const xe_module *m, xe_inst *i)
    return ndrop > 0;
 }
 
-/* The repairs only (printf's format, repeated phi pairs), for a function
- * whose kernels the driver lists in canon_plain. */
+/* The repairs of one instruction (printf's format, repeated phi pairs):
+ * made in every function, also where the driver lists the kernel in
+ * canon_plain. */
+static bool repair_inst(xe_module *m, xe_inst *i)
+{
+   return printf_format(m, i) || dedupe_phi(m, i);
+}
+
+/* The repairs only, for a function whose kernels the driver lists in
+ * canon_plain. */
 static unsigned repair_function(xe_module *m, xe_function *f)
 {
    unsigned n = 0;
    xe_foreach_block(b, f) {
       xe_foreach_inst_safe(i, next, &b->insts)
-         n += printf_format(m, i) || dedupe_phi(m, i);
+         n += repair_inst(m, i);
    }
    return n;
 }
@@ -672,7 +680,7 @@ static unsigned fold_function(xe_module *m, xe_function *f)
          if (i->opcode != SpvOpPhi && null_ints(m, i))
             n++;
          if (cast_byte_uses(m, i) || fold_byte_chain(m, i) || array_cast(m, i) ||
-             printf_format(m, i) || import_cast(m, i) || dedupe_phi(m, i)) {
+             repair_inst(m, i) || import_cast(m, i)) {
             n++;
             continue;
          }
