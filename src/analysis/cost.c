@@ -182,7 +182,11 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .reg_indirect = 19.8, /* M (IGC 2.40, ocloc 26.27): histogram_private narrowed to ushort[32] in
                             * registers (--target=none): loop body 1055 -> 6118 instructions over 128
                             * accesses of 2 bytes */
-      .reg_limit = 64, /* provisional: pvc's */
+      .reg_limit = 192, /* M (IGC 2.40): a lone uint[48] (192 B) indexed by loaded data stays in
+                            * registers (0 private messages), uint[56] (224 B) goes to scratch
+                            * (239); private_arrays_hist17's histogram narrowed to uint[32]
+                            * (128 B) moves into registers (272 -> 0 private messages, ISA
+                            * estimate 18,210 -> 98,181) */
       .reg_total = 256, /* M (IGC 2.40): float4[9] + float4[4] (208 B, tests/passes/private-arrays-
                             * split-refused.cl) split or not: 0 private messages, ISA estimate
                             * 876 -> 714; A: the round number above 208 */
@@ -224,7 +228,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .priv_byte = 0.25, /* provisional: pvc's */
       .reg_indirect = 19.8, /* M (IGC 2.40): as bmg (histogram_private 1055 -> 6118, the same
                             * code as bmg in every kernel measured) */
-      .reg_limit = 64, /* provisional: pvc's */
+      .reg_limit = 192, /* M (IGC 2.40): as bmg (lnl's code was bmg's) */
       .reg_total = 256, /* M (IGC 2.40): as bmg (208 B split: 876 -> 714, 0 private) */
       .lane0_base = 2, /* provisional: pvc's */
       .lane0_shared = 7, /* A: bmg's (lnl's code was bmg's wherever both were compiled) */
@@ -263,7 +267,8 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .priv_byte = 0.25, /* provisional: pvc's */
       .reg_indirect = 17.7, /* M (IGC 2.40): histogram_private narrowed, loop body 1074 -> 5609
                             * over 128 accesses of 2 bytes */
-      .reg_limit = 64, /* provisional: pvc's */
+      .reg_limit = 192, /* M (IGC 2.40): as bmg (uint[48] in registers, uint[56] not;
+                            * private_arrays_hist17's uint[32] in registers) */
       .reg_total = 256, /* M (IGC 2.40): 208 B split or not in registers (0 private), ISA
                             * estimate 991 -> 775; A: the round number above 208 */
       .lane0_base = 2, /* provisional: pvc's */
