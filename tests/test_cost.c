@@ -164,14 +164,25 @@ START_TEST(refused_versioning)
    ck_assert_msg(strstr(rem, "[subgroup-versioning] applied: versioned the region"), "%s", rem);
    free(rem);
    free(dis);
+   /* version_loop: a gain on every device, but on dg2 one under
+    * XE_COST_MIN_GAIN (IGC compiles the versioned kernel SIMD16 there, 46%
+    * longer per work-item), so every device together refuses it and the
+    * others alone make it. */
    ck_assert_int_eq(run("version_loop", "-O2", &rem, &dis), 0);
-   p = strstr(rem, "[subgroup-versioning] applied: versioned the region guarded by %cmp");
+   p = strstr(rem, "[subgroup-versioning] missed: no fast copy of the region guarded by %cmp: the "
+                   "cost model's gain on dg2 is under 5% (estimate dg2 ");
    ck_assert_msg(p, "%s", rem);
-   p = strstr(p, "(cost model: dg2 ");
+   p = strstr(p, "(estimate dg2 ");
    double b2 = 0, a2 = 0;
-   ck_assert_msg(p && sscanf(p, "(cost model: dg2 %lf -> %lf, pvc/bmg/lnl/ptl %lf -> %lf", &b, &a, &b2,
+   ck_assert_msg(p && sscanf(p, "(estimate dg2 %lf -> %lf, pvc/bmg/lnl/ptl %lf -> %lf", &b, &a, &b2,
                             &a2) == 4 &&
-                 a < b && a2 < b2, "%s", rem);
+                 a < b && a > b * 0.95 && a2 < b2 * 0.95, "%s", rem);
+   ck_assert(!strstr(dis, "OpGroupIAdd"));
+   free(rem);
+   free(dis);
+   ck_assert_int_eq(run("version_loop", "-O2 --target=pvc,bmg,lnl,ptl", &rem, &dis), 0);
+   ck_assert_msg(strstr(rem, "[subgroup-versioning] applied: versioned the region guarded by %cmp"),
+                 "%s", rem);
    ck_assert(strstr(dis, "OpGroupIAdd") && strstr(dis, "OpSubgroupBlockReadINTEL"));
    free(rem);
    free(dis);
@@ -227,19 +238,19 @@ static const char *after_test_target(const char *dis, int which, char *buf, size
 START_TEST(measure_path)
 {
    char *rem = NULL, *dis = NULL, buf[128];
-   ck_assert_int_eq(run("version_loop", "-O2 --measure-path=fast", &rem, &dis), 0);
+   ck_assert_int_eq(run("version_loop", "-O2 --target=pvc --measure-path=fast", &rem, &dis), 0);
    const char *p = after_test_target(dis, 1, buf, sizeof(buf));
    ck_assert_msg(p && !strncmp(p, "OpReturn", 8), "%s", dis);
    p = after_test_target(dis, 0, buf, sizeof(buf));
    ck_assert_msg(p && strncmp(p, "OpReturn", 8), "%s", dis);
    free(rem);
    free(dis);
-   ck_assert_int_eq(run("version_loop", "-O2 --measure-path=slow", &rem, &dis), 0);
+   ck_assert_int_eq(run("version_loop", "-O2 --target=pvc --measure-path=slow", &rem, &dis), 0);
    p = after_test_target(dis, 0, buf, sizeof(buf));
    ck_assert_msg(p && !strncmp(p, "OpReturn", 8), "%s", dis);
    free(rem);
    free(dis);
-   ck_assert_int_ne(run("version_loop", "-O2 --measure-path=both", &rem, &dis), 0);
+   ck_assert_int_ne(run("version_loop", "-O2 --target=pvc --measure-path=both", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "--measure-path takes fast or slow"), "%s", rem);
    free(rem);
    free(dis);
@@ -285,8 +296,12 @@ START_TEST(isa_check_refuses)
    ck_assert(strstr(dis, "OpGroupIAdd"));
    free(rem);
    free(dis);
+   /* Without the model the kernel is versioned; IGC finds that worse on
+    * dg2, and the model's own output (not versioned: its dg2 gain is
+    * under XE_COST_MIN_GAIN) is kept. */
    ck_assert_int_eq(run("version_loop", "-O2 --isa-check=dg2,pvc", &rem, &dis), 0);
-   ck_assert_msg(strstr(rem, "[isa-check] missed: original kept: IGC's output is worse on dg2 ") &&
+   ck_assert_msg(strstr(rem, "[isa-check] note: rewritten again with the cost model asked: IGC's "
+                             "output without it is worse on dg2 ") &&
                  strstr(rem, "SIMD32 -> SIMD16"), "%s", rem);
    ck_assert(!strstr(dis, "OpGroupIAdd"));
    free(rem);

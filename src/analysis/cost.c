@@ -915,6 +915,23 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
    return ok;
 }
 
+bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
+                        const double after[XE_DEV_COUNT], enum xe_device *thin)
+{
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if (!(devices & (1u << d)))
+         continue;
+      double b = before[d], a = after[d];
+      /* Equal within xe_cost_compare's rounding tolerance is unchanged. */
+      if (fabs(a - b) <= 1e-9 * fabs(b) || a <= b * (1 - XE_COST_MIN_GAIN))
+         continue;
+      if (thin)
+         *thin = (enum xe_device)d;
+      return false;
+   }
+   return true;
+}
+
 void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[XE_DEV_COUNT],
                     const double after[XE_DEV_COUNT])
 {

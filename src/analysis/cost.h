@@ -136,6 +136,13 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
                      const xe_cost_change *change, double before[XE_DEV_COUNT],
                      double after[XE_DEV_COUNT], enum xe_device *worst);
 
+/* For the estimates of xe_cost_compare: true when on every device of the
+ * set the change leaves the estimate as it is or lowers it by at least
+ * XE_COST_MIN_GAIN of it; otherwise *thin is the first device where the
+ * estimate moves by less (or rises).  The set must not be empty. */
+bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
+                        const double after[XE_DEV_COUNT], enum xe_device *thin);
+
 /* "dg2 120 -> 96, pvc/bmg 80 -> 85" for the devices of the set (devices
  * with the same rounded estimates in one entry), into buf (n bytes,
  * truncated to fit). */
@@ -185,6 +192,18 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
  * row of n elements has at most one partial or straddling sub-group per
  * n / sub-group size ones; 0.9 is the share at 10 sub-groups per row. */
 #define XE_COST_FAST_FRACTION 0.9
+
+/* The least gain, as a fraction of the kernel's estimate, that block-io
+ * and subgroup-versioning take as a gain on a device (docs/cost-model.md,
+ * "How passes ask").  On testdata the gains under it went either way in
+ * IGC: block-io's histogram_private (model -1.5% on dg2) and barrier_local
+ * (-2.4%) longer under IGC 2.40 on pvc, hist_uint (-2.8%) with its loop
+ * unrolled twice as far on every device, block_io_types' 64-bit load on
+ * dg2 (-2.7%; IGC 22.43 75 -> 80), version_loop on dg2 (-2.7%; IGC
+ * compiles the versioned kernel SIMD16: 46% more per work-item).  The
+ * least gain among the rewrites that gained was 9.4% (block_io_wide_store
+ * on pvc, IGC 2.40 ISA estimate 75 -> 63). */
+#define XE_COST_MIN_GAIN 0.05
 
 /* The cost of a sub-group versioned region (REWRITES.md section 6) per run
  * of its test, as the sub-groups run it: the test (version_test, plus

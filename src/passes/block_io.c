@@ -425,6 +425,17 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
             no[n] = strdup(msg);
       nconv = 0;
    }
+   if (nconv && devs && !xe_cost_clear_gain(devs, before, after, &worst)) {
+      char est[160], msg[400];
+      xe_cost_format(est, sizeof(est), devs, before, after);
+      snprintf(msg, sizeof(msg), "not converted: the cost model's gain on %s is under %.0f%% "
+               "(estimate %s cycles), where IGC's own choices decide",
+               xe_device_name(worst), 100 * XE_COST_MIN_GAIN, est);
+      for (unsigned n = 0; n < nacc; n++)
+         if (!no[n])
+            no[n] = strdup(msg);
+      nconv = 0;
+   }
    for (unsigned n = 0; n < nacc; n++) {
       if (no[n]) {
          xe_remark(r, k->name, XE_REMARK_MISSED, "%s via %s: %s", acc[n].store ? "store" : "load",
