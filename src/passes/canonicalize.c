@@ -774,7 +774,15 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
                       "rewrote it, and IGC 2.40 compiles canonicalized code longer (darktable "
                       "vng_interpolate through clang 21, bmg: 5044 -> 8609 by the estimate per work-item); "
                       "canonicalized with --target=none and under --isa-check", owner);
-         progress |= repair_function(m, f) > 0;
+         unsigned nr = repair_function(m, f);
+         if (nr) {
+            const char *fname = xe_name(m, xe_function_id(f));
+            xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
+                      "repaired %u instruction(s) in %s%s (printf format strings, repeated OpPhi "
+                      "pairs)", nr, owner ? "kernel " : "function ",
+                      owner ? owner : fname ? fname : "?");
+         }
+         progress |= nr > 0;
          continue;
       }
       unsigned n = fold_function(m, f);
