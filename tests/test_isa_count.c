@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cost.h"
 #include "isa_check.h"
 #include "isa_count.h"
 #include "testutil.h"
@@ -351,6 +352,40 @@ static const char zeinfo_text[] =
    "      - index:           0\n"
    "...\n";
 
+/* bench/isa's per-work-item rule (isa_width, which bench/o2-judge and
+ * bench/isa-sweep use) is --isa-check's (xe_cost_isa_at) on every device:
+ * a SIMD32 kernel against a SIMD16 one is 2x on dg2 and 1x on the 64-byte
+ * register devices.  bench/isa once had the 1x for pvc alone, which
+ * doubled a SIMD32 -> SIMD16 change on bmg, lnl and ptl. */
+START_TEST(isa_width_matches_c)
+{
+   char *isa = tu_src("bench/isa");
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      static const unsigned widths[] = { 8, 16, 32 };
+      for (unsigned a = 0; a < 3; a++) {
+         for (unsigned b = 0; b < 3; b++) {
+            xe_isa_counts c = { .instructions = 1000, .simd = widths[a] };
+            double ratio = xe_cost_isa_at((enum xe_device)d, &c, widths[b]) /
+                           xe_cost_isa((enum xe_device)d, &c);
+            char *out = NULL;
+            int rc = tu_sh(&out, NULL,
+                           "python3 -c 'import importlib.machinery as m, sys\n"
+                           "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
+                           "print(b.isa_width(sys.argv[2], int(sys.argv[4])) / "
+                           "b.isa_width(sys.argv[2], int(sys.argv[3])))' '%s' %s %u %u",
+                           isa, xe_device_name((enum xe_device)d), widths[a], widths[b]);
+            double py = 0;
+            ck_assert_msg(rc == 0 && out && sscanf(out, "%lf", &py) == 1, "bench/isa: %s", out);
+            ck_assert_msg(py == ratio, "%s SIMD%u -> SIMD%u: bench/isa x%g, xe_cost_isa_at x%g",
+                          xe_device_name((enum xe_device)d), widths[a], widths[b], py, ratio);
+            free(out);
+         }
+      }
+   }
+   free(isa);
+}
+END_TEST
+
 START_TEST(zeinfo_simd_widths)
 {
    ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "k_long"), 32);
@@ -425,6 +460,7 @@ int main(void)
    TCase *tc = tcase_create("count");
    tcase_set_timeout(tc, 600);
    tcase_add_test(tc, listing_counts);
+   tcase_add_test(tc, isa_width_matches_c);
    tcase_add_test(tc, listing_matches_bench_isa);
    tcase_add_test(tc, ptm_simd_widths);
    tcase_add_test(tc, listing26_counts);
