@@ -415,22 +415,19 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    enum xe_device worst = XE_DEV_DG2;
    unsigned devs = xe_options_target(opt, k->name);
    xe_cost_change ch = { .block = conv, .nblock = nconv };
-   if (nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst)) {
-      char est[160], msg[320];
-      xe_cost_format(est, sizeof(est), devs, before, after);
-      snprintf(msg, sizeof(msg), "not converted: the cost model says slower on %s (estimate %s cycles)",
-               xe_device_name(worst), est);
-      for (unsigned n = 0; n < nacc; n++)
-         if (!no[n])
-            no[n] = strdup(msg);
-      nconv = 0;
-   }
-   if (nconv && devs && !xe_cost_clear_gain(devs, before, after, &worst)) {
+   /* Refused when slower on a target device, or when the gain there is
+    * under XE_COST_MIN_GAIN (cost.h). */
+   bool slower = nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst);
+   if (slower || (nconv && devs && !xe_cost_clear_gain(devs, before, after, &worst))) {
       char est[160], msg[400];
       xe_cost_format(est, sizeof(est), devs, before, after);
-      snprintf(msg, sizeof(msg), "not converted: the cost model's gain on %s is under %.0f%% "
-               "(estimate %s cycles), where IGC's own choices decide",
-               xe_device_name(worst), 100 * XE_COST_MIN_GAIN, est);
+      if (slower)
+         snprintf(msg, sizeof(msg), "not converted: the cost model says slower on %s (estimate %s cycles)",
+                  xe_device_name(worst), est);
+      else
+         snprintf(msg, sizeof(msg), "not converted: the cost model's gain on %s is under %.0f%% "
+                  "(estimate %s cycles), where IGC's own choices decide",
+                  xe_device_name(worst), 100 * XE_COST_MIN_GAIN, est);
       for (unsigned n = 0; n < nacc; n++)
          if (!no[n])
             no[n] = strdup(msg);
