@@ -219,43 +219,34 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       }
    }
    free(conv);
-   char nb[64];
    xe_cost_format(est, nest, devs, before, after);
    /* A gain under XE_COST_MIN_GAIN on a device is within what the
     * assumed fast fraction and IGC's SIMD choice move (version_loop on
     * dg2: 291 -> 283 by the model, 46% longer per work-item in IGC). */
    enum xe_device thin = XE_DEV_DG2;
-   if (ok && !xe_cost_clear_gain(devs, before, after, &thin)) {
-      if (c->no_guard)
-         xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-                   "no fast copy of the kernel body: the cost model's gain on %s is under %.0f%% "
-                   "(estimate %s cycles), where IGC's own choices decide",
-                   xe_device_name(thin), 100 * XE_COST_MIN_GAIN, est);
-      else
-         xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-                   "no fast copy of the region guarded by %s: the cost model's gain on %s is under "
-                   "%.0f%% (estimate %s cycles), where IGC's own choices decide",
-                   xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(thin),
-                   100 * XE_COST_MIN_GAIN, est);
+   bool thin_gain = ok && !xe_cost_clear_gain(devs, before, after, &thin);
+   if (ok && !thin_gain)
+      return true;
+   char nb[64], what[128];
+   if (c->no_guard)
+      snprintf(what, sizeof(what), "no fast copy of the kernel body");
+   else
+      snprintf(what, sizeof(what), "no fast copy of the region guarded by %s",
+               xe_id_text(m, gcond, nb, sizeof(nb)));
+   if (thin_gain) {
+      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
+                "%s: the cost model's gain on %s is under %.0f%% (estimate %s cycles), where IGC's "
+                "own choices decide", what, xe_device_name(thin), 100 * XE_COST_MIN_GAIN, est);
       return false;
    }
-   if (ok)
-      return true;
    /* Where version_simd decided it, say so. */
    double vs = xe_cost_weights_of(worst)->version_simd;
    const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + 1e-9)
                          ? ", once IGC's SIMD width for a kernel with a sub-group operation is counted" : "";
-   if (c->no_guard)
-      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-                "no fast copy of the kernel body: the cost model says slower on %s (estimate %s "
-                "cycles; %u block access(es) do not pay for the sub-group test%s)",
-                xe_device_name(worst), est, c->nc, simd);
-   else
-      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-                "no fast copy of the region guarded by %s: the cost model says slower on %s "
-                "(estimate %s cycles; %u block access(es) and the guard do not pay for the "
-                "sub-group test%s)", xe_id_text(m, gcond, nb, sizeof(nb)), xe_device_name(worst), est,
-                c->nc, simd);
+   xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
+             "%s: the cost model says slower on %s (estimate %s cycles; %u block access(es)%s do not "
+             "pay for the sub-group test%s)", what, xe_device_name(worst), est, c->nc,
+             c->no_guard ? "" : " and the guard", simd);
    return false;
 }
 
