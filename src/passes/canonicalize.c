@@ -719,6 +719,13 @@ static unsigned fold_function(xe_module *m, xe_function *f)
    return n;
 }
 
+/* What a remark about function f names: its kernel, else its own name. */
+static const char *who(const xe_module *m, const xe_function *f, const char *owner)
+{
+   const char *name = owner ? owner : xe_name(m, xe_function_id(f));
+   return name ? name : "?";
+}
+
 bool xeopt_pass_canonicalize(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
@@ -775,13 +782,10 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
                       "vng_interpolate through clang 21, bmg: 5044 -> 8609 by the estimate per work-item); "
                       "canonicalized with --target=none and under --isa-check", owner);
          unsigned nr = repair_function(m, f);
-         if (nr) {
-            const char *fname = xe_name(m, xe_function_id(f));
+         if (nr)
             xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
                       "repaired %u instruction(s) in %s%s (printf format strings, repeated OpPhi "
-                      "pairs)", nr, owner ? "kernel " : "function ",
-                      owner ? owner : fname ? fname : "?");
-         }
+                      "pairs)", nr, owner ? "kernel " : "function ", who(m, f, owner));
          progress |= nr > 0;
          continue;
       }
@@ -789,11 +793,10 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
       if (!n)
          continue;
       progress = true;
-      const char *fname = xe_name(m, xe_function_id(f));
       xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
                 "rewrote %u instruction(s) in %s%s (selects on a constant condition, "
-                "shift-pair sign extensions, byte-offset addresses, address-space casts)", n, owner ? "kernel " : "function ",
-                owner ? owner : fname ? fname : "?");
+                "shift-pair sign extensions, byte-offset addresses, address-space casts)", n,
+                owner ? "kernel " : "function ", who(m, f, owner));
    }
    xe_foreach_fn(f, m)
       f->mark = 0;
