@@ -906,7 +906,7 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
       after[d] = xe_cost_function(m, fn, (enum xe_device)d, change).cycles;
       /* Not slower: equal counts as not worse (a rewrite the model cannot
        * tell apart still has its other benefits, e.g. register pressure). */
-      if (after[d] > before[d] * (1 + 1e-9) && ok) {
+      if (after[d] > before[d] * (1 + XE_COST_TIE) && ok) {
          ok = false;
          if (worst)
             *worst = (enum xe_device)d;
@@ -922,8 +922,7 @@ bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
       if (!(devices & (1u << d)))
          continue;
       double b = before[d], a = after[d];
-      /* Equal within xe_cost_compare's rounding tolerance is unchanged. */
-      if (fabs(a - b) <= 1e-9 * fabs(b) || a <= b * (1 - XE_COST_MIN_GAIN))
+      if (fabs(a - b) <= XE_COST_TIE * fabs(b) || a <= b * (1 - XE_COST_MIN_GAIN))
          continue;
       if (thin)
          *thin = (enum xe_device)d;

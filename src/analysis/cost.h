@@ -193,6 +193,12 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
  * n / sub-group size ones; 0.9 is the share at 10 sub-groups per row. */
 #define XE_COST_FAST_FRACTION 0.9
 
+/* Two estimates within this fraction of each other are equal: sums of
+ * the same weights in another order differ in their last bits, and a
+ * rounding must not turn a tie into a refusal
+ * (tests/passes/subgroup-versioning-cost-tie.cl). */
+#define XE_COST_TIE 1e-9
+
 /* The least gain, as a fraction of the kernel's estimate, that block-io
  * and subgroup-versioning take as a gain on a device (docs/cost-model.md,
  * "How passes ask").  On testdata the gains under it went either way in

@@ -644,8 +644,8 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
          /* Both per as many work-items as the current output's thread. */
          double ea = estimate(d, a, kernel_versioned(&r->remarks, name) ? pcur : NULL, name, a->c.simd);
          double eb = estimate(d, b, kernel_versioned(&t.remarks, name) ? &pp : NULL, name, a->c.simd);
-         lower |= eb < ea * (1 - 1e-9);
-         higher |= eb > ea * (1 + 1e-9);
+         lower |= eb < ea * (1 - XE_COST_TIE);
+         higher |= eb > ea * (1 + XE_COST_TIE);
          snprintf(figs[nf++], sizeof(figs[0]), "%s %.0f -> %.0f", xe_device_name(d), ea, eb);
       }
       if (!lower || higher)
@@ -786,7 +786,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
             bool v = pm.ok && kernel_versioned(&r->remarks, name);
             double eb = estimate(d, b, v ? &pm : NULL, name, a->c.simd);
             describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, v);
-            if (eb > xe_cost_isa(d, &a->c) * (1 + 1e-9)) {
+            if (eb > xe_cost_isa(d, &a->c) * (1 + XE_COST_TIE)) {
                worse = true;
                if (!worst)
                   worst = xe_device_name(d);

@@ -213,7 +213,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       after[d] = outside + fb * run;
       if (first_sg)
          after[d] *= xe_cost_weights_of((enum xe_device)d)->version_simd;
-      if (after[d] > before[d] * (1 + 1e-9) && ok) {
+      if (after[d] > before[d] * (1 + XE_COST_TIE) && ok) {
          ok = false;
          worst = (enum xe_device)d;
       }
@@ -241,7 +241,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    }
    /* Where version_simd decided it, say so. */
    double vs = xe_cost_weights_of(worst)->version_simd;
-   const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + 1e-9)
+   const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + XE_COST_TIE)
                          ? ", once IGC's SIMD width for a kernel with a sub-group operation is counted" : "";
    xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
              "%s: the cost model says slower on %s (estimate %s cycles; %u block access(es)%s do not "
