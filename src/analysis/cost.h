@@ -139,7 +139,8 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
 /* For the estimates of xe_cost_compare: true when on every device of the
  * set the change leaves the estimate as it is or lowers it by at least
  * XE_COST_MIN_GAIN of it; otherwise *thin is the first device where the
- * estimate moves by less (or rises).  The set must not be empty. */
+ * estimate moves by less (or rises).  True for the empty set
+ * (--target=none: the model is not asked). */
 bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
                         const double after[XE_DEV_COUNT], enum xe_device *thin);
 

@@ -418,7 +418,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    /* Refused when slower on a target device, or when the gain there is
     * under XE_COST_MIN_GAIN (cost.h). */
    bool slower = nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst);
-   if (slower || (nconv && devs && !xe_cost_clear_gain(devs, before, after, &worst))) {
+   if (slower || (nconv && !xe_cost_clear_gain(devs, before, after, &worst))) {
       char est[160], msg[400];
       xe_cost_format(est, sizeof(est), devs, before, after);
       if (slower)
