@@ -55,7 +55,9 @@ static int run(const char *name, const char *args, char **rem, char **dis)
 START_TEST(accepted)
 {
    char *rem = NULL, *dis = NULL;
-   ck_assert_int_eq(run("sg_wide", "-O2", &rem, &dis), 0);
+   /* Not pvc: there IGC 2.40 makes these block reads itself, the kernel
+    * declaring its work-group size (igc_block; refused_block_read_per_target). */
+   ck_assert_int_eq(run("sg_wide", "-O2 --target=dg2,bmg,lnl,ptl", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "merged into one 8-wide block read"), "%s", rem);
    /* block-io's conversion is accepted (subgroup-versioning's refusal of
     * a fast copy for the store alone may mention the model). */
@@ -101,8 +103,9 @@ START_TEST(refused_block_read_per_target)
 {
    char *rem = NULL, *dis = NULL;
    ck_assert_int_eq(run("sg_copy", "-O2", &rem, &dis), 0);
-   ck_assert_msg(strstr(rem, "load via %arrayidx: not converted: the cost model says slower on pvc "
-                             "(estimate dg2 "), "%s", rem);
+   ck_assert_msg(strstr(rem, "load via %arrayidx: not converted: on pvc IGC makes it a block message "
+                             "itself, the kernel declaring LocalSize, and the conversion only adds "
+                             "lane 0's base (estimate dg2 "), "%s", rem);
    ck_assert(!strstr(dis, "OpSubgroupBlockReadINTEL"));
    free(rem);
    free(dis);
@@ -273,8 +276,11 @@ START_TEST(isa_check_refuses)
    /* A rewrite IGC confirms is kept, with both figures.  Without the
     * model sg_wide is versioned (ISA estimate dg2 91 -> 74); the probe
     * finds the model's plain block reads better still (62) and keeps
-    * those: --isa-check does not end worse than plain -O2. */
-   ck_assert_int_eq(run("sg_wide", "-O2 --isa-check=dg2,pvc", &rem, &dis), 0);
+    * those: --isa-check does not end worse than plain -O2.  The model
+    * is asked for dg2: for pvc it refuses the block reads (IGC 2.40 makes
+    * them itself in a kernel that declares its work-group size; the
+    * judge here, IGC 22.43, does not). */
+   ck_assert_int_eq(run("sg_wide", "-O2 --target=dg2 --isa-check=dg2,pvc", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "[isa-check] note: rewritten again with the cost model asked: IGC's output "
                              "of the model's rewrite scores better than the one without it (ISA estimate "
                              "without -> with the model: dg2 74 -> 62; pvc 58 -> 45)"), "%s", rem);

@@ -28,7 +28,7 @@ static const struct {
    W(alu), W(alu64), W(fp64), W(mul64), W(math), W(branch), W(builtin), W(send),
    W(msg_scattered), W(msg_block), W(msg_private), W(msg_slm), W(msg_atomic), W(priv_addr),
    W(generic_check), W(priv_byte), W(reg_indirect), W(reg_limit), W(reg_total), W(lane0_base),
-   W(lane0_shared), W(lane0_lane), W(broadcast), W(reduce), W(version_test), W(version_access),
+   W(lane0_shared), W(lane0_lane), W(igc_block), W(broadcast), W(reduce), W(version_test), W(version_access),
    W(version_shared), W(version_utest), W(version_uaccess), W(version_uguard), W(version_simd),
    W(barrier),
 };

@@ -146,6 +146,12 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
       .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
       .lane0_lane = 3,     /* M: sgemm_tiled pvc: as dg2 (loop body 76 -> 77, 1383 -> 1397) */
+      .igc_block = 1,      /* M (IGC 2.40; 22.43 did not): a loop over in[k * 4096 + i] and the
+                            * store out[i], with reqd_work_group_size(32 or 64) alone or with
+                            * intel_reqd_sub_group_size(16): both accesses are block messages
+                            * in the input's ISA (bmg, lnl, ptl, dg2: scattered); xeopt's block
+                            * read adds lane 0's base: 50 -> 55 instructions, block_io_loop
+                            * 69 -> 75 (docs/cost-model.md) */
       .broadcast = 2,      /* M */
       .reduce = 14,        /* M: REWRITES.md section 6 (issue 17): ~14 scalar instructions */
       .version_test = 19,  /* M: as dg2: sg_copy (1) 24, guarded_copy (2) 28, block_io_types (7)
@@ -533,6 +539,14 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
    return s;
 }
 
+/* Does IGC make the candidate block accesses block messages itself on
+ * this device (igc_block; the kernel declares LocalSize)?  Measured for
+ * addresses from the x id only; a y/z-varying one keeps lane0_lane. */
+static bool igc_blocks(const walk *wk)
+{
+   return wk->w->igc_block && wk->ch && wk->ch->local_size_declared;
+}
+
 static bool in_block_set(const xe_cost_change *ch, const xe_inst *i)
 {
    for (unsigned k = 0; ch && k < ch->nblock; k++)
@@ -645,7 +659,7 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       xe_foreach_inst(i, &b->insts) {
          if (!has_side_effect(i))
             continue;
-         bool conv = in_block_set(wk->ch, i) && !lane_varying_yz(m, xe_op(i, 0), 0);
+         bool conv = in_block_set(wk->ch, i) && !igc_blocks(wk) && !lane_varying_yz(m, xe_op(i, 0), 0);
          for (unsigned k = 0; k < xe_nops(i); k++) {
             if (xe_op_kind(i, k) != XE_W_ID)
                continue;
@@ -661,7 +675,7 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       xe_inst *d = xe_def(m, stack[--sp]);
       if (!d || !d->block || d->block->fn != f)
          continue;
-      bool conv = in_block_set(wk->ch, d) && !lane_varying_yz(m, xe_op(d, 0), 0);
+      bool conv = in_block_set(wk->ch, d) && !igc_blocks(wk) && !lane_varying_yz(m, xe_op(d, 0), 0);
       for (unsigned k = 0; k < xe_nops(d); k++) {
          if (xe_op_kind(d, k) != XE_W_ID || (conv && k == 0))
             continue;
@@ -714,6 +728,10 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       return w->send + w->msg_slm;
    }
    if (sc == SpvStorageClassCrossWorkgroup || sc == SpvStorageClassGeneric) {
+      if (in_block_set(wk->ch, i) && igc_blocks(wk) && !lane_varying_yz(m, ptr, 0)) {
+         wk->c.scattered += freq; /* priced as before: IGC's own block message either way */
+         return w->send + w->msg_scattered + w->lane0_base;
+      }
       if (in_block_set(wk->ch, i)) {
          wk->c.block += freq;
          if (lane_varying_yz(m, ptr, 0))

@@ -75,6 +75,10 @@ typedef struct xe_cost_weights {
    double lane0_lane;     /* a block access whose address depends on a y/z invocation id: IGC
                            * computes it per lane anyway (kept live) and moves lane 0's out;
                            * replaces lane0_base */
+   double igc_block;      /* 1 when IGC makes a kernel's contiguous global accesses block
+                           * messages itself once the kernel declares LocalSize
+                           * (reqd_work_group_size): converting one there gains no message
+                           * and adds lane0_base, the per-lane address staying live; else 0 */
    double broadcast;      /* OpGroupBroadcast / shuffle */
    double reduce;         /* sub-group reduction or vote */
    double version_test;   /* subgroup-versioning's run-time test, fixed part */
@@ -122,6 +126,9 @@ typedef struct xe_cost_change {
    /* Global loads/stores that become sub-group block reads/writes. */
    xe_inst *const *block;
    unsigned nblock;
+   /* The kernel declares LocalSize (not a host promise): on devices with
+    * igc_block, IGC already makes the block accesses itself. */
+   bool local_size_declared;
 } xe_cost_change;
 
 /* Estimate of kernel entry function fn (callees counted once per call) on

@@ -414,14 +414,18 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
    unsigned devs = xe_options_target(opt, k->name);
-   xe_cost_change ch = { .block = conv, .nblock = nconv };
+   xe_cost_change ch = { .block = conv, .nblock = nconv, .local_size_declared = k->local_size[0] != 0 };
    /* Refused when slower on a target device, or when the gain there is
     * under XE_COST_MIN_GAIN (cost.h). */
    bool slower = nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst);
    if (slower || (nconv && !xe_cost_clear_gain(devs, before, after, &worst))) {
       char est[160], msg[400];
       xe_cost_format(est, sizeof(est), devs, before, after);
-      if (slower)
+      if (slower && ch.local_size_declared && xe_cost_weights_of(worst)->igc_block)
+         snprintf(msg, sizeof(msg), "not converted: on %s IGC makes it a block message itself, the kernel "
+                  "declaring LocalSize, and the conversion only adds lane 0's base (estimate %s cycles)",
+                  xe_device_name(worst), est);
+      else if (slower)
          snprintf(msg, sizeof(msg), "not converted: the cost model says slower on %s (estimate %s cycles)",
                   xe_device_name(worst), est);
       else

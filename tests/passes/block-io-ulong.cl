@@ -5,7 +5,8 @@
 // OpSubgroupBlockWriteINTEL, at lane 0's address.  The 8-bit to 64-bit
 // widths are the ones the extensions have (block_access.c).
 //
-// RUN: --passes=block-io --assume-aligned
+// RUN: --passes=block-io --assume-aligned --target=dg2,bmg,lnl,ptl
+// (not pvc: IGC 2.40 makes these block messages itself there; block-io-copy.cl)
 // CHECK-LABEL: %copy_ulong = OpFunction
 // CHECK: [[V:%[0-9]+]] = OpSubgroupBlockReadINTEL %ulong
 // CHECK: OpSubgroupBlockWriteINTEL {{%[0-9]+}} [[V]]

@@ -182,7 +182,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    xe_inst **conv = malloc(c->nc * sizeof(*conv));
    for (unsigned q = 0; q < c->nc; q++)
       conv[q] = c->c[q].inst;
-   xe_cost_change ch = { .block = conv, .nblock = c->nc };
+   xe_cost_change ch = { .block = conv, .nblock = c->nc, .local_size_declared = c->k->local_size[0] != 0 };
    uint32_t b = c->no_guard ? 0 : gb;
    double fb = xe_cost_block_frequency(m, c->f, b);
    bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
@@ -243,10 +243,12 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    double vs = xe_cost_weights_of(worst)->version_simd;
    const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + XE_COST_TIE)
                          ? ", once IGC's SIMD width for a kernel with a sub-group operation is counted" : "";
+   const char *igc = ch.local_size_declared && xe_cost_weights_of(worst)->igc_block
+                        ? ", IGC making them block messages itself there, the kernel declaring LocalSize" : "";
    xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
              "%s: the cost model says slower on %s (estimate %s cycles; %u block access(es)%s do not "
-             "pay for the sub-group test%s)", what, xe_device_name(worst), est, c->nc,
-             c->no_guard ? "" : " and the guard", simd);
+             "pay for the sub-group test%s%s)", what, xe_device_name(worst), est, c->nc,
+             c->no_guard ? "" : " and the guard", simd, igc);
    return false;
 }
 
