@@ -539,6 +539,14 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
    return s;
 }
 
+static bool in_merged_set(const xe_cost_change *ch, const xe_inst *i)
+{
+   for (unsigned k = 0; ch && k < ch->nmerged; k++)
+      if (ch->merged[k] == i)
+         return true;
+   return false;
+}
+
 /* Does IGC make the candidate block accesses block messages itself on
  * this device (igc_block; the kernel declares LocalSize)?  Measured for
  * addresses from the x id only; a y/z-varying one keeps lane0_lane. */
@@ -659,7 +667,8 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       xe_foreach_inst(i, &b->insts) {
          if (!has_side_effect(i))
             continue;
-         bool conv = in_block_set(wk->ch, i) && !igc_blocks(wk) && !lane_varying_yz(m, xe_op(i, 0), 0);
+         bool conv = in_block_set(wk->ch, i) && (!igc_blocks(wk) || in_merged_set(wk->ch, i)) &&
+                     !lane_varying_yz(m, xe_op(i, 0), 0);
          for (unsigned k = 0; k < xe_nops(i); k++) {
             if (xe_op_kind(i, k) != XE_W_ID)
                continue;
@@ -675,7 +684,8 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       xe_inst *d = xe_def(m, stack[--sp]);
       if (!d || !d->block || d->block->fn != f)
          continue;
-      bool conv = in_block_set(wk->ch, d) && !igc_blocks(wk) && !lane_varying_yz(m, xe_op(d, 0), 0);
+      bool conv = in_block_set(wk->ch, d) && (!igc_blocks(wk) || in_merged_set(wk->ch, d)) &&
+                     !lane_varying_yz(m, xe_op(d, 0), 0);
       for (unsigned k = 0; k < xe_nops(d); k++) {
          if (xe_op_kind(d, k) != XE_W_ID || (conv && k == 0))
             continue;
@@ -729,7 +739,13 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
    }
    if (sc == SpvStorageClassCrossWorkgroup || sc == SpvStorageClassGeneric) {
       if (in_block_set(wk->ch, i) && igc_blocks(wk) && !lane_varying_yz(m, ptr, 0)) {
-         wk->c.scattered += freq; /* priced as before: IGC's own block message either way */
+         /* Priced as before (the unchanged kernel's estimate counts it
+          * scattered; IGC makes it a block message either way) plus lane
+          * 0's base, or, merged into the load before it, less IGC's own
+          * block message, which the wide read saves. */
+         wk->c.scattered += freq;
+         if (in_merged_set(wk->ch, i))
+            return w->msg_scattered - w->msg_block;
          return w->send + w->msg_scattered + w->lane0_base;
       }
       if (in_block_set(wk->ch, i)) {

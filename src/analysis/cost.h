@@ -126,8 +126,13 @@ typedef struct xe_cost_change {
    /* Global loads/stores that become sub-group block reads/writes. */
    xe_inst *const *block;
    unsigned nblock;
+   /* Loads of block that the wide form merges into the one before them
+    * (one wide block read for the group). */
+   xe_inst *const *merged;
+   unsigned nmerged;
    /* The kernel declares LocalSize (not a host promise): on devices with
-    * igc_block, IGC already makes the block accesses itself. */
+    * igc_block, IGC already makes the block accesses itself, one message
+    * each, so only merged loads gain there. */
    bool local_size_declared;
 } xe_cost_change;
 

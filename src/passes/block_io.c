@@ -81,6 +81,8 @@ static uint32_t pointer_storage(xe_module *m, uint32_t ptr, uint32_t *pointee)
    return xe_op(t, 0);
 }
 
+/* Groups acc's loads into wide block reads (r NULL: no remarks, for the
+ * cost model's what-if). */
 static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, access *acc,
                             unsigned nacc, const xe_lanes *plain, const xe_lanes *assumed, uint32_t sg)
 {
@@ -125,9 +127,10 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
          members[k - 1]->next_in_group = members[k];
       }
       char n0[64], n1[64];
-      xe_remark(r, kernel, XE_REMARK_APPLIED, "loads via %s .. %s: merged into one %u-wide block read",
-                xe_id_text(m, first->ptr, n0, sizeof(n0)), xe_id_text(m, members[width - 1]->ptr, n1, sizeof(n1)),
-                width);
+      if (r)
+         xe_remark(r, kernel, XE_REMARK_APPLIED, "loads via %s .. %s: merged into one %u-wide block read",
+                   xe_id_text(m, first->ptr, n0, sizeof(n0)),
+                   xe_id_text(m, members[width - 1]->ptr, n1, sizeof(n1)), width);
       groups++;
    }
    return groups;
@@ -414,7 +417,22 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
    unsigned devs = xe_options_target(opt, k->name);
-   xe_cost_change ch = { .block = conv, .nblock = nconv, .local_size_declared = k->local_size[0] != 0 };
+   /* The loads the wide form would merge into the one before them, as
+    * merge_loads will group the accesses if all convert. */
+   access *dry = malloc(nacc * sizeof(access));
+   xe_inst **merged = calloc(nacc, sizeof(xe_inst *));
+   unsigned nmerged = 0;
+   memcpy(dry, acc, nacc * sizeof(access));
+   for (unsigned n = 0; n < nacc; n++)
+      if (no[n])
+         dry[n].inst = NULL;
+   merge_loads(m, NULL, k->name, dry, nacc, plain, assumed, sg);
+   for (unsigned n = 0; n < nacc; n++)
+      if (dry[n].inst && dry[n].merged)
+         merged[nmerged++] = dry[n].inst;
+   free(dry);
+   xe_cost_change ch = { .block = conv, .nblock = nconv, .merged = merged, .nmerged = nmerged,
+                         .local_size_declared = k->local_size[0] != 0 };
    /* Refused when slower on a target device, or when the gain there is
     * under XE_COST_MIN_GAIN (cost.h). */
    bool slower = nconv && !xe_cost_compare(m, k->fn, devs, &ch, before, after, &worst);
@@ -454,6 +472,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    }
    free(no);
    free(conv);
+   free(merged);
    if (nconv) {
       /* Lane-0 values do not depend on which facts proved the access;
        * the plain facts only decide what is already uniform. */
