@@ -64,6 +64,23 @@ START_TEST(rowmajor_reached)
 }
 END_TEST
 
+/* A `uchar *` argument the kernel reads as uints (LLVM's opaque pointers)
+ * is filled with small uints: with random bytes, the index it holds is
+ * past every buffer and no launch is valid. */
+START_TEST(byte_buffer_read_as_uints)
+{
+   char *in = tu_src("testdata/spv/verify_byte_params.spv"), *out = tu_tmp("byte_params.spv");
+   char *err = NULL;
+   int rc = tu_sh(NULL, &err, "%s -O0 --verify '%s' -o '%s'", tu_xeopt(), in, out);
+   ck_assert_msg(rc == 0, "%s", err);
+   ck_assert_msg(strstr(err, "kernel verify_byte_params: 3 of 3 launches verified"), "%s", err);
+   ck_assert_msg(!strstr(err, "NOT verified"), "%s", err);
+   free(err);
+   free(in);
+   free(out);
+}
+END_TEST
+
 /* --verify-launch: the user's launch runs (the log says so), implies
  * --verify, and a malformed file is an error at option time. */
 START_TEST(user_launch)
@@ -348,6 +365,7 @@ int main(void)
    TCase *tc = tcase_create("launches");
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, rowmajor_reached);
+   tcase_add_test(tc, byte_buffer_read_as_uints);
    tcase_add_test(tc, user_launch);
    tcase_add_test(tc, manifest_missing_argument);
    tcase_add_test(tc, manifest_padding_sizes_its_argument);

@@ -494,8 +494,11 @@ static uint64_t locate(const xe_module *m, uint32_t id, uint32_t *root)
  * member into the kernel functor); then the pointer, loaded as a pointer
  * or as a 64-bit integer converted by OpConvertUToPtr (how DPC++ reads a
  * pointer member it declared as i8*), through casts and access chains to
- * its first load or store.  0 when no access is found. */
-static unsigned traced_width(xe_module *m, uint32_t param, uint64_t at0, bool any_at, bool *is_float)
+ * its first load or store.  direct: the width of the first access through
+ * the parameter itself instead (at0 and any_at unused).  0 when no access
+ * is found. */
+static unsigned traced_width(xe_module *m, uint32_t param, uint64_t at0, bool any_at, bool direct,
+                             bool *is_float)
 {
    /* Items: id points `off` bytes into a memory that holds the pointer at
     * byte `at`; or, derived, id is (derived from) that pointer. */
@@ -504,7 +507,7 @@ static unsigned traced_width(xe_module *m, uint32_t param, uint64_t at0, bool an
    bool any = any_at;    /* the item's memory holds pointers at every byte */
 #define PUSH(i_, o_, a_, d_) do { if (n < 256) { w[n].id = (i_); w[n].off = (o_); w[n].at = (a_); \
                                                  w[n].derived = (d_); w[n].any = any; n++; } } while (0)
-   PUSH(param, 0, at0, false);
+   PUSH(param, 0, at0, direct);
    for (unsigned h = 0; h < n; h++) {
       uint32_t cnt;
       const xe_use *u = xe_uses_unordered(m, w[h].id, &cnt);
@@ -593,7 +596,7 @@ bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param
       xe_param_leaf *l = &out->leaf[j];
       if (l->kind != XE_LEAF_PTR || l->target_elem) continue;
       bool f = false;
-      unsigned wd = traced_width(m, p->result_id, l->offset, !out->by_value, &f);
+      unsigned wd = traced_width(m, p->result_id, l->offset, !out->by_value, false, &f);
       /* Not found: 8 bytes, a size_t.  Small 8-byte values read at a
        * narrower width are still small values (or zeros); small bytes
        * read as a 64-bit value are not small. */
@@ -601,4 +604,16 @@ bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param
       l->target_float = wd && f;
    }
    return true;
+}
+
+unsigned xe_exec_param_access_width(xe_module *m, const char *kernel, unsigned k, bool *is_float)
+{
+   xe_kernel kn;
+   *is_float = false;
+   if (!xe_kernel_by_name(m, kernel, &kn)) return 0;
+   unsigned pk = 0;
+   for (xe_inst *p = kn.fn->params.first; p; p = p->next)
+      if (p->opcode == SpvOpFunctionParameter && pk++ == k)
+         return traced_width(m, p->result_id, 0, false, true, is_float);
+   return 0;
 }

@@ -79,6 +79,13 @@ typedef struct xe_param_mem {
  * its element type only (none for a plain buffer).  false when there is no
  * such kernel or parameter. */
 bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param_mem *out);
+/* The width in bytes of the first scalar the kernel loads or stores
+ * through pointer parameter k itself (through casts, access chains and
+ * calls), and whether it is a float; 0 when there is none or no such
+ * kernel or parameter.  LLVM's opaque pointers reach SPIR-V as i8
+ * pointers (clang's SPIR-V backend, llvm-spirv 20+), so a `uchar *`
+ * parameter may hold structs of ints. */
+unsigned xe_exec_param_access_width(xe_module *m, const char *kernel, unsigned k, bool *is_float);
 /* Deterministic generator (splitmix64). */
 uint64_t xe_rand(uint64_t *state);
 

@@ -891,6 +891,20 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
          memcpy(vk.local, lsz->v, sizeof vk.local);
       vk.dims = dims;
       for (int i = 0; i < vk.np; i++) vk.fixed[i] = INT64_MIN;
+      /* A byte buffer the kernel reads as wider scalars (an i8 pointer
+       * from LLVM's opaque pointers: clang 21's backend writes hashcat's
+       * kernel_param_t * so) gets small values of that width, as the
+       * declared struct would: random bytes read as a uint are counts and
+       * indices in the hundreds of millions, and no launch is valid. */
+      for (int i = 0; i < vk.np; i++) {
+         bool f;
+         unsigned w = vk.kind[i] == XE_ARG_BUFFER && vk.elem[i] == 1
+                         ? xe_exec_param_access_width(a, vk.name, (unsigned)i, &f) : 0;
+         if (w > 1 && w <= 8) {
+            vk.elem[i] = w;
+            vk.isf[i] = f;
+         }
+      }
       /* Pointers in by-value captures and pointer arrays point into hidden
        * buffers, one per pointer leaf, appended after the arguments. */
       vk.na = vk.np;
