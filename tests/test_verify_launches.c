@@ -45,22 +45,27 @@ static int verify(const char *a, const char *b, unsigned n, const char *user_jso
    return rc;
 }
 
+/* xeopt -O0 --verify=N on testdata/spv/NAME.spv: every launch of its one
+ * kernel, NAME, verified. */
+static void all_verified(const char *name, unsigned n)
+{
+   char rel[96], *err = NULL, want[128];
+   snprintf(rel, sizeof rel, "testdata/spv/%s.spv", name);
+   char *in = tu_src(rel), *out = tu_tmp("verified.spv");
+   int rc = tu_sh(NULL, &err, "%s -O0 --verify=%u '%s' -o '%s'", tu_xeopt(), n, in, out);
+   snprintf(want, sizeof want, "kernel %s: %u of %u launches verified", name, n, n);
+   ck_assert_msg(rc == 0 && strstr(err, want) && !strstr(err, "NOT verified"), "%s", err);
+   free(err);
+   free(in);
+   free(out);
+}
+
 /* out[y * w + x] = in[x * 65536 + y] * 2: the random launches of old had
  * no valid launch (1-D, buffers too small for the compile-time pitch). */
 START_TEST(rowmajor_reached)
 {
-   char *in = tu_src("testdata/spv/verify_rowmajor.spv"), *out = tu_tmp("rowmajor.spv");
-   char *err = NULL;
-   int rc = tu_sh(NULL, &err, "%s -O0 --verify '%s' -o '%s'", tu_xeopt(), in, out);
-   ck_assert_msg(rc == 0, "%s", err);
-   ck_assert_msg(strstr(err, "kernel verify_rowmajor: 3 of 3 launches verified"), "%s", err);
-   ck_assert_msg(!strstr(err, "NOT verified"), "%s", err);
-   free(err);
-   rc = tu_sh(NULL, &err, "%s -O0 --verify=6 '%s' -o '%s'", tu_xeopt(), in, out);
-   ck_assert_msg(rc == 0 && strstr(err, "6 of 6 launches verified"), "%s", err);
-   free(err);
-   free(in);
-   free(out);
+   all_verified("verify_rowmajor", 3);
+   all_verified("verify_rowmajor", 6);
 }
 END_TEST
 
@@ -69,15 +74,7 @@ END_TEST
  * past every buffer and no launch is valid. */
 START_TEST(byte_buffer_read_as_uints)
 {
-   char *in = tu_src("testdata/spv/verify_byte_params.spv"), *out = tu_tmp("byte_params.spv");
-   char *err = NULL;
-   int rc = tu_sh(NULL, &err, "%s -O0 --verify '%s' -o '%s'", tu_xeopt(), in, out);
-   ck_assert_msg(rc == 0, "%s", err);
-   ck_assert_msg(strstr(err, "kernel verify_byte_params: 3 of 3 launches verified"), "%s", err);
-   ck_assert_msg(!strstr(err, "NOT verified"), "%s", err);
-   free(err);
-   free(in);
-   free(out);
+   all_verified("verify_byte_params", 3);
 }
 END_TEST
 
