@@ -286,6 +286,34 @@ START_TEST(phi_entry_spec)
 }
 END_TEST
 
+/* OpSpecConstantOp Bitcast: clang's SPIR-V backend writes INFINITY and NAN
+ * as bitcasts of their uint patterns (darktable's kernels); the
+ * interpreter refused the whole module. */
+static xe_module *assemble(const char *name, const char *text);
+START_TEST(spec_constant_bitcast)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n"
+      "%uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n%void = OpTypeVoid\n"
+      "%pf = OpTypePointer CrossWorkgroup %float\n%fn = OpTypeFunction %void %pf\n"
+      "%inf_bits = OpConstant %uint 0x7f800000\n%one_bits = OpConstant %uint 0x3f800000\n"
+      "%inf = OpSpecConstantOp %float Bitcast %inf_bits\n"
+      "%one = OpSpecConstantOp %float Bitcast %one_bits\n%uint_1 = OpConstant %uint 1\n"
+      "%k = OpFunction %void None %fn\n%out = OpFunctionParameter %pf\n%e = OpLabel\n"
+      "OpStore %out %inf\n%p1 = OpInBoundsPtrAccessChain %pf %out %uint_1\n"
+      "OpStore %p1 %one\nOpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("spec_bitcast", text);
+   float out[2] = {0, 0};
+   xe_launch l = { .kernel = "k", .global = {1}, .local = {1} };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert(isinf(out[0]) && out[0] > 0);
+   ck_assert_float_eq(out[1], 1.0f);
+   xe_module_free(m);
+}
+END_TEST
+
 /* The command line: typed arguments, float spec override, JSON launch. */
 START_TEST(cli_run)
 {
@@ -1252,6 +1280,7 @@ int main(void)
    tcase_add_loop_test(tc, workgroup, 0, 2);
    tcase_add_loop_test(tc, misc, 0, 2);
    tcase_add_test(tc, phi_entry_spec);
+   tcase_add_test(tc, spec_constant_bitcast);
    tcase_add_test(tc, cli_run);
    tcase_add_test(tc, oob);
    tcase_add_test(tc, padding_contract);

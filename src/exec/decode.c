@@ -400,6 +400,11 @@ static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
       if (d.op == SpvOpCompositeExtract) {
          d.aux = (uint32_t)path_offset(m, type_of(m, xe_op(tmp, 0)), tmp, 1, NULL);
          memcpy(dst, p->tmpl + d.ops[0] + d.aux, d.size);
+      } else if (d.op == SpvOpBitcast &&
+                 xe_type_layout(m, type_of(m, xe_op(tmp, 0)), NULL) == size) {
+         /* Same size, same bytes (clang's SPIR-V backend writes INFINITY
+          * and NAN as a bitcast of their uint pattern). */
+         memcpy(dst, p->tmpl + p->slot[xe_op(tmp, 0)], size);
       } else if (xe_exec_alu_supported(d.op)) {
          e = xe_exec_alu(&d, p->tmpl);
       } else {
