@@ -22,12 +22,18 @@ typedef struct isa_case {
    int block_after[2];    /* dg2, pvc */
 } isa_case;
 
+/* Kernels that declare their work-group size: on pvc IGC 2.40 makes their
+ * accesses block messages itself (igc_block), so with pvc a target the
+ * model refuses these conversions; the judge here, ocloc 22.43, does not,
+ * and compiles the converted module for both devices. */
+#define NOT_PVC " --target=dg2,bmg,lnl,ptl"
+
 static const isa_case cases[] = {
    /* Load-only conversions: the cost model refuses them for pvc (IGC keeps
     * both address forms there), so these ask for dg2 only. */
    { "copy", "sg_copy", "sg_copy", "--target=dg2", 1, { 1, 1 } },
-   { "copy-aligned", "sg_copy", "sg_copy", "--assume-aligned", 0, { 2, 2 } },
-   { "float", "sg_copy_float", "sg_copy_float", "--assume-aligned", 0, { 2, 2 } },
+   { "copy-aligned", "sg_copy", "sg_copy", "--assume-aligned" NOT_PVC, 0, { 2, 2 } },
+   { "float", "sg_copy_float", "sg_copy_float", "--assume-aligned" NOT_PVC, 0, { 2, 2 } },
    /* The 2-D load's address depends on get_global_id(1): IGC computes it
     * per lane anyway and the conversion makes both devices worse (dg2 ISA
     * estimate 46 -> 49), so the model refuses it; --target=none checks the
@@ -43,9 +49,9 @@ static const isa_case cases[] = {
    /* one 8-wide block read: IGC splits it into 4 oword block reads on dg2,
     * 2 transposed loads on pvc */
    { "wide", "sg_wide", "sg_wide", "", 1, { 4, 2 } },
-   { "loop", "block_io_loop", "block_io_loop", "--assume-aligned", 2, { 1, 1 } },
+   { "loop", "block_io_loop", "block_io_loop", "--assume-aligned" NOT_PVC, 2, { 1, 1 } },
    { "wide-store", "block_io_wide_store", "block_io_wide_store", "", 2, { 2, 2 } },
-   { "types", "block_io_types", "block_io_types", "--assume-aligned", 0, { 8, 8 } },
+   { "types", "block_io_types", "block_io_types", "--assume-aligned" NOT_PVC, 0, { 8, 8 } },
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
