@@ -547,12 +547,17 @@ static bool in_merged_set(const xe_cost_change *ch, const xe_inst *i)
    return false;
 }
 
-/* Does IGC make the candidate block accesses block messages itself on
- * this device (igc_block; the kernel declares LocalSize)?  Measured for
+/* Does IGC make the candidate block accesses block messages itself with
+ * these weights (igc_block; the kernel declares LocalSize)?  Measured for
  * addresses from the x id only; a y/z-varying one keeps lane0_lane. */
-static bool igc_blocks(const walk *wk)
+static bool igc_blocks(const xe_cost_weights *w, const xe_cost_change *ch)
 {
-   return wk->w->igc_block && wk->ch && wk->ch->local_size_declared;
+   return w->igc_block && ch && ch->local_size_declared;
+}
+
+bool xe_cost_igc_blocks(const xe_cost_change *ch, enum xe_device d)
+{
+   return igc_blocks(&WEIGHTS[d], ch);
 }
 
 static bool in_block_set(const xe_cost_change *ch, const xe_inst *i)
@@ -650,6 +655,16 @@ static bool has_side_effect(xe_inst *i)
  * live[k] for the id with index k in *ids (f's own ids, xe_idmap), so one
  * call costs what f holds, not the module's bound (the model runs on every
  * kernel).  Ids of other functions and globals are never asked about. */
+/* Is access i converted with its per-lane address dead (the block access
+ * uses lane 0's, recomputed)?  Not where the address depends on a y/z id
+ * (lane0_lane), nor where IGC makes the block message itself from the
+ * per-lane address, unless the wide form merges i into the load before. */
+static bool address_dropped(walk *wk, xe_inst *i)
+{
+   return in_block_set(wk->ch, i) && (!igc_blocks(wk->w, wk->ch) || in_merged_set(wk->ch, i)) &&
+          !lane_varying_yz(wk->m, xe_op(i, 0), 0);
+}
+
 static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
 {
    xe_module *m = wk->m;
@@ -667,8 +682,7 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       xe_foreach_inst(i, &b->insts) {
          if (!has_side_effect(i))
             continue;
-         bool conv = in_block_set(wk->ch, i) && (!igc_blocks(wk) || in_merged_set(wk->ch, i)) &&
-                     !lane_varying_yz(m, xe_op(i, 0), 0);
+         bool conv = address_dropped(wk, i);
          for (unsigned k = 0; k < xe_nops(i); k++) {
             if (xe_op_kind(i, k) != XE_W_ID)
                continue;
@@ -684,8 +698,7 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       xe_inst *d = xe_def(m, stack[--sp]);
       if (!d || !d->block || d->block->fn != f)
          continue;
-      bool conv = in_block_set(wk->ch, d) && (!igc_blocks(wk) || in_merged_set(wk->ch, d)) &&
-                     !lane_varying_yz(m, xe_op(d, 0), 0);
+      bool conv = address_dropped(wk, d);
       for (unsigned k = 0; k < xe_nops(d); k++) {
          if (xe_op_kind(d, k) != XE_W_ID || (conv && k == 0))
             continue;
@@ -738,7 +751,7 @@ static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
       return w->send + w->msg_slm;
    }
    if (sc == SpvStorageClassCrossWorkgroup || sc == SpvStorageClassGeneric) {
-      if (in_block_set(wk->ch, i) && igc_blocks(wk) && !lane_varying_yz(m, ptr, 0)) {
+      if (in_block_set(wk->ch, i) && igc_blocks(w, wk->ch) && !lane_varying_yz(m, ptr, 0)) {
          /* Priced as before (the unchanged kernel's estimate counts it
           * scattered; IGC makes it a block message either way) plus lane
           * 0's base, or, merged into the load before it, less IGC's own

@@ -136,6 +136,11 @@ typedef struct xe_cost_change {
    bool local_size_declared;
 } xe_cost_change;
 
+/* Whether on device d IGC makes change's block accesses block messages
+ * itself (weight igc_block, and the kernel declares LocalSize): there a
+ * conversion gains no message unless the wide form merges it. */
+bool xe_cost_igc_blocks(const xe_cost_change *ch, enum xe_device d);
+
 /* Estimate of kernel entry function fn (callees counted once per call) on
  * device d; change may be NULL. */
 xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,

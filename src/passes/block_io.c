@@ -439,7 +439,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    if (slower || (nconv && !xe_cost_clear_gain(devs, before, after, &worst))) {
       char est[160], msg[400];
       xe_cost_format(est, sizeof(est), devs, before, after);
-      if (slower && ch.local_size_declared && xe_cost_weights_of(worst)->igc_block)
+      if (slower && xe_cost_igc_blocks(&ch, worst))
          snprintf(msg, sizeof(msg), "not converted: on %s IGC makes it a block message itself, the kernel "
                   "declaring LocalSize, and the conversion only adds lane 0's base (estimate %s cycles)",
                   xe_device_name(worst), est);

@@ -243,7 +243,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    double vs = xe_cost_weights_of(worst)->version_simd;
    const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + XE_COST_TIE)
                          ? ", once IGC's SIMD width for a kernel with a sub-group operation is counted" : "";
-   const char *igc = ch.local_size_declared && xe_cost_weights_of(worst)->igc_block
+   const char *igc = xe_cost_igc_blocks(&ch, worst)
                         ? ", IGC making them block messages itself there, the kernel declaring LocalSize" : "";
    xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
              "%s: the cost model says slower on %s (estimate %s cycles; %u block access(es)%s do not "
