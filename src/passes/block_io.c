@@ -81,12 +81,11 @@ static uint32_t pointer_storage(xe_module *m, uint32_t ptr, uint32_t *pointee)
    return xe_op(t, 0);
 }
 
-/* Groups acc's loads into wide block reads (r NULL: no remarks, for the
- * cost model's what-if). */
-static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, access *acc,
-                            unsigned nacc, const xe_lanes *plain, const xe_lanes *assumed, uint32_t sg)
+/* Groups acc's loads (those whose inst is set) into wide block reads:
+ * first->width, the later members' merged and next_in_group. */
+static void merge_loads(xe_module *m, access *acc, unsigned nacc, const xe_lanes *plain,
+                        const xe_lanes *assumed, uint32_t sg)
 {
-   unsigned groups = 0;
    for (unsigned a = 0; a < nacc; a++) {
       access *first = &acc[a];
       if (!first->inst || first->store || first->merged)
@@ -126,14 +125,24 @@ static unsigned merge_loads(xe_module *m, xe_remarks *r, const char *kernel, acc
          members[k]->merged = true;
          members[k - 1]->next_in_group = members[k];
       }
-      char n0[64], n1[64];
-      if (r)
-         xe_remark(r, kernel, XE_REMARK_APPLIED, "loads via %s .. %s: merged into one %u-wide block read",
-                   xe_id_text(m, first->ptr, n0, sizeof(n0)),
-                   xe_id_text(m, members[width - 1]->ptr, n1, sizeof(n1)), width);
-      groups++;
    }
-   return groups;
+}
+
+/* The applied remark of each group merge_loads made. */
+static void remark_merges(xe_module *m, xe_remarks *r, const char *kernel, const access *acc,
+                          unsigned nacc)
+{
+   for (unsigned a = 0; a < nacc; a++) {
+      if (!acc[a].inst || acc[a].merged || acc[a].width < 2)
+         continue;
+      const access *last = &acc[a];
+      while (last->next_in_group)
+         last = last->next_in_group;
+      char n0[64], n1[64];
+      xe_remark(r, kernel, XE_REMARK_APPLIED, "loads via %s .. %s: merged into one %u-wide block read",
+                xe_id_text(m, acc[a].ptr, n0, sizeof(n0)), xe_id_text(m, last->ptr, n1, sizeof(n1)),
+                acc[a].width);
+   }
 }
 
 /* Lane-0 values.  The sub-group base is the access's address in lane 0.
@@ -417,20 +426,18 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
    unsigned devs = xe_options_target(opt, k->name);
-   /* The loads the wide form would merge into the one before them, as
-    * merge_loads will group the accesses if all convert. */
-   access *dry = malloc(nacc * sizeof(access));
-   xe_inst **merged = calloc(nacc, sizeof(xe_inst *));
-   unsigned nmerged = 0;
-   memcpy(dry, acc, nacc * sizeof(access));
+   /* The wide form's groups, before the model: it prices a load merged
+    * into the one before it apart (igc_block).  The accesses refused
+    * above take no part. */
    for (unsigned n = 0; n < nacc; n++)
       if (no[n])
-         dry[n].inst = NULL;
-   merge_loads(m, NULL, k->name, dry, nacc, plain, assumed, sg);
+         acc[n].inst = NULL;
+   merge_loads(m, acc, nacc, plain, assumed, sg);
+   xe_inst **merged = calloc(nacc, sizeof(xe_inst *));
+   unsigned nmerged = 0;
    for (unsigned n = 0; n < nacc; n++)
-      if (dry[n].inst && dry[n].merged)
-         merged[nmerged++] = dry[n].inst;
-   free(dry);
+      if (acc[n].inst && acc[n].merged)
+         merged[nmerged++] = acc[n].inst;
    xe_cost_change ch = { .block = conv, .nblock = nconv, .merged = merged, .nmerged = nmerged,
                          .local_size_declared = k->local_size[0] != 0 };
    /* Refused when slower on a target device, or when the gain there is
@@ -477,7 +484,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
       /* Lane-0 values do not depend on which facts proved the access;
        * the plain facts only decide what is already uniform. */
       lane0_ctx lc = { m, plain, { { 0 }, 0, 0 }, plain->bound };
-      merge_loads(m, r, k->name, acc, nacc, plain, assumed, sg);
+      remark_merges(m, r, k->name, acc, nacc);
       for (unsigned n = 0; n < nacc; n++) {
          if (acc[n].inst && !acc[n].merged)
             rewrite(&lc, &acc[n]);
