@@ -286,34 +286,6 @@ START_TEST(phi_entry_spec)
 }
 END_TEST
 
-/* OpSpecConstantOp Bitcast: clang's SPIR-V backend writes INFINITY and NAN
- * as bitcasts of their uint patterns (darktable's kernels); the
- * interpreter refused the whole module. */
-static xe_module *assemble(const char *name, const char *text);
-START_TEST(spec_constant_bitcast)
-{
-   static const char *text =
-      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
-      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n"
-      "%uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n%void = OpTypeVoid\n"
-      "%pf = OpTypePointer CrossWorkgroup %float\n%fn = OpTypeFunction %void %pf\n"
-      "%inf_bits = OpConstant %uint 0x7f800000\n%one_bits = OpConstant %uint 0x3f800000\n"
-      "%inf = OpSpecConstantOp %float Bitcast %inf_bits\n"
-      "%one = OpSpecConstantOp %float Bitcast %one_bits\n%uint_1 = OpConstant %uint 1\n"
-      "%k = OpFunction %void None %fn\n%out = OpFunctionParameter %pf\n%e = OpLabel\n"
-      "OpStore %out %inf\n%p1 = OpInBoundsPtrAccessChain %pf %out %uint_1\n"
-      "OpStore %p1 %one\nOpReturn\nOpFunctionEnd\n";
-   xe_module *m = assemble("spec_bitcast", text);
-   float out[2] = {0, 0};
-   xe_launch l = { .kernel = "k", .global = {1}, .local = {1} };
-   buf(&l, 0, out, sizeof out);
-   run(m, &l);
-   ck_assert(isinf(out[0]) && out[0] > 0);
-   ck_assert_float_eq(out[1], 1.0f);
-   xe_module_free(m);
-}
-END_TEST
-
 /* The command line: typed arguments, float spec override, JSON launch. */
 START_TEST(cli_run)
 {
@@ -462,6 +434,33 @@ static xe_module *assemble(const char *name, const char *text)
    free(spv);
    return m;
 }
+
+/* OpSpecConstantOp Bitcast: clang's SPIR-V backend writes INFINITY and NAN
+ * as bitcasts of their uint patterns (darktable's kernels); the
+ * interpreter refused the whole module. */
+START_TEST(spec_constant_bitcast)
+{
+   static const char *text =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n"
+      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n"
+      "%uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n%void = OpTypeVoid\n"
+      "%pf = OpTypePointer CrossWorkgroup %float\n%fn = OpTypeFunction %void %pf\n"
+      "%inf_bits = OpConstant %uint 0x7f800000\n%one_bits = OpConstant %uint 0x3f800000\n"
+      "%inf = OpSpecConstantOp %float Bitcast %inf_bits\n"
+      "%one = OpSpecConstantOp %float Bitcast %one_bits\n%uint_1 = OpConstant %uint 1\n"
+      "%k = OpFunction %void None %fn\n%out = OpFunctionParameter %pf\n%e = OpLabel\n"
+      "OpStore %out %inf\n%p1 = OpInBoundsPtrAccessChain %pf %out %uint_1\n"
+      "OpStore %p1 %one\nOpReturn\nOpFunctionEnd\n";
+   xe_module *m = assemble("spec_bitcast", text);
+   float out[2] = {0, 0};
+   xe_launch l = { .kernel = "k", .global = {1}, .local = {1} };
+   buf(&l, 0, out, sizeof out);
+   run(m, &l);
+   ck_assert(isinf(out[0]) && out[0] > 0);
+   ck_assert_float_eq(out[1], 1.0f);
+   xe_module_free(m);
+}
+END_TEST
 
 /* out[0] = p + 1, with `local uint big[LEN]` (LEN = %s) written at index p
  * and read back. */
