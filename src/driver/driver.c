@@ -164,12 +164,15 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
          abort(); /* it was read above */
       if (h && h->report)
          cJSON_DeleteItemFromObject(h->report, "passes");
+      unsigned nplain = o2.cfg_plain.n;
+      for (unsigned k = 0; k < o2.canon_plain.n; k++)
+         nplain += !xe_strlist_has(&o2.cfg_plain, o2.canon_plain.v[k]);
       if (h && h->print_after && h->print_to)
          fprintf(h->print_to, "; *** second run: %u kernel%s no later pass rewrote ***\n",
-                 o2.cfg_plain.n, o2.cfg_plain.n == 1 ? "" : "s");
+                 nplain, nplain == 1 ? "" : "s");
       if (h && h->time_passes && h->time_to)
          fprintf(h->time_to, "xeopt: time: second run (%u kernel%s no later pass rewrote)\n",
-                 o2.cfg_plain.n, o2.cfg_plain.n == 1 ? "" : "s");
+                 nplain, nplain == 1 ? "" : "s");
       valid = input_valid;
       s = xe_pipeline_run(m, &o2, &r->remarks, h, &valid, &err);
       if (s == XE_OK)

@@ -9,22 +9,27 @@
 /* The passes that read what canonicalize and simplify-cfg leave.  The
  * guard passes read one merged guard and one-block regions, and
  * loop-spec-constants a loop's single entry after a bypass: they keep
- * simplify-cfg's rewrites (cfg).  private-arrays and generic-address read
- * canonicalize's address forms (byte offsets, casts) but not the CFG's
- * shape: a kernel only they rewrote gets canonicalize and simplify-cfg's
- * folds, not its bypasses, merges and selects (darktable's colorbalancergb
- * through ocloc 26, rewritten by private-arrays alone: bmg 1487 -> 1830
- * with them). */
+ * simplify-cfg's rewrites (cfg).  padding, block-io, subgroup-versioning,
+ * private-arrays and generic-address read canonicalize's address forms
+ * (byte offsets, casts): they keep its rewrites (canon).
+ * loop-spec-constants reads a loop bound's integer arithmetic, which
+ * canonicalize leaves alone: a kernel only it rewrote gets simplify-cfg's
+ * rewrites, not canonicalize's (darktable's colorchecker through clang 21,
+ * bmg 539 -> 541 with them).  A kernel only private-arrays or
+ * generic-address rewrote gets canonicalize and simplify-cfg's folds, not
+ * its bypasses, merges and selects (darktable's colorbalancergb through
+ * ocloc 26, rewritten by private-arrays alone: bmg 1487 -> 1830 with
+ * them). */
 static const struct {
    const char *pass;
-   bool cfg;
+   bool cfg, canon;
 } users[] = {
-   { "padding", true },
-   { "block-io", true },
-   { "subgroup-versioning", true },
-   { "loop-spec-constants", true },
-   { "private-arrays", false },
-   { "generic-address", false },
+   { "padding", true, true },
+   { "block-io", true, true },
+   { "subgroup-versioning", true, true },
+   { "loop-spec-constants", true, false },
+   { "private-arrays", false, true },
+   { "generic-address", false, true },
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -47,14 +52,15 @@ static bool names(xe_module *m, const xe_kernel *k, const char **v, unsigned n)
 bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
                       xe_options *out)
 {
-   /* used_cfg / used_any: kernels the users rewrote; canon: kernels
-    * canonicalize rewrote (its remarks name the kernel). */
+   /* used_cfg / used_canon: kernels the users of simplify-cfg's and of
+    * canonicalize's rewrites rewrote; canon: kernels canonicalize rewrote
+    * (its remarks name the kernel). */
    const char **used_cfg = malloc((rem->n + 1) * sizeof(char *));
-   const char **used_any = malloc((rem->n + 1) * sizeof(char *));
+   const char **used_canon = malloc((rem->n + 1) * sizeof(char *));
    const char **canon = malloc((rem->n + 1) * sizeof(char *));
-   if (!used_cfg || !used_any || !canon)
+   if (!used_cfg || !used_canon || !canon)
       abort();
-   unsigned ncfg = 0, nany = 0, ncanon = 0;
+   unsigned ncfg = 0, ncanon_used = 0, ncanon = 0;
    bool simplified = false;
    for (unsigned k = 0; k < rem->n; k++) {
       const xe_remark_entry *e = &rem->v[k];
@@ -66,30 +72,33 @@ bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
       for (unsigned u = 0; u < sizeof(users) / sizeof(users[0]); u++) {
          if (strcmp(e->pass, users[u].pass))
             continue;
-         used_any[nany++] = e->kernel;
+         if (users[u].canon)
+            used_canon[ncanon_used++] = e->kernel;
          if (users[u].cfg)
             used_cfg[ncfg++] = e->kernel;
       }
    }
    qsort(used_cfg, ncfg, sizeof(char *), cmp_str);
-   qsort(used_any, nany, sizeof(char *), cmp_str);
+   qsort(used_canon, ncanon_used, sizeof(char *), cmp_str);
    qsort(canon, ncanon, sizeof(char *), cmp_str);
    unsigned nk = 0;
    xe_kernel *ks = simplified || ncanon ? xe_kernels_all(m, &nk) : NULL;
    bool differs = false;
    for (unsigned k = 0; k < nk; k++) {
-      if (!xe_options_target(o, ks[k].name) || names(m, &ks[k], used_cfg, ncfg))
+      if (!xe_options_target(o, ks[k].name))
          continue;
-      xe_strlist_add(&out->cfg_plain, ks[k].name);
-      differs |= simplified;
-      if (!names(m, &ks[k], used_any, nany) && names(m, &ks[k], canon, ncanon)) {
+      if (!names(m, &ks[k], used_cfg, ncfg)) {
+         xe_strlist_add(&out->cfg_plain, ks[k].name);
+         differs |= simplified;
+      }
+      if (!names(m, &ks[k], used_canon, ncanon_used) && names(m, &ks[k], canon, ncanon)) {
          xe_strlist_add(&out->canon_plain, ks[k].name);
          differs = true;
       }
    }
    free(ks);
    free(used_cfg);
-   free(used_any);
+   free(used_canon);
    free(canon);
    return differs;
 }
@@ -123,12 +132,13 @@ void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *firs
    unsigned nk = 0;
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool *plain = xe_strlist_kernel_flags(&o2->cfg_plain, ks, nk);
+   bool *canon = xe_strlist_kernel_flags(&o2->canon_plain, ks, nk);
    const char **pn = malloc((3 * nk + 1) * sizeof(char *));
    if (!pn)
       abort();
    unsigned npn = 0;
-   for (unsigned k = 0; plain && k < nk; k++) {
-      if (!plain[k])
+   for (unsigned k = 0; k < nk; k++) {
+      if (!(plain && plain[k]) && !(canon && canon[k]))
          continue;
       const char *a = ks[k].name, *b = xe_name(m, xe_function_id(ks[k].fn)),
                  *c = xe_name(m, xe_function_id(ks[k].body));
@@ -170,5 +180,6 @@ void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *firs
    free(v);
    free(pn);
    free(plain);
+   free(canon);
    free(ks);
 }

@@ -15,8 +15,9 @@
 /* From the first run's output m and remarks rem, under options o: adds to
  * out->cfg_plain the kernels that padding, block-io, subgroup-versioning
  * and loop-spec-constants left alone, and to out->canon_plain those that
- * private-arrays and generic-address left alone too and canonicalize
- * rewrote.  A remark names a kernel by its entry point or by its
+ * canonicalize rewrote and padding, block-io, subgroup-versioning,
+ * private-arrays and generic-address left alone (loop-spec-constants does
+ * not read canonicalize's forms).  A remark names a kernel by its entry point or by its
  * function's name (a body a front end wraps): both are looked up.
  * Returns whether a second run would differ from the first (a listed
  * kernel that simplify-cfg or canonicalize changed).  Linear in kernels
