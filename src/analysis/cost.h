@@ -161,6 +161,15 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
 bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
                         const double after[XE_DEV_COUNT], enum xe_device *thin);
 
+/* For the estimates of xe_cost_compare: true when on some device of the
+ * set the change lowers the estimate by at least XE_COST_MIN_GAIN of it,
+ * or when it leaves the estimate as it is on every one (within
+ * XE_COST_TIE); false for a thin move, a gain under XE_COST_MIN_GAIN
+ * everywhere (or a rise).  True for the empty set (--target=none).  Used
+ * where one device's clear gain is worth the rewrite (private-arrays). */
+bool xe_cost_some_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
+                             const double after[XE_DEV_COUNT]);
+
 /* "dg2 120 -> 96, pvc/bmg 80 -> 85" for the devices of the set (devices
  * with the same rounded estimates in one entry), into buf (n bytes,
  * truncated to fit). */

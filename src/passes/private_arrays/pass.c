@@ -36,7 +36,6 @@
  * (length.c, narrow.c, split.c, scalarise.c, drop_volatile.c), the
  * analysis of an array's uses is access.c.
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "cfg.h"
@@ -74,45 +73,33 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
                          .elem_bytes = pa_plan_bytes(m, f, a) };
    if (!ch.len && !ch.elem_bytes)
       return true; /* nothing to ask: the rewrites will say why not */
-   char est[160];
-   enum xe_device worst;
-   unsigned len = ch.len ? ch.len : a->len;
-   unsigned bytes = ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem);
-   if (model_says_slower(ctx, kfn, kn, &ch, est, &worst)) {
-      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-                "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
-                "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
-                pa_var_name(m, a), a->len, len, bytes, xe_device_name(worst), est);
-      return false;
-   }
+   unsigned devs = xe_options_target(ctx->options, kn);
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst = XE_DEV_DG2;
+   bool slower = !xe_cost_compare(m, kfn, devs, &ch, before, after, &worst);
    /* A gain under XE_COST_MIN_GAIN on every target device is within
     * what IGC's own choices decide (registers or scratch, indirect moves
     * or selects): darktable's highlights_1f_lch_xtrans through ocloc 26,
     * 'cnt[3]' narrowed to 8 bits, model -1% (dg2) to -2% (bmg), IGC 2.40
-    * dg2 2854 -> 2863 instructions.  A clear gain on one device is made,
-    * and so is a rewrite the model sees no change in
+    * dg2 2854 -> 2863 instructions.  A clear gain on one device is enough
     * (the scale module's uint h[32] narrowed: model bmg -60%, pvc -0.4%;
     * IGC 2.40 shorter on bmg, bench/README). */
-   unsigned devs = xe_options_target(ctx->options, kn);
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   xe_cost_compare(m, kfn, devs, &ch, before, after, &worst);
-   if (!devs)
-      return true; /* --target=none: the model is not asked */
-   bool moved = false;
-   for (int d = 0; d < XE_DEV_COUNT; d++) {
-      if (!(devs & (1u << d)))
-         continue;
-      if (after[d] <= before[d] * (1 - XE_COST_MIN_GAIN))
-         return true;
-      moved |= fabs(after[d] - before[d]) > XE_COST_TIE * fabs(before[d]);
-   }
-   if (!moved)
-      return true; /* the model sees no change (what the rewrite did before issue 30) */
+   if (!slower && xe_cost_some_clear_gain(devs, before, after))
+      return true;
+   char est[160];
    xe_cost_format(est, sizeof(est), devs, before, after);
-   xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-             "'%s[%u]' -> [%u] x %u bytes not made: the cost model's gain is under %.0f%% on "
-             "every target device (estimate %s cycles), where IGC's own choices decide",
-             pa_var_name(m, a), a->len, len, bytes, 100 * XE_COST_MIN_GAIN, est);
+   unsigned len = ch.len ? ch.len : a->len;
+   unsigned bytes = ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem);
+   if (slower)
+      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+                "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
+                "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
+                pa_var_name(m, a), a->len, len, bytes, xe_device_name(worst), est);
+   else
+      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+                "'%s[%u]' -> [%u] x %u bytes not made: the cost model's gain is under %.0f%% on "
+                "every target device (estimate %s cycles), where IGC's own choices decide",
+                pa_var_name(m, a), a->len, len, bytes, 100 * XE_COST_MIN_GAIN, est);
    return false;
 }
 
