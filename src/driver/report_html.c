@@ -35,6 +35,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "report_html.h"
+#include "report_module.h"
 
 /* ---- text ---- */
 
@@ -114,407 +115,6 @@ static void sb_anchor(sb *b, const char *kernel)
          sb_fmt(b, ".%02x", (unsigned char)*p);
 }
 
-/* ---- the module ---- */
-
-enum { SET_NONE, SET_OPENCL_DEBUG, SET_NONSEMANTIC_DEBUG };
-
-typedef struct loc {
-   uint32_t file;   /* OpString id of the file name; 0: none */
-   uint32_t line;   /* 0: none */
-} loc;
-
-typedef struct fn {
-   uint32_t id;
-   unsigned first, last;     /* instruction indices of OpFunction, OpFunctionEnd */
-   size_t wfirst, wend;      /* word range */
-   uint32_t *calls;
-   unsigned ncalls;
-   uint32_t line;            /* DebugFunction's line, 0 if none */
-   uint32_t file;
-} fn;
-
-typedef struct ep {
-   uint32_t fn;
-   char *name;
-   size_t wfirst, wend;      /* the OpEntryPoint instruction */
-} ep;
-
-typedef struct spv {
-   uint32_t *w;
-   size_t n;
-   uint32_t bound;
-   unsigned ninst;
-   size_t *inst_word;        /* [ninst] */
-   loc *inst_loc;            /* [ninst] */
-   char **str;               /* [bound] OpString */
-   char **name;              /* [bound] first OpName */
-   uint32_t *by_name;        /* the named ids, sorted by name then id */
-   uint32_t nnamed;
-   uint32_t *strings;        /* the OpString ids */
-   uint32_t nstrings;
-   size_t *modes;            /* word offsets of OpExecutionMode(Id) */
-   unsigned nmodes;
-   char **src_text;          /* [bound] by file string id: source text in the module */
-   uint8_t *set;             /* [bound] ext inst set kind */
-   uint8_t *isconst;         /* [bound] */
-   uint32_t *cval;           /* [bound] */
-   uint32_t *dsrc_file;      /* [bound] DebugSource id -> file string id */
-   loc *idloc;               /* [bound] */
-   int32_t *idinst;          /* [bound] defining instruction, -1 */
-   fn *fns;
-   unsigned nfn;
-   ep *eps;
-   unsigned nep;
-} spv;
-
-static char *lit_string(const uint32_t *w, unsigned nw)
-{
-   size_t max = (size_t)nw * 4;
-   const char *s = (const char *)w;
-   size_t len = strnlen(s, max);
-   char *t = malloc(len + 1);
-   memcpy(t, s, len);
-   t[len] = 0;
-   return t;
-}
-
-static void append_text(char **dst, const char *t)
-{
-   size_t a = *dst ? strlen(*dst) : 0, b = strlen(t);
-   *dst = realloc(*dst, a + b + 1);
-   memcpy(*dst + a, t, b + 1);
-}
-
-static fn *fn_of(spv *m, uint32_t id)
-{
-   for (unsigned k = 0; k < m->nfn; k++)
-      if (m->fns[k].id == id)
-         return &m->fns[k];
-   return NULL;
-}
-
-static void spv_free(spv *m)
-{
-   if (!m->w)
-      return;
-   for (uint32_t k = 0; k < m->bound; k++) {
-      free(m->str[k]);
-      free(m->name[k]);
-      free(m->src_text[k]);
-   }
-   for (unsigned k = 0; k < m->nfn; k++)
-      free(m->fns[k].calls);
-   for (unsigned k = 0; k < m->nep; k++)
-      free(m->eps[k].name);
-   free(m->fns);
-   free(m->eps);
-   free(m->str);
-   free(m->name);
-   free(m->by_name);
-   free(m->strings);
-   free(m->modes);
-   free(m->src_text);
-   free(m->set);
-   free(m->isconst);
-   free(m->cval);
-   free(m->dsrc_file);
-   free(m->idloc);
-   free(m->idinst);
-   free(m->inst_word);
-   free(m->inst_loc);
-   free(m->w);
-   memset(m, 0, sizeof(*m));
-}
-
-/* Whether instruction op has a result id, and at which word. */
-static int result_word(uint16_t op)
-{
-   bool has_result, has_type;
-   SpvHasResultAndType((SpvOp)op, &has_result, &has_type);
-   return has_result ? (has_type ? 2 : 1) : 0;
-}
-
-static uint32_t cnum(const spv *m, uint32_t id)
-{
-   return id < m->bound && m->isconst[id] ? m->cval[id] : 0;
-}
-
-static const spv *sort_names;   /* qsort has no context argument */
-
-static int by_name_cmp(const void *a, const void *b)
-{
-   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-   int c = strcmp(sort_names->name[x], sort_names->name[y]);
-   return c ? c : (x > y) - (x < y);
-}
-
-/* Reads the words; false when they are not a SPIR-V module. */
-static bool spv_read(spv *m, const void *bytes, size_t size)
-{
-   memset(m, 0, sizeof(*m));
-   if (size < 20 || size % 4)
-      return false;
-   m->n = size / 4;
-   m->w = malloc(size);
-   memcpy(m->w, bytes, size);
-   if (m->w[0] == 0x03022307u) {
-      for (size_t k = 0; k < m->n; k++)
-         m->w[k] = __builtin_bswap32(m->w[k]);
-   } else if (m->w[0] != SpvMagicNumber) {
-      free(m->w);
-      m->w = NULL;
-      return false;
-   }
-   /* Ids past 4 x the words are not looked up (a bogus bound in the
-    * header must not size the tables). */
-   m->bound = m->w[3];
-   if (m->bound > 4 * m->n + 16)
-      m->bound = (uint32_t)(4 * m->n + 16);
-   uint32_t B = m->bound;
-   m->str = calloc(B, sizeof(char *));
-   m->name = calloc(B, sizeof(char *));
-   m->src_text = calloc(B, sizeof(char *));
-   m->set = calloc(B, 1);
-   m->isconst = calloc(B, 1);
-   m->cval = calloc(B, sizeof(uint32_t));
-   m->dsrc_file = calloc(B, sizeof(uint32_t));
-   m->idloc = calloc(B, sizeof(loc));
-   m->idinst = malloc(B * sizeof(int32_t));
-   for (uint32_t k = 0; k < B; k++)
-      m->idinst[k] = -1;
-   size_t capi = 256;
-   m->inst_word = malloc(capi * sizeof(size_t));
-   m->inst_loc = malloc(capi * sizeof(loc));
-
-   loc cur = { 0 };
-   uint32_t last_source_file = 0;   /* OpSourceContinued appends to it */
-   uint32_t pending_label = 0;      /* a label whose block has no located instruction yet */
-   fn *f = NULL;
-   size_t p = 5;
-   while (p < m->n) {
-      uint32_t w0 = m->w[p];
-      uint16_t op = w0 & 0xffff, nw = w0 >> 16;
-      if (nw == 0 || p + nw > m->n)
-         break;
-      const uint32_t *in = m->w + p;
-      if (m->ninst == capi) {
-         capi *= 2;
-         m->inst_word = realloc(m->inst_word, capi * sizeof(size_t));
-         m->inst_loc = realloc(m->inst_loc, capi * sizeof(loc));
-      }
-      unsigned ix = m->ninst++;
-      m->inst_word[ix] = p;
-      bool is_line = false;
-      switch (op) {
-      case SpvOpString:
-         if (nw > 2 && in[1] < B && !m->str[in[1]])
-            m->str[in[1]] = lit_string(in + 2, nw - 2u);
-         break;
-      case SpvOpExecutionMode:
-      case SpvOpExecutionModeId:
-         if (nw > 2) {
-            m->modes = realloc(m->modes, (m->nmodes + 1) * sizeof(size_t));
-            m->modes[m->nmodes++] = p;
-         }
-         break;
-      case SpvOpName:
-         if (nw > 2 && in[1] < B && !m->name[in[1]])
-            m->name[in[1]] = lit_string(in + 2, nw - 2u);
-         break;
-      case SpvOpSource:
-         if (nw > 3 && in[3] < B) {
-            last_source_file = in[3];
-            if (nw > 4) {
-               char *t = lit_string(in + 4, nw - 4u);
-               append_text(&m->src_text[in[3]], t);
-               free(t);
-            }
-         } else {
-            last_source_file = 0;
-         }
-         break;
-      case SpvOpSourceContinued:
-         if (last_source_file && nw > 1) {
-            char *t = lit_string(in + 1, nw - 1u);
-            append_text(&m->src_text[last_source_file], t);
-            free(t);
-         }
-         break;
-      case SpvOpExtInstImport:
-         if (nw > 2 && in[1] < B) {
-            char *t = lit_string(in + 2, nw - 2u);
-            if (!strcmp(t, "OpenCL.DebugInfo.100"))
-               m->set[in[1]] = SET_OPENCL_DEBUG;
-            else if (!strncmp(t, "NonSemantic.Shader.DebugInfo", 28))
-               m->set[in[1]] = SET_NONSEMANTIC_DEBUG;
-            free(t);
-         }
-         break;
-      case SpvOpConstant:
-         if (nw > 3 && in[2] < B) {
-            m->isconst[in[2]] = 1;
-            m->cval[in[2]] = in[3];
-         }
-         break;
-      case SpvOpEntryPoint:
-         if (nw > 3) {
-            m->eps = realloc(m->eps, (m->nep + 1) * sizeof(ep));
-            m->eps[m->nep++] = (ep){ .fn = in[2], .name = lit_string(in + 3, nw - 3u),
-                                     .wfirst = p, .wend = p + nw };
-         }
-         break;
-      case SpvOpFunction:
-         m->fns = realloc(m->fns, (m->nfn + 1) * sizeof(fn));
-         f = &m->fns[m->nfn++];
-         memset(f, 0, sizeof(*f));
-         f->id = nw > 2 ? in[2] : 0;
-         if (f->id < B && m->idloc[f->id].line) {
-            f->line = m->idloc[f->id].line;
-            f->file = m->idloc[f->id].file;
-         }
-         f->first = ix;
-         f->wfirst = p;
-         cur = (loc){ 0 };
-         break;
-      case SpvOpFunctionEnd:
-         if (f) {
-            f->last = ix;
-            f->wend = p + nw;
-         }
-         f = NULL;
-         cur = (loc){ 0 };
-         break;
-      case SpvOpFunctionCall:
-         if (f && nw > 3) {
-            f->calls = realloc(f->calls, (f->ncalls + 1) * sizeof(uint32_t));
-            f->calls[f->ncalls++] = in[3];
-         }
-         break;
-      case SpvOpLabel:
-         cur = (loc){ 0 };   /* a line's scope ends with its block */
-         pending_label = nw > 1 ? in[1] : 0;
-         break;
-      case SpvOpLine:
-         is_line = true;
-         if (nw > 3)
-            cur = (loc){ in[1], in[2] };
-         break;
-      case SpvOpNoLine:
-         is_line = true;
-         cur = (loc){ 0 };
-         break;
-      case SpvOpExtInst:
-         if (nw > 4 && in[3] < B && m->set[in[3]]) {
-            bool ns = m->set[in[3]] == SET_NONSEMANTIC_DEBUG;
-            uint32_t dop = in[4];
-            is_line = true;   /* debug instructions are not code */
-            if (dop == 35 && nw > 5 && in[2] < B) {              /* DebugSource */
-               m->dsrc_file[in[2]] = in[5];
-               if (nw > 6 && in[5] < B && in[6] < B && m->str[in[6]] && !m->src_text[in[5]])
-                  append_text(&m->src_text[in[5]], m->str[in[6]]);
-               last_source_file = in[5];
-            } else if (ns && dop == 102 && nw > 5 && last_source_file && in[5] < B &&
-                       m->str[in[5]]) {                          /* DebugSourceContinued */
-               append_text(&m->src_text[last_source_file], m->str[in[5]]);
-            } else if (ns && dop == 103 && nw > 6 && in[5] < B) { /* DebugLine */
-               /* Source: a DebugSource, or (llvm-spirv 21) its OpString */
-               uint32_t file = m->dsrc_file[in[5]] ? m->dsrc_file[in[5]] : m->str[in[5]] ? in[5] : 0;
-               cur = (loc){ file, cnum(m, in[6]) };
-            } else if (ns && dop == 104) {                       /* DebugNoLine */
-               cur = (loc){ 0 };
-            } else if (dop == 20 && nw > 8 && in[7] < B) {       /* DebugFunction */
-               uint32_t line = ns ? cnum(m, in[8]) : in[8];
-               uint32_t file = m->dsrc_file[in[7]];
-               /* OpenCL.DebugInfo.100 names the function (operand 10). */
-               if (!ns && nw > 14 && in[14] < B)
-                  m->idloc[in[14]] = (loc){ file, line };   /* read by its OpFunction */
-               if (in[2] < B) {   /* for DebugFunctionDefinition */
-                  m->idloc[in[2]] = (loc){ file, line };
-               }
-            } else if (ns && dop == 101 && nw > 6 && in[5] < B) { /* DebugFunctionDefinition */
-               fn *g = fn_of(m, in[6]);   /* inside the function it defines */
-               if (g && !g->line) {
-                  g->line = m->idloc[in[5]].line;
-                  g->file = m->idloc[in[5]].file;
-               }
-            }
-         }
-         break;
-      default:
-         break;
-      }
-      m->inst_loc[ix] = f && !is_line && cur.line ? cur : (loc){ 0 };
-      int rw = result_word(op);
-      if (rw && rw < nw && in[rw] < B) {
-         m->idinst[in[rw]] = (int32_t)ix;
-         if (f && !is_line && cur.line && !m->idloc[in[rw]].line)
-            m->idloc[in[rw]] = cur;
-      }
-      if (f && !is_line && cur.line && pending_label && op != SpvOpLabel) {
-         if (pending_label < B && !m->idloc[pending_label].line)
-            m->idloc[pending_label] = cur;
-         pending_label = 0;
-      }
-      p += nw;
-   }
-   /* Indexes for the remarks' names: the named ids by name, the strings. */
-   m->by_name = malloc((B ? B : 1) * sizeof(uint32_t));
-   m->strings = malloc((B ? B : 1) * sizeof(uint32_t));
-   for (uint32_t id = 1; id < B; id++) {
-      if (m->name[id] && *m->name[id])
-         m->by_name[m->nnamed++] = id;
-      if (m->str[id] && *m->str[id])
-         m->strings[m->nstrings++] = id;
-   }
-   sort_names = m;
-   qsort(m->by_name, m->nnamed, sizeof(uint32_t), by_name_cmp);
-   return true;
-}
-
-/* The first index in m->by_name whose name is tok[0..n), or nnamed. */
-static uint32_t name_lower_bound(const spv *m, const char *tok, size_t n)
-{
-   uint32_t lo = 0, hi = m->nnamed;
-   while (lo < hi) {
-      uint32_t mid = lo + (hi - lo) / 2;
-      const char *nm = m->name[m->by_name[mid]];
-      int c = strncmp(nm, tok, n);
-      if (c == 0 && nm[n])
-         c = 1;
-      if (c < 0)
-         lo = mid + 1;
-      else
-         hi = mid;
-   }
-   return lo;
-}
-
-static bool name_is(const spv *m, uint32_t k, const char *tok, size_t n)
-{
-   const char *nm = m->name[m->by_name[k]];
-   return !strncmp(nm, tok, n) && !nm[n];
-}
-
-/* The functions a kernel runs: its entry and what it calls. */
-static unsigned reachable(spv *m, uint32_t entry, fn **out, unsigned max)
-{
-   unsigned n = 0;
-   fn *e = fn_of(m, entry);
-   if (!e)
-      return 0;
-   out[n++] = e;
-   for (unsigned k = 0; k < n; k++)
-      for (unsigned c = 0; c < out[k]->ncalls; c++) {
-         fn *g = fn_of(m, out[k]->calls[c]);
-         bool seen = false;
-         for (unsigned j = 0; j < n && !seen; j++)
-            seen = out[j] == g;
-         if (g && !seen && n < max)
-            out[n++] = g;
-      }
-   return n;
-}
-
 /* ---- source files ---- */
 
 typedef struct srcfile {
@@ -565,7 +165,7 @@ static void split_lines(srcfile *s)
 
 /* The text of file string id: the module's copy, else the file on disk
  * (as named, or beside the input). */
-static void load_source(srcfile *s, const spv *m, uint32_t file, const char *input_path)
+static void load_source(srcfile *s, const rep_module *m, uint32_t file, const char *input_path)
 {
    memset(s, 0, sizeof(*s));
    if (!file || file >= m->bound)
@@ -620,13 +220,13 @@ static const char *kind_word[] = { "applied", "missed", "note" };
 
 typedef struct placed {
    const xe_remark_entry *r;
-   loc at;              /* line 0: no line */
+   rep_loc at;              /* line 0: no line */
    int32_t inst;        /* instruction of the id named, -1 */
 } placed;
 
 /* Where remark x is: "FILE:LINE" naming a file of the module, else the
  * first "%N" with a line (or, for the disassembly, an instruction). */
-static bool in_fns(fn *const *fs, unsigned nf, int32_t inst)
+static bool in_fns(rep_fn *const *fs, unsigned nf, int32_t inst)
 {
    for (unsigned k = 0; k < nf; k++)
       if (inst >= (int32_t)fs[k]->first && inst <= (int32_t)fs[k]->last)
@@ -636,7 +236,7 @@ static bool in_fns(fn *const *fs, unsigned nf, int32_t inst)
 
 /* The id "%tok" names (tok[0..n)): "%27", or "%name" (OpName; an id in
  * the kernel's functions first); 0 when none. */
-static uint32_t id_named(const spv *m, const char *tok, size_t n, fn *const *fs, unsigned nf)
+static uint32_t id_named(const rep_module *m, const char *tok, size_t n, rep_fn *const *fs, unsigned nf)
 {
    size_t d = 0;
    while (d < n && isdigit((unsigned char)tok[d]))
@@ -646,7 +246,7 @@ static uint32_t id_named(const spv *m, const char *tok, size_t n, fn *const *fs,
       return id < m->bound ? (uint32_t)id : 0;
    }
    uint32_t any = 0;
-   for (uint32_t k = name_lower_bound(m, tok, n); k < m->nnamed && name_is(m, k, tok, n); k++) {
+   for (uint32_t k = rep_name_lower_bound(m, tok, n); k < m->nnamed && rep_name_is(m, k, tok, n); k++) {
       uint32_t id = m->by_name[k];
       if (in_fns(fs, nf, m->idinst[id]))
          return id;
@@ -656,7 +256,7 @@ static uint32_t id_named(const spv *m, const char *tok, size_t n, fn *const *fs,
    return any;
 }
 
-static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsigned nf)
+static placed place(const rep_module *m, const xe_remark_entry *x, rep_fn *const *fs, unsigned nf)
 {
    placed p = { .r = x, .inst = -1 };
    const char *s = x->message;
@@ -679,7 +279,7 @@ static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsig
                       (len > strlen(bn) && b[len - strlen(bn) - 1] == '/' &&
                        !strncmp(b + len - strlen(bn), bn, strlen(bn)));
          if (match) {
-            p.at = (loc){ id, line };
+            p.at = (rep_loc){ id, line };
             break;
          }
       }
@@ -713,7 +313,7 @@ static placed place(const spv *m, const xe_remark_entry *x, fn *const *fs, unsig
       while (n > 0 && c[n - 1] == '.')
          n--;
       if (n >= 3 && (c == s || (c[-1] != '%' && c[-1] != '\''))) {
-         for (uint32_t k = name_lower_bound(m, c, n); k < m->nnamed && name_is(m, k, c, n); k++) {
+         for (uint32_t k = rep_name_lower_bound(m, c, n); k < m->nnamed && rep_name_is(m, k, c, n); k++) {
             uint32_t id = m->by_name[k];
             if (m->idinst[id] >= 0 && in_fns(fs, nf, m->idinst[id]) && m->idloc[id].line &&
                 (m->w[m->inst_word[m->idinst[id]]] & 0xffff) == SpvOpLabel) {
@@ -1026,9 +626,9 @@ static int kinfo_name_cmp(const void *a, const void *b)
 }
 
 /* Did the kernel's code or its entry point change between in and out? */
-static bool kernel_changed(spv *in, spv *out, const char *name)
+static bool kernel_changed(rep_module *in, rep_module *out, const char *name)
 {
-   const ep *a = NULL, *b = NULL;
+   const rep_ep *a = NULL, *b = NULL;
    for (unsigned k = 0; k < in->nep; k++)
       if (!strcmp(in->eps[k].name, name))
          a = &in->eps[k];
@@ -1040,8 +640,8 @@ static bool kernel_changed(spv *in, spv *out, const char *name)
    if (a->wend - a->wfirst != b->wend - b->wfirst ||
        memcmp(in->w + a->wfirst, out->w + b->wfirst, (a->wend - a->wfirst) * 4))
       return true;
-   fn *fa[64], *fb[64];
-   unsigned na = reachable(in, a->fn, fa, 64), nb = reachable(out, b->fn, fb, 64);
+   rep_fn *fa[64], *fb[64];
+   unsigned na = rep_reachable(in, a->fn, fa, 64), nb = rep_reachable(out, b->fn, fb, 64);
    if (na != nb)
       return true;
    for (unsigned k = 0; k < na; k++) {
@@ -1052,7 +652,7 @@ static bool kernel_changed(spv *in, spv *out, const char *name)
    /* Execution modes of the entry. */
    sb ma = { 0 }, mb = { 0 };
    for (int side = 0; side < 2; side++) {
-      spv *m = side ? out : in;
+      rep_module *m = side ? out : in;
       uint32_t e = side ? b->fn : a->fn;
       for (unsigned k = 0; k < m->nmodes; k++) {
          size_t p = m->modes[k];
@@ -1069,7 +669,7 @@ static bool kernel_changed(spv *in, spv *out, const char *name)
 
 /* The disassembly of the input, one line per instruction; NULL when
  * SPIRV-Tools cannot read it. */
-static char **disassemble(const spv *m, unsigned *nlines, char **text)
+static char **disassemble(const rep_module *m, unsigned *nlines, char **text)
 {
    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
    spv_text t = NULL;
@@ -1127,7 +727,7 @@ typedef struct dis_cache {
    char *text;
 } dis_cache;
 
-static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs, const int *rk,
+static void kernel_section(sb *b, rep_module *m, const kinfo *ki, const xe_remarks *rs, const int *rk,
                            const char *input_path, dis_cache *dc)
 {
    sb_str(b, "<section class=\"kernel\" id=\"");
@@ -1139,8 +739,8 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
           ki->applied, ki->missed, ki->notes);
 
    /* The remarks of this kernel, placed. */
-   fn *fs[64];
-   unsigned nf = reachable(m, ki->entry, fs, 64);
+   rep_fn *fs[64];
+   unsigned nf = rep_reachable(m, ki->entry, fs, 64);
    unsigned nr = 0;
    placed *pr = calloc(rs->n + 1, sizeof(placed));
    for (unsigned k = 0; k < rs->n; k++)
@@ -1268,11 +868,11 @@ static void kernel_section(sb *b, spv *m, const kinfo *ki, const xe_remarks *rs,
                 "first id it names; remarks naming none are at the top, marked <i>kernel-wide</i>.</p>");
       sb_str(b, "<table class=\"src\">");
       bool first = true;
-      fn *order[64];   /* in module order: the body before llvm-spirv's entry wrapper */
-      memcpy(order, fs, nf * sizeof(fn *));
+      rep_fn *order[64];   /* in module order: the body before llvm-spirv's entry wrapper */
+      memcpy(order, fs, nf * sizeof(rep_fn *));
       for (unsigned k = 1; k < nf; k++)
          for (unsigned j = k; j > 0 && order[j]->first < order[j - 1]->first; j--) {
-            fn *t = order[j];
+            rep_fn *t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
          }
@@ -1354,11 +954,11 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
                      const char *input_path, const cJSON *stats)
 {
    sb b = { 0 };
-   spv in, out;
-   bool have_in = spv_read(&in, input, size);
+   rep_module in, out;
+   bool have_in = rep_module_read(&in, input, size);
    size_t nw = 0;
    const uint32_t *ow = xeopt_result_words(r, &nw);
-   bool have_out = ow && spv_read(&out, ow, nw * 4);
+   bool have_out = ow && rep_module_read(&out, ow, nw * 4);
    const xe_remarks *rs = &r->remarks;
    cJSON *mf = xeopt_result_manifest_json(r) ? cJSON_Parse(xeopt_result_manifest_json(r)) : NULL;
    const cJSON *mk = cJSON_GetObjectItemCaseSensitive(mf, "kernels");
@@ -1541,9 +1141,9 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
    free(rk);
    cJSON_Delete(mf);
    if (have_in)
-      spv_free(&in);
+      rep_module_free(&in);
    if (have_out)
-      spv_free(&out);
+      rep_module_free(&out);
    return b.s;
 }
 
