@@ -514,7 +514,11 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
       cJSON_AddStringToObject(e, "text", "global size must be a multiple of the local size "
                               "(no partial work-groups or sub-groups)");
       xe_manifest_add(m, k->name, "launch", e);
-      uint32_t done[64];
+      /* Every argument a conversion relies on, however many: one left out
+       * is one the host may pass unaligned to a block access. */
+      uint32_t *done = malloc((nacc + 1) * sizeof(uint32_t));
+      if (!done)
+         abort();
       unsigned ndone = 0;
       for (unsigned n = 0; n < nacc; n++) {
          if (!acc[n].inst || !acc[n].use_argalign)
@@ -522,7 +526,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
          bool seen = false;
          for (unsigned d = 0; d < ndone; d++)
             seen |= done[d] == acc[n].root;
-         if (seen || ndone == 64)
+         if (seen)
             continue;
          done[ndone++] = acc[n].root;
          e = entry("argument_alignment");
@@ -533,6 +537,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
          cJSON_AddStringToObject(e, "origin", "--assume-aligned");
          xe_manifest_add(m, k->name, "alignment", e);
       }
+      free(done);
       if (need_offset) {
          e = entry("global_offset");
          cJSON_AddNumberToObject(e, "dimension", 0);
