@@ -1,7 +1,11 @@
 /*
  * IGC evidence for private-arrays: the guide's ulong histogram, after the
  * pass, must use no more private-memory messages than the hand-written
- * uint version (testdata/kernels/hist_uint.cl), on dg2 and pvc.
+ * uint version (testdata/kernels/hist_uint.cl), on dg2 and pvc.  The
+ * rewrite is asked of no model here (--target=none): by default the model
+ * refuses it (slower on pvc, bmg, lnl, ptl; on dg2 a gain under 5%, and
+ * IGC 2.40 compiles it longer there), and this is the evidence, under
+ * IGC 22.43, of what the rewrite itself does.
  *
  * Private-memory messages are counted in the iga64 disassembly: on dg2
  * IGC reaches private arrays with A64 dword gathers/scatters (the kernels
@@ -51,7 +55,7 @@ START_TEST(histogram_not_worse_than_uint)
    char *orig = tu_src("testdata/spv/histogram_private.spv");
    char *uint_ = tu_src("testdata/spv/hist_uint.spv");
    char *opt = tu_tmp("histogram_opt.spv");
-   ck_assert_int_eq(tu_sh(NULL, NULL, "%s %s -o %s --passes=private-arrays,block-order --target=dg2",
+   ck_assert_int_eq(tu_sh(NULL, NULL, "%s %s -o %s --passes=private-arrays,block-order --target=none",
                           tu_xeopt(), orig, opt), 0);
    const char *devs[2] = { "dg2", "pvc" };
    for (int d = 0; d < 2; d++) {
