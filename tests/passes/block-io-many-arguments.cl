@@ -1,13 +1,14 @@
-// block-io with --assume-aligned on a kernel of 64 pointer arguments (the
-// interpreter's limit, XE_EXEC_MAX_ARGS), each written with a block write:
-// the manifest must ask for the 16-byte alignment of every one of them,
-// the last (d63, argument 63) included; an argument the manifest leaves
-// out is one the host may pass unaligned to a block write.
+// block-io with --assume-aligned on a kernel of 66 pointer arguments, each
+// written with a block write: the manifest must ask for the 16-byte
+// alignment of every one of them, d63, d64 and d65 included (it stopped
+// at 64 before); an argument the manifest leaves out is one the host may
+// pass unaligned to a block write.  The interpreter runs at most 64
+// arguments (XE_EXEC_MAX_ARGS), so --verify only warns here.
 //
 // RUN: --passes=block-io --assume-aligned --target=dg2,bmg,lnl,ptl
 // (not pvc: IGC 2.40 makes these block messages itself there; block-io-copy.cl)
 // CHECK-LABEL: %many_args = OpFunction
-// CHECK-COUNT-64: OpSubgroupBlockWriteINTEL
+// CHECK-COUNT-66: OpSubgroupBlockWriteINTEL
 // CHECK-NOT: OpStore
 // CHECK: OpFunctionEnd
 // MANIFEST: "requirement": "argument_alignment",
@@ -16,6 +17,12 @@
 // MANIFEST-COUNT-63: "requirement": "argument_alignment",
 // MANIFEST-NEXT: "argument": 63,
 // MANIFEST-NEXT: "name": "d63",
+// MANIFEST: "requirement": "argument_alignment",
+// MANIFEST-NEXT: "argument": 64,
+// MANIFEST-NEXT: "name": "d64",
+// MANIFEST: "requirement": "argument_alignment",
+// MANIFEST-NEXT: "argument": 65,
+// MANIFEST-NEXT: "name": "d65",
 // MANIFEST-NEXT: "bytes": 16,
 // MANIFEST-NOT: "argument_alignment"
 __attribute__((reqd_work_group_size(32, 1, 1)))
@@ -84,7 +91,9 @@ kernel void many_args(
                  global int *d60,
                  global int *d61,
                  global int *d62,
-                 global int *d63)
+                 global int *d63,
+                 global int *d64,
+                 global int *d65)
 {
     size_t i = get_global_id(0);
     d0[i] = 0;
@@ -151,4 +160,6 @@ kernel void many_args(
     d61[i] = 61;
     d62[i] = 62;
     d63[i] = 63;
+    d64[i] = 64;
+    d65[i] = 65;
 }
