@@ -4,8 +4,8 @@
  * bypasses, merges and selects put a kernel in the form the later passes'
  * analyses read; none of them can be priced, and IGC 2.40 compiles them
  * longer on real kernels.  After a first run, a kernel the model judges
- * (xe_options_target non-zero) whose remarks show no later pass rewrote
- * it gets a second run without them.
+ * (xe_options_target non-zero) whose remarks show no later pass reading
+ * them rewrote it gets a second run without them.
  */
 #ifndef XEOPT_PLAIN_H
 #define XEOPT_PLAIN_H

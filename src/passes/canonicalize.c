@@ -76,9 +76,10 @@
  * block calls the body with its parameters) need no rewrite: the kernel
  * list already sees through them (xe_kernel.body, src/ir/facts.c).
  *
- * Where the cost model is asked, a kernel no later pass rewrote in the
- * driver's first run is left as the front end wrote it, but for the
- * repairs (the driver's canon_plain, src/driver/plain.h): these rewrites
+ * Where the cost model is asked, a kernel that no later pass reading
+ * these forms rewrote in the driver's first run (loop-spec-constants does
+ * not read them) is left as the front end wrote it, but for the repairs
+ * (the driver's canon_plain, src/driver/plain.h): these rewrites
  * serve the analyses, not IGC, and IGC 2.40 compiled darktable's
  * clang-21 kernels longer after them (vng_interpolate, diffuse_pde,
  * lut3d_pyramid; bench/README "IGC 2.40 as the judge").
@@ -778,7 +779,7 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
          if (f->mark && f == ks[f->mark - 1].body)
             xe_remark(ctx->remarks, owner, XE_REMARK_MISSED,
                       "kernel %s left as the front end wrote it: in a first run no later pass "
-                      "rewrote it, and IGC 2.40 compiles canonicalized code longer (darktable "
+                      "that reads its forms rewrote it, and IGC 2.40 compiles canonicalized code longer (darktable "
                       "vng_interpolate through clang 21, bmg: 5044 -> 8609 by the estimate per work-item); "
                       "canonicalized with --target=none and under --isa-check", owner);
          unsigned nr = repair_function(m, f);
