@@ -578,15 +578,21 @@ static unsigned traced_width(xe_module *m, uint32_t param, uint64_t at0, bool an
    return 0;
 }
 
+/* Parameter k of the named kernel's entry function, or NULL. */
+static xe_inst *kernel_param(xe_module *m, const char *kernel, unsigned k)
+{
+   xe_kernel kn;
+   if (!xe_kernel_by_name(m, kernel, &kn)) return NULL;
+   unsigned pk = 0;
+   for (xe_inst *p = kn.fn->params.first; p; p = p->next)
+      if (p->opcode == SpvOpFunctionParameter && pk++ == k) return p;
+   return NULL;
+}
+
 bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param_mem *out)
 {
    memset(out, 0, sizeof *out);
-   xe_kernel kn;
-   if (!xe_kernel_by_name(m, kernel, &kn)) return false;
-   unsigned pk = 0;
-   xe_inst *p = kn.fn->params.first;
-   for (; p; p = p->next)
-      if (p->opcode == SpvOpFunctionParameter && pk++ == k) break;
+   xe_inst *p = kernel_param(m, kernel, k);
    if (!p) return false;
    xe_inst *t = xe_def(m, p->type_id);
    if (!t || t->opcode != SpvOpTypePointer) return true;
@@ -608,12 +614,7 @@ bool xe_exec_param_memory(xe_module *m, const char *kernel, unsigned k, xe_param
 
 unsigned xe_exec_param_access_width(xe_module *m, const char *kernel, unsigned k, bool *is_float)
 {
-   xe_kernel kn;
    *is_float = false;
-   if (!xe_kernel_by_name(m, kernel, &kn)) return 0;
-   unsigned pk = 0;
-   for (xe_inst *p = kn.fn->params.first; p; p = p->next)
-      if (p->opcode == SpvOpFunctionParameter && pk++ == k)
-         return traced_width(m, p->result_id, 0, false, true, is_float);
-   return 0;
+   xe_inst *p = kernel_param(m, kernel, k);
+   return p ? traced_width(m, p->result_id, 0, false, true, is_float) : 0;
 }
