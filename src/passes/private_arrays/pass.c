@@ -50,20 +50,28 @@
  * messages they replace (priv_len64: 651 -> 4942 instructions).  So the
  * two rewrites are planned first (what length and element width they
  * would give, without remarks or edits) and made only if the model says
- * the kernel is not slower on any target device. */
+ * the kernel is not slower on any target device and, unless it sees no
+ * change, clearly faster on one (cost_allows). */
+enum verdict { MADE, SLOWER, THIN };
+
 /* Asks the cost model about ch on kernel kfn (named kn) on every device of
- * --target; true when it says slower somewhere, with both estimates in est
- * (160 bytes) and the first such device in *worst. */
-static bool model_says_slower(xe_ctx *ctx, xe_function *kfn, const char *kn,
-                              const xe_cost_change *ch, char est[160], enum xe_device *worst)
+ * --target.  SLOWER when it says slower somewhere (*worst the first such
+ * device); with clear_gain, THIN when the estimate moves but falls by
+ * XE_COST_MIN_GAIN on no device (xe_cost_some_clear_gain); else MADE.
+ * Unless MADE, est (160 bytes) has both estimates. */
+static enum verdict ask_model(xe_ctx *ctx, xe_function *kfn, const char *kn,
+                              const xe_cost_change *ch, bool clear_gain, char est[160],
+                              enum xe_device *worst)
 {
    unsigned devs = xe_options_target(ctx->options, kn);
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    *worst = XE_DEV_DG2;
-   if (xe_cost_compare(ctx->module, kfn, devs, ch, before, after, worst))
-      return false;
-   xe_cost_format(est, 160, devs, before, after);
-   return true;
+   enum verdict v = !xe_cost_compare(ctx->module, kfn, devs, ch, before, after, worst) ? SLOWER
+                    : clear_gain && !xe_cost_some_clear_gain(devs, before, after) ? THIN
+                    : MADE;
+   if (v != MADE)
+      xe_cost_format(est, 160, devs, before, after);
+   return v;
 }
 
 static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn, parr *a)
@@ -73,10 +81,6 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
                          .elem_bytes = pa_plan_bytes(m, f, a) };
    if (!ch.len && !ch.elem_bytes)
       return true; /* nothing to ask: the rewrites will say why not */
-   unsigned devs = xe_options_target(ctx->options, kn);
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   enum xe_device worst = XE_DEV_DG2;
-   bool slower = !xe_cost_compare(m, kfn, devs, &ch, before, after, &worst);
    /* A gain under XE_COST_MIN_GAIN on every target device is within
     * what IGC's own choices decide (registers or scratch, indirect moves
     * or selects): darktable's highlights_1f_lch_xtrans through ocloc 26,
@@ -84,13 +88,14 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
     * dg2 2854 -> 2863 instructions.  A clear gain on one device is enough
     * (the scale module's uint h[32] narrowed: model bmg -60%, pvc -0.4%;
     * IGC 2.40 shorter on bmg, bench/README). */
-   if (!slower && xe_cost_some_clear_gain(devs, before, after))
-      return true;
    char est[160];
-   xe_cost_format(est, sizeof(est), devs, before, after);
+   enum xe_device worst;
+   enum verdict v = ask_model(ctx, kfn, kn, &ch, true, est, &worst);
+   if (v == MADE)
+      return true;
    unsigned len = ch.len ? ch.len : a->len;
    unsigned bytes = ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem);
-   if (slower)
+   if (v == SLOWER)
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                 "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
                 "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
@@ -116,7 +121,7 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
       return true; /* pa_split says why not */
    char est[160];
    enum xe_device worst;
-   if (!model_says_slower(ctx, kfn, kn, &ch, est, &worst))
+   if (ask_model(ctx, kfn, kn, &ch, false, est, &worst) == MADE)
       return true;
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
@@ -169,7 +174,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
       xe_cost_change ch = { .var = v->result_id, .not_volatile = true };
       char est[160];
       enum xe_device worst;
-      if (!model_says_slower(ctx, kfn, kn, &ch, est, &worst))
+      if (ask_model(ctx, kfn, kn, &ch, false, est, &worst) == MADE)
          continue;
       parr a = { .var = v, .len = (uint32_t)len };
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
