@@ -270,6 +270,7 @@ START_TEST(igc2_output_matches_bench_isa)
        asprintf(&igc, "%s/%s.igc", dir, xe_device_name(d)) < 0)
       abort();
    unsigned private_msgs = 0;
+   bool loop_weighted = false;
    for (unsigned i = 0; i < n; i++) {
       char *asm_path, *what, *out = NULL;
       if (asprintf(&asm_path, "%s/%s.dump/.text.%s.asm", dir, xe_device_name(d), k[i].name) < 0 ||
@@ -283,13 +284,21 @@ START_TEST(igc2_output_matches_bench_isa)
                      "python3 -c 'import importlib.machinery as m, sys\n"
                      "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
                      "c = b.igc_stats(sys.argv[2])\n"
-                     "print(c.get((sys.argv[3], int(sys.argv[4]))) or c.get((sys.argv[3], None)) or 0)' "
-                     "'%s' '%s' '%s' %u",
-                     isa, igc, k[i].name, py.simd);
-      ck_assert_msg(rc == 0 && out, "bench/isa igc_stats failed: %s", out ? out : "?");
-      py.igc_cycles = (unsigned)strtoul(out, NULL, 10);
+                     "n = c.get((sys.argv[3], int(sys.argv[4]))) or c.get((sys.argv[3], None)) or 0\n"
+                     "x = b.zeinfo_loop_cycles(open(sys.argv[5]).read(), sys.argv[3], b.ASSUMED_TRIPS)\n"
+                     "print(n, n + x if n and x is not None else 0)' "
+                     "'%s' '%s' '%s' %u '%s'",
+                     isa, igc, k[i].name, py.simd, zi);
+      ck_assert_msg(rc == 0 && out && sscanf(out, "%u %lf", &py.igc_cycles, &py.igc_estimate) == 2,
+                    "bench/isa igc_stats failed: %s", out ? out : "?");
       assert_counts(what, &k[i].c, &py);
       ck_assert_msg(k[i].c.igc_cycles > 0, "%s: no numCycles", what);
+      /* IGC's loop-weighted estimate: read by both from kernels_cost_info,
+       * at least numCycles, more where a loop runs more than once. */
+      ck_assert_msg(k[i].c.igc_estimate >= k[i].c.igc_cycles, "%s: IGC's estimate %.0f under numCycles %u",
+                    what, k[i].c.igc_estimate, k[i].c.igc_cycles);
+      if (k[i].c.loop)
+         loop_weighted |= k[i].c.igc_estimate > k[i].c.igc_cycles;
       ck_assert_msg(k[i].c.simd == 16 || k[i].c.simd == 32 || k[i].c.simd == 8, "%s: SIMD width %u", what,
                     k[i].c.simd);
       private_msgs += k[i].c.priv;
@@ -299,22 +308,25 @@ START_TEST(igc2_output_matches_bench_isa)
    }
    if (!strcmp(name, "priv_len64") || !strcmp(name, "histogram_private"))
       ck_assert_uint_gt(private_msgs, 0);
+   if (!strcmp(name, "histogram_private"))
+      ck_assert_msg(loop_weighted, "%s: no loop weighted in IGC's estimate", name);
    if (!strcmp(name, "sg_copy")) {
       /* bench/isa --stats under ocloc 26: the counts, the ISA estimate and,
        * beside it, IGC 2.40's numCycles. */
       char *out = NULL, kn[64];
       unsigned v[9], igcc;
-      double est;
+      double est, igce;
       int rc = tu_sh(&out, NULL, "XEOPT_OCLOC='%s' '%s' --stats '%s' %s", ocloc, isa, spv, xe_device_name(d));
       ck_assert_msg(rc == 0 && out &&
-                    sscanf(out, "%63s %u %u %u %u %u %u %u %u %lf %u", kn, &v[0], &v[1], &v[2], &v[3], &v[4],
-                           &v[5], &v[6], &v[7], &est, &igcc) == 11,
+                    sscanf(out, "%63s %u %u %u %u %u %u %u %u %lf %u %lf", kn, &v[0], &v[1], &v[2], &v[3], &v[4],
+                           &v[5], &v[6], &v[7], &est, &igcc, &igce) == 12,
                     "bench/isa --stats: %s", out ? out : "?");
       ck_assert_str_eq(kn, "sg_copy");
       ck_assert_uint_eq(v[0], k[0].c.instructions);
       ck_assert_uint_eq(v[7], k[0].c.simd);
       ck_assert_double_eq_tol(est, xe_cost_isa(d, &k[0].c), 0.5);
       ck_assert_uint_eq(igcc, k[0].c.igc_cycles);
+      ck_assert_double_eq_tol(igce, k[0].c.igc_estimate, 0.5);
       free(out);
    }
    unsetenv("XEOPT_OCLOC");
@@ -419,6 +431,116 @@ START_TEST(zeinfo_simd_widths)
 }
 END_TEST
 
+/* kernels_cost_info as ocloc 26 writes it (EnableKernelCostInfo=1): k_long
+ * has a loop of constant count 5 around one of unknown count, then a loop
+ * bounded by argument 2; k has no loop; noexp a loop whose count IGC did
+ * not write; callee_loops more counts than loops (loops in a subroutine,
+ * no estimate); bad more child loops than entries. */
+static const char kcm_text[] =
+   "kernels:\n"
+   "  - name:            k_long\n"
+   "    execution_env:\n"
+   "      simd_size:       16\n"
+   "kernels_cost_info:\n"
+   "  - name:            k_long\n"
+   "    kcm_args_sym:\n"
+   "      - argNo:           2\n"
+   "        byteOffset:      0\n"
+   "        sizeInBytes:     4\n"
+   "        isInDirect:      false\n"
+   "    kcm_loop_count_exps:\n"
+   "      - factor:          0\n"
+   "        argsym_index:    -1\n"
+   "        C:               5\n"
+   "      - factor:          1\n"
+   "        argsym_index:    -1\n"
+   "        C:               0\n"
+   "      - factor:          0.25\n"
+   "        argsym_index:    0\n"
+   "        C:               -3\n"
+   "    Kcm_loop_costs:\n"
+   "      - cycle:           40\n"
+   "        bytes_loaded:    0\n"
+   "        bytes_stored:    128\n"
+   "        num_loops:       2\n"
+   "      - cycle:           10\n"
+   "        bytes_loaded:    64\n"
+   "        bytes_stored:    0\n"
+   "        num_loops:       1\n"
+   "      - cycle:           100\n"
+   "        bytes_loaded:    64\n"
+   "        bytes_stored:    0\n"
+   "        num_loops:       0\n"
+   "      - cycle:           7\n"
+   "        bytes_loaded:    0\n"
+   "        bytes_stored:    0\n"
+   "        num_loops:       0\n"
+   "  - name:            k\n"
+   "    kcm_loop_count_exps: []\n"
+   "    Kcm_loop_costs:\n"
+   "      - cycle:           104\n"
+   "        bytes_loaded:    128\n"
+   "        bytes_stored:    128\n"
+   "        num_loops:       0\n"
+   "  - name:            noexp\n"
+   "    kcm_loop_count_exps: []\n"
+   "    Kcm_loop_costs:\n"
+   "      - cycle:           50\n"
+   "        num_loops:       1\n"
+   "      - cycle:           10\n"
+   "        num_loops:       0\n"
+   "  - name:            callee_loops\n"
+   "    kcm_loop_count_exps:\n"
+   "      - factor:          0\n"
+   "        argsym_index:    -1\n"
+   "        C:               5\n"
+   "      - factor:          0\n"
+   "        argsym_index:    -1\n"
+   "        C:               5\n"
+   "    Kcm_loop_costs:\n"
+   "      - cycle:           50\n"
+   "        num_loops:       1\n"
+   "      - cycle:           10\n"
+   "        num_loops:       0\n"
+   "  - name:            bad\n"
+   "    kcm_loop_count_exps: []\n"
+   "    Kcm_loop_costs:\n"
+   "      - cycle:           104\n"
+   "        num_loops:       1\n"
+   "...\n";
+
+/* Each loop adds its cycles times (its trips and its outer loops') - 1:
+ * 10 x (5 - 1), 100 x (5 x 16 - 1), 7 x (16 - 1) with 16 assumed trips. */
+START_TEST(zeinfo_loop_cycles)
+{
+   double x = -1;
+   ck_assert(xe_isa_zeinfo_loop_cycles(kcm_text, "k_long", 16, &x));
+   ck_assert_double_eq_tol(x, 10 * 4 + 100 * 79 + 7 * 15, 1e-9);
+   ck_assert(xe_isa_zeinfo_loop_cycles(kcm_text, "k", 16, &x));
+   ck_assert_double_eq_tol(x, 0, 1e-9);
+   ck_assert(xe_isa_zeinfo_loop_cycles(kcm_text, "noexp", 16, &x));
+   ck_assert_double_eq_tol(x, 10 * 15, 1e-9);
+   ck_assert(!xe_isa_zeinfo_loop_cycles(kcm_text, "callee_loops", 16, &x));
+   ck_assert(!xe_isa_zeinfo_loop_cycles(kcm_text, "bad", 16, &x));
+   ck_assert(!xe_isa_zeinfo_loop_cycles(kcm_text, "k_lon", 16, &x));
+   ck_assert(!xe_isa_zeinfo_loop_cycles(zeinfo_text, "k_long", 16, &x));
+   char *path = tu_tmp("kcm.ze_info"), *isa = tu_src("bench/isa"), *out = NULL;
+   tu_write(path, kcm_text, sizeof(kcm_text) - 1);
+   int rc = tu_sh(&out, NULL,
+                  "python3 -c 'import importlib.machinery as m, sys\n"
+                  "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
+                  "t = open(sys.argv[2]).read()\n"
+                  "print(*[b.zeinfo_loop_cycles(t, k, 16) for k in (\"k_long\", \"k\", \"noexp\", \"callee_loops\", \"bad\", \"k_lon\")])' "
+                  "'%s' '%s'",
+                  isa, path);
+   ck_assert_msg(rc == 0 && out && !strcmp(out, "8045.0 0 150.0 None None None\n"), "bench/isa zeinfo_loop_cycles: %s",
+                 out ? out : "?");
+   free(out);
+   free(isa);
+   free(path);
+}
+END_TEST
+
 /* Two kernels, one name a prefix of the other, in ocloc disasm's PTM.txt
  * layout (IGC 22.43); only Token 23's bytes 12-15 matter. */
 static const char ptm_text[] =
@@ -475,6 +597,7 @@ int main(void)
    tcase_add_test(tc, ptm_simd_widths);
    tcase_add_test(tc, listing26_counts);
    tcase_add_test(tc, zeinfo_simd_widths);
+   tcase_add_test(tc, zeinfo_loop_cycles);
    tcase_add_loop_test(tc, igc2_output_matches_bench_isa, 0,
                        (int)(sizeof(modules) / sizeof(modules[0]) * NDEV26));
    tcase_add_loop_test(tc, igc_output_matches_bench_isa, 0,

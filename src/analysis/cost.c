@@ -1051,6 +1051,14 @@ double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
    return e * isa_width(d, simd) / isa_width(d, c->simd);
 }
 
+double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
+{
+   (void)d;
+   if (!simd || !c->simd)
+      return c->igc_estimate;
+   return c->igc_estimate * simd / c->simd;
+}
+
 double xe_cost_versioned(enum xe_device d, unsigned tested, unsigned shared, unsigned wraps,
                          double fast, double slow)
 {

@@ -188,6 +188,10 @@ typedef struct xe_isa_counts {
    /* IGC's own estimate (IGC 2.x, -dumpVISAJsonStats: numCycles of the
     * SIMD variant dispatched); 0 when not read (ocloc 22.x). */
    unsigned igc_cycles;
+   /* IGC's estimate with each loop body counted by its trips: numCycles
+    * plus what kernels_cost_info's loops add (xe_isa_zeinfo_loop_cycles in
+    * src/driver/isa_count.h); 0 when either is not read. */
+   double igc_estimate;
 } xe_isa_counts;
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
 /* xe_cost_isa(d, c) for as many work-items as a thread of width simd
@@ -198,6 +202,13 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
  * ALU, so widths above 16 count as 16 (docs/cost-model.md, "--isa-check").
  * Unscaled when either width is 0. */
 double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
+/* IGC 2.x's loop-weighted estimate (c->igc_estimate) for as many
+ * work-items as a thread of width simd covers; 0 when IGC gave none
+ * (ocloc 22.x).  Cycles scale with the width itself on every device:
+ * IGC's schedule already counts the two passes a SIMD32 instruction takes
+ * where xe_cost_isa_at counts it once (testdata gas_global_only on pvc,
+ * SIMD16 -> SIMD32: 111 -> 135 cycles per thread, 68 per 16 work-items). */
+double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
 
 /* The estimate of the blocks of f whose CFG index (xe_function_cfg(f))
  * has in_set[index] set, each weighted by its loop frequency, on device

@@ -287,7 +287,8 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
    if (asprintf(&cdir, "%s/%s.c", work, dev) < 0 || asprintf(&bin0, "%s/bin", cdir) < 0 ||
        asprintf(&dump, "%s/%s.dump", work, dev) < 0 || asprintf(&log, "%s/%s.log", work, dev) < 0 ||
        asprintf(&igcdir, "%s/%s.igc", work, dev) < 0 ||
-       asprintf(&igcopts, "-igc_opts 'ShaderDumpEnable=1,DumpToCustomDir=%s,VISAOptions=-dumpVISAJsonStats'",
+       asprintf(&igcopts, "-igc_opts 'EnableKernelCostInfo=1,ShaderDumpEnable=1,DumpToCustomDir=%s,"
+                "VISAOptions=-dumpVISAJsonStats'",
                 igcdir) < 0)
       abort();
    /* Nothing of an earlier compile in the same work directory may be read. */
@@ -299,7 +300,7 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
          abort();
       goto done;
    }
-   /* IGC 2.x: its per-kernel statistics (numCycles) too. */
+   /* IGC 2.x: its per-kernel statistics (numCycles) and cost info too. */
    char *cargv[] = { ocloc, "compile", "-spirv_input", "-file", (char *)spv, "-device", (char *)dev,
                      "-output", bin0, "-output_no_suffix", "-q", gen2 ? "-options" : NULL, igcopts, NULL };
    if (run_tool(cargv, NULL, log) != 0 || !(bin = find_output(cdir, "bin"))) {
@@ -396,8 +397,13 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
       for (unsigned k = 0; info && k < *nout; k++) {
          xe_isa_counts *c = &(*out)[k].c;
          c->simd = heaps ? xe_isa_ptm_simd(info, (*out)[k].name) : xe_isa_zeinfo_simd(info, (*out)[k].name);
-         if (gen2)
+         if (gen2) {
             c->igc_cycles = igc_cycles(igcdir, (*out)[k].name, c->simd);
+            double extra;
+            if (c->igc_cycles &&
+                xe_isa_zeinfo_loop_cycles(info, (*out)[k].name, XE_COST_ASSUMED_TRIPS, &extra))
+               c->igc_estimate = c->igc_cycles + extra;
+         }
       }
       free(info);
       free(f);
@@ -566,21 +572,52 @@ static double estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p,
    return xe_cost_isa_at(d, &b->c, simd);
 }
 
+/* The same with IGC 2.x's own loop-weighted estimate (xe_cost_igc_at); 0
+ * when IGC gave none for a code the kernel's estimate needs. */
+static double igc_estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p, const char *name,
+                           unsigned simd)
+{
+   if (p && p->ok) {
+      const xe_isa_kernel *f = find(p->k[0][d], p->n[0][d], name);
+      const xe_isa_kernel *s = find(p->k[1][d], p->n[1][d], name);
+      if (f && s)
+         return f->c.igc_estimate > 0 && s->c.igc_estimate > 0
+                   ? XE_COST_FAST_FRACTION * xe_cost_igc_at(d, &f->c, simd) +
+                        (1 - XE_COST_FAST_FRACTION) * xe_cost_igc_at(d, &s->c, simd)
+                   : 0;
+   }
+   return xe_cost_igc_at(d, &b->c, simd);
+}
+
+/* Is the output (ISA estimate eb, IGC's estimate ib) worse than the input
+ * a on d?  By the ISA estimate, or, where IGC 2.x estimated both, by IGC's
+ * own: IGC judges too, and a rewrite stays only where neither says it
+ * costs (IGC's estimate weighs cycles with latencies and each loop by its
+ * trips; the ISA estimate weighs memory messages by kind). */
+static bool scores_worse(enum xe_device d, const xe_isa_counts *a, double eb, double ib)
+{
+   if (eb > xe_cost_isa(d, a) * (1 + XE_COST_TIE))
+      return true;
+   return a->igc_estimate > 0 && ib > 0 && ib > a->igc_estimate * (1 + XE_COST_TIE);
+}
+
 /* "pvc 30 -> 37 (22 -> 31 instructions, 2 -> 1 scattered, 0 -> 1 block, 0 -> 0 private)";
  * the SIMD widths when IGC chose different ones (the counts are per thread,
  * the output's estimate per as many work-items as the input's thread). */
 static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *a, const xe_isa_counts *b,
-                    double eb, bool versioned)
+                    double eb, double ib, bool versioned)
 {
-   char simd[80] = "";
+   char simd[80] = "", igc[64] = "";
    if (a->simd && b->simd && a->simd != b->simd)   /* xe_cost_isa_at scales only then */
       snprintf(simd, sizeof(simd), ", SIMD%u -> SIMD%u, estimated per %u work-items", a->simd, b->simd,
                a->simd);
+   if (a->igc_estimate > 0 && ib > 0)
+      snprintf(igc, sizeof(igc), ", IGC's estimate %.0f -> %.0f cycles", a->igc_estimate, ib);
    return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
-                   "scattered, %u -> %u block, %u -> %u private%s%s)", xe_device_name(d),
+                   "scattered, %u -> %u block, %u -> %u private%s%s%s)", xe_device_name(d),
                    xe_cost_isa(d, a), eb, a->instructions, b->instructions, a->loop,
                    b->loop, a->scattered, b->scattered, a->block, b->block, a->priv, b->priv,
-                   simd, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
+                   simd, igc, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
 }
 
 /* The rounds start without the cost model and keep whatever IGC does not
@@ -642,10 +679,12 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
          if (!(devs & (1u << d)) || !a || !b)
             continue;
          /* Both per as many work-items as the current output's thread. */
-         double ea = estimate(d, a, kernel_versioned(&r->remarks, name) ? pcur : NULL, name, a->c.simd);
-         double eb = estimate(d, b, kernel_versioned(&t.remarks, name) ? &pp : NULL, name, a->c.simd);
+         const paths *pa = kernel_versioned(&r->remarks, name) ? pcur : NULL;
+         const paths *pb = kernel_versioned(&t.remarks, name) ? &pp : NULL;
+         double ea = estimate(d, a, pa, name, a->c.simd), eb = estimate(d, b, pb, name, a->c.simd);
+         double ia = igc_estimate(d, a, pa, name, a->c.simd), ib = igc_estimate(d, b, pb, name, a->c.simd);
          lower |= eb < ea * (1 - XE_COST_TIE);
-         higher |= eb > ea * (1 + XE_COST_TIE);
+         higher |= eb > ea * (1 + XE_COST_TIE) || (ia > 0 && ib > ia * (1 + XE_COST_TIE));
          snprintf(figs[nf++], sizeof(figs[0]), "%s %.0f -> %.0f", xe_device_name(d), ea, eb);
       }
       if (!lower || higher)
@@ -773,7 +812,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
          }
          if (!changed)
             continue;
-         char figs[XE_DEV_COUNT][256], all[XE_DEV_COUNT * 260] = "";
+         char figs[XE_DEV_COUNT][320], all[XE_DEV_COUNT * 324] = "";
          bool worse = !compiled;
          const char *worst = compiled ? NULL : "IGC could not compile the output";
          for (int d = 0; d < XE_DEV_COUNT && compiled; d++) {
@@ -785,8 +824,9 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
                continue;
             bool v = pm.ok && kernel_versioned(&r->remarks, name);
             double eb = estimate(d, b, v ? &pm : NULL, name, a->c.simd);
-            describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, v);
-            if (eb > xe_cost_isa(d, &a->c) * (1 + XE_COST_TIE)) {
+            double ib = igc_estimate(d, b, v ? &pm : NULL, name, a->c.simd);
+            describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, ib, v);
+            if (scores_worse(d, &a->c, eb, ib)) {
                worse = true;
                if (!worst)
                   worst = xe_device_name(d);

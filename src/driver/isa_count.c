@@ -434,3 +434,107 @@ unsigned xe_isa_zeinfo_simd(const char *zi, const char *kernel)
       return 0;
    return (unsigned)strtoul(f + strlen("simd_size:"), NULL, 10);
 }
+
+/* The numbers after each "KEY:" line of the text [from, to), in order,
+ * into v (at most max of them).  Returns how many. */
+static unsigned zeinfo_fields(const char *from, const char *to, const char *key, double *v, unsigned max)
+{
+   unsigned n = 0;
+   size_t kl = strlen(key);
+   for (const char *p = from; p < to && (p = strstr(p, key)) != NULL && p < to; p += kl) {
+      /* a field name, not the tail of another one (C: vs kcm_...C:) */
+      if (p > from && p[-1] != ' ' && p[-1] != '-')
+         continue;
+      if (n < max)
+         v[n] = strtod(p + kl, NULL);
+      n++;
+   }
+   return n;
+}
+
+/* What the loops of cost entry *at's subtree add to an estimate that counts
+ * each block once: each loop's cycles times (the trips of it and of the
+ * loops around it, mult included) - 1.  *at moves past the subtree. */
+static double zeinfo_weigh(const double *cycle, const double *nloops, unsigned ncost, const double *factor,
+                           const double *argsym, const double *c, unsigned nexp, unsigned *at, double mult,
+                           double trips, unsigned depth)
+{
+   unsigned i = (*at)++;
+   if (i >= ncost || depth > 64) {
+      *at = ncost + 1;
+      return 0;
+   }
+   double sum = 0;
+   if (i > 0) {
+      /* loop i - 1: a constant count, or as the model assumes */
+      unsigned e = i - 1;
+      bool constant = e < nexp && argsym[e] < 0 && factor[e] == 0 && c[e] > 0;
+      mult *= constant ? c[e] : trips;
+      sum = cycle[i] * (mult - 1);
+   }
+   for (unsigned k = 0; k < (unsigned)nloops[i]; k++) {
+      if (*at >= ncost) {
+         *at = ncost + 1; /* more child loops than entries: not a tree */
+         return 0;
+      }
+      sum += zeinfo_weigh(cycle, nloops, ncost, factor, argsym, c, nexp, at, mult, trips, depth + 1);
+   }
+   return sum;
+}
+
+bool xe_isa_zeinfo_loop_cycles(const char *zi, const char *kernel, double trips, double *extra)
+{
+   *extra = 0;
+   size_t kl = strlen(kernel);
+   const char *s = strstr(zi, "\nkernels_cost_info:");
+   if (!s)
+      return false;
+   s++;
+   /* The section ends at the next line that starts in column 0. */
+   const char *end = s + strlen(s);
+   for (const char *p = strchr(s, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+      if (p[1] != ' ' && p[1] != '\t') {
+         end = p;
+         break;
+      }
+   const char *k = s;
+   while ((k = strstr(k, "- name:")) != NULL && k < end) {
+      k += strlen("- name:");
+      k += strspn(k, " \t");
+      const char *q = *k == '\'' || *k == '"' ? k++ : NULL;
+      if (!strncmp(k, kernel, kl) && (q ? k[kl] == *q : (k[kl] == '\n' || k[kl] == '\r' || k[kl] == ' ' || !k[kl])))
+         break;
+   }
+   if (!k || k >= end)
+      return false;
+   const char *next = strstr(k, "- name:");
+   if (!next || next > end)
+      next = end;
+   enum { MAX = 4096 };
+   double *v = malloc(5 * MAX * sizeof(double));
+   if (!v)
+      abort();
+   double *cycle = v, *nloops = v + MAX, *factor = v + 2 * MAX, *argsym = v + 3 * MAX, *c = v + 4 * MAX;
+   unsigned ncost = zeinfo_fields(k, next, "cycle:", cycle, MAX);
+   unsigned nl = zeinfo_fields(k, next, "num_loops:", nloops, MAX);
+   unsigned nf = zeinfo_fields(k, next, "factor:", factor, MAX);
+   unsigned na = zeinfo_fields(k, next, "argsym_index:", argsym, MAX);
+   unsigned nc = zeinfo_fields(k, next, "C:", c, MAX);
+   bool ok = false;
+   /* One cost for the blocks outside loops and one per loop, and one count
+    * per loop or none (testdata histogram_private, a 256-trip loop:
+    * `kcm_loop_count_exps: []`; then every loop runs `trips` times).  More
+    * counts than loops is a kernel whose loops are in a subroutine
+    * (generic_address_global_only at -O0: four counts, one cost, 1,128
+    * cycles where numCycles says 108): their trips are in no cost, so no
+    * estimate. */
+   if (ncost && ncost <= MAX && nl == ncost && nf == na && na == nc && (!nf || nf + 1 == ncost)) {
+      unsigned at = 0;
+      *extra = zeinfo_weigh(cycle, nloops, ncost, factor, argsym, c, nf, &at, 1, trips, 0);
+      ok = at == ncost; /* the tree covers the list */
+      if (!ok)
+         *extra = 0;
+   }
+   free(v);
+   return ok;
+}

@@ -33,4 +33,19 @@ unsigned xe_isa_ptm_simd(const char *ptm, const char *kernel);
  * kernel's execution_env in the `kernels:` list.  0 when not found. */
 unsigned xe_isa_zeinfo_simd(const char *zeinfo, const char *kernel);
 
+/* What kernel's loops add to IGC 2.x's numCycles, which counts each block
+ * once (a loop body once), into *extra (cycles per thread): from the
+ * `kernels_cost_info` list of ocloc 26's .ze_info, written under -igc_opts
+ * 'EnableKernelCostInfo=1' (IGC's zeinfo spec, "Kernel Cost Attributes").
+ * Kcm_loop_costs holds one entry for the blocks outside loops, then every
+ * loop in pre-order, each with its body's cycles and num_loops, its
+ * immediate child loops; kcm_loop_count_exps holds each loop's trip count
+ * as factor * argument + C, one per loop or none.  A
+ * loop whose count is a constant (no argument, factor 0) runs that many
+ * times, any other `trips` times, as
+ * the cost model assumes (XE_COST_ASSUMED_TRIPS); its body then adds its
+ * cycles times (its trips and those of the loops around it) - 1.  False
+ * (and *extra 0) when the kernel has no entry or it does not parse. */
+bool xe_isa_zeinfo_loop_cycles(const char *zeinfo, const char *kernel, double trips, double *extra);
+
 #endif
