@@ -1037,18 +1037,20 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
           c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
 }
 
-/* The work-items a thread's instructions cover, as xe_cost_isa_at counts them. */
-static unsigned isa_width(enum xe_device d, unsigned simd)
-{
-   return xe_device_grf_bytes(d) == 64 && simd > 16 ? 16 : simd;
-}
-
 double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
 {
    double e = xe_cost_isa(d, c);
    if (!simd || !c->simd)
       return e;
-   return e * isa_width(d, simd) / isa_width(d, c->simd);
+   if (xe_device_grf_bytes(d) != 64)
+      return e * simd / c->simd;
+   /* A 16-lane ALU: an instruction of more than 16 lanes takes two passes,
+    * any other one (a scalar (W) one in a SIMD32 kernel too) one; the
+    * estimate counts passes per thread, per 16 of its work-items, and is
+    * scaled to simd's as many (up to 16: a wider thread is counted by its
+    * passes). */
+   double passes = e + c->wide + (double)c->loop_wide * (XE_COST_ASSUMED_TRIPS - 1);
+   return passes * (simd > 16 ? 16 : simd) / c->simd;
 }
 
 double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)

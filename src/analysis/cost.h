@@ -184,6 +184,9 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
  * unknown). */
 typedef struct xe_isa_counts {
    unsigned instructions, sends, scattered, block, priv, loop;
+   /* Of instructions and of loop, those that run more than 16 lanes: two
+    * passes of a 16-lane ALU (xe_cost_isa_at). */
+   unsigned wide, loop_wide;
    unsigned simd;
    /* IGC's own estimate (IGC 2.x, -dumpVISAJsonStats: numCycles of the
     * SIMD variant dispatched); 0 when not read (ocloc 22.x). */
@@ -196,11 +199,13 @@ typedef struct xe_isa_counts {
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
 /* xe_cost_isa(d, c) for as many work-items as a thread of width simd
  * covers, to compare c with a kernel IGC compiled at that width (versioning
- * makes IGC drop dg2 kernels from SIMD32 to SIMD16).  dg2 splits a SIMD32
- * kernel's 32-bit instructions into two SIMD16 ones, so its counts scale
- * with the width; pvc issues them once, over two passes of its 16-lane
- * ALU, so widths above 16 count as 16 (docs/cost-model.md, "--isa-check").
- * Unscaled when either width is 0. */
+ * makes IGC drop dg2 kernels from SIMD32 to SIMD16); simd = c->simd gives
+ * the kernel's own.  dg2 splits a SIMD32 kernel's 32-bit instructions into
+ * two SIMD16 ones, so its counts scale with the width.  pvc, bmg, lnl and
+ * ptl issue them once, over two passes of a 16-lane ALU: there the
+ * estimate counts passes (c->wide, c->loop_wide: two each) per 16
+ * work-items, so a SIMD32 kernel's scalar instructions count half
+ * (docs/cost-model.md, "--isa-check").  Unscaled when either width is 0. */
 double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
 /* IGC 2.x's loop-weighted estimate (c->igc_estimate) for as many
  * work-items as a thread of width simd covers; 0 when IGC gave none

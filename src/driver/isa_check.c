@@ -596,7 +596,7 @@ static double igc_estimate(enum xe_device d, const xe_isa_kernel *b, const paths
  * trips; the ISA estimate weighs memory messages by kind). */
 static bool scores_worse(enum xe_device d, const xe_isa_counts *a, double eb, double ib)
 {
-   if (eb > xe_cost_isa(d, a) * (1 + XE_COST_TIE))
+   if (eb > xe_cost_isa_at(d, a, a->simd) * (1 + XE_COST_TIE))
       return true;
    return a->igc_estimate > 0 && ib > 0 && ib > a->igc_estimate * (1 + XE_COST_TIE);
 }
@@ -615,7 +615,7 @@ static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *
       snprintf(igc, sizeof(igc), ", IGC's estimate %.0f -> %.0f cycles", a->igc_estimate, ib);
    return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
                    "scattered, %u -> %u block, %u -> %u private%s%s%s)", xe_device_name(d),
-                   xe_cost_isa(d, a), eb, a->instructions, b->instructions, a->loop,
+                   xe_cost_isa_at(d, a, a->simd), eb, a->instructions, b->instructions, a->loop,
                    b->loop, a->scattered, b->scattered, a->block, b->block, a->priv, b->priv,
                    simd, igc, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
 }

@@ -225,7 +225,7 @@ static bool padding_mov(const char *s)
 
 typedef struct label_pos {
    char *name;
-   unsigned at; /* instructions before it */
+   unsigned at, wide_at; /* instructions, and wide ones, before it */
 } label_pos;
 
 static unsigned label_find(const label_pos *l, unsigned n, const char *name, size_t len)
@@ -261,21 +261,25 @@ static void instruction(counter *c, char *s, label_pos *labels, unsigned nlabels
       return;
    k->instructions++;
    size_t oplen = strcspn(body, " \t"), baselen = strcspn(body, ". \t");
+   unsigned n = 1;
+   char *rest = body + oplen;
+   if (!regexec(&c->exec, body, 2, m, 0)) {
+      n = (unsigned)strtoul(body + m[1].rm_so, NULL, 10);
+      rest = body + m[0].rm_eo;
+   }
+   if (n > 16)
+      k->wide++;
    bool divergent = is_divergent(body, baselen);
    /* A branch to a label already seen closes a loop: the instructions from
     * that label through the branch run once per iteration. */
    if (divergent || (baselen == 4 && !strncmp(body, "jmpi", 4))) {
       for (const char *p = body; !regexec(&c->label, p, 4, m, 0); p += m[2].rm_eo) {
          unsigned i = label_find(labels, nlabels, p + m[2].rm_so, (size_t)(m[2].rm_eo - m[2].rm_so));
-         if (i != UINT32_MAX && k->instructions - labels[i].at > k->loop)
+         if (i != UINT32_MAX && k->instructions - labels[i].at > k->loop) {
             k->loop = k->instructions - labels[i].at;
+            k->loop_wide = k->wide - labels[i].wide_at;
+         }
       }
-   }
-   unsigned n = 1;
-   char *rest = body + oplen;
-   if (!regexec(&c->exec, body, 2, m, 0)) {
-      n = (unsigned)strtoul(body + m[1].rm_so, NULL, 10);
-      rest = body + m[0].rm_eo;
    }
    for (char *p = rest; (p = strchr(p, '{'));) {
       char *e = strchr(p, '}');
@@ -370,7 +374,7 @@ bool xe_isa_count(enum xe_device d, char *text, xe_isa_counts *k)
          unsigned j = label_find(labels, nlabels, s, len - 1);
          if (j == UINT32_MAX)
             j = nlabels++;
-         labels[j] = (label_pos){ s, k->instructions };
+         labels[j] = (label_pos){ s, k->instructions, k->wide };
          continue;
       }
       instruction(&c, s, labels, nlabels, k);
