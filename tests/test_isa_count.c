@@ -344,6 +344,24 @@ START_TEST(igc2_output_matches_bench_isa)
 }
 END_TEST
 
+/* What Python code (b: bench/isa loaded as a module, t: text) prints;
+ * the test fails when it does not run. */
+static char *bench_on_text(const char *text, const char *code)
+{
+   char *path = tu_tmp("bench-text"), *isa = tu_src("bench/isa"), *out = NULL;
+   tu_write(path, text, strlen(text));
+   int rc = tu_sh(&out, NULL,
+                  "python3 -c 'import importlib.machinery as m, sys\n"
+                  "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
+                  "t = open(sys.argv[2]).read()\n"
+                  "%s' '%s' '%s'",
+                  code, isa, path);
+   ck_assert_msg(rc == 0 && out, "bench/isa: %s", out ? out : "?");
+   free(isa);
+   free(path);
+   return out;
+}
+
 /* ocloc 26's .ze_info: simd_size per kernel of `kernels:` (not of
  * kernels_misc_info), one name a prefix of another. */
 static const char zeinfo_text[] =
@@ -430,19 +448,11 @@ START_TEST(zeinfo_simd_widths)
    ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "no_env"), 0);
    ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "absent_above"), 0);
    ck_assert_uint_eq(xe_isa_zeinfo_simd(zeinfo_text, "absent"), 0);
-   char *path = tu_tmp(".ze_info"), *isa = tu_src("bench/isa"), *out = NULL;
-   tu_write(path, zeinfo_text, sizeof(zeinfo_text) - 1);
-   int rc = tu_sh(&out, NULL,
-                  "python3 -c 'import importlib.machinery as m, sys\n"
-                  "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
-                  "w = b.zeinfo_simd(open(sys.argv[2]).read())\n"
-                  "print(w.get(\"k_long\", 0), w.get(\"k\", 0), w.get(\"no_env\", 0), w.get(\"absent_above\", 0))' "
-                  "'%s' '%s'",
-                  isa, path);
-   ck_assert_msg(rc == 0 && out && !strcmp(out, "32 16 0 0\n"), "bench/isa zeinfo_simd: %s", out ? out : "?");
+   char *out = bench_on_text(zeinfo_text, "w = b.zeinfo_simd(t)\n"
+                                          "print(w.get(\"k_long\", 0), w.get(\"k\", 0), w.get(\"no_env\", 0), "
+                                          "w.get(\"absent_above\", 0))");
+   ck_assert_msg(!strcmp(out, "32 16 0 0\n"), "bench/isa zeinfo_simd: %s", out);
    free(out);
-   free(isa);
-   free(path);
 }
 END_TEST
 
@@ -539,20 +549,10 @@ START_TEST(zeinfo_loop_cycles)
    ck_assert(!xe_isa_zeinfo_loop_cycles(kcm_text, "bad", 16, &x));
    ck_assert(!xe_isa_zeinfo_loop_cycles(kcm_text, "k_lon", 16, &x));
    ck_assert(!xe_isa_zeinfo_loop_cycles(zeinfo_text, "k_long", 16, &x));
-   char *path = tu_tmp("kcm.ze_info"), *isa = tu_src("bench/isa"), *out = NULL;
-   tu_write(path, kcm_text, sizeof(kcm_text) - 1);
-   int rc = tu_sh(&out, NULL,
-                  "python3 -c 'import importlib.machinery as m, sys\n"
-                  "b = m.SourceFileLoader(\"isa\", sys.argv[1]).load_module()\n"
-                  "t = open(sys.argv[2]).read()\n"
-                  "print(*[b.zeinfo_loop_cycles(t, k, 16) for k in (\"k_long\", \"k\", \"noexp\", \"callee_loops\", \"bad\", \"k_lon\")])' "
-                  "'%s' '%s'",
-                  isa, path);
-   ck_assert_msg(rc == 0 && out && !strcmp(out, "8045.0 0 150.0 None None None\n"), "bench/isa zeinfo_loop_cycles: %s",
-                 out ? out : "?");
+   char *out = bench_on_text(kcm_text, "print(*[b.zeinfo_loop_cycles(t, k, 16) for k in "
+                                       "(\"k_long\", \"k\", \"noexp\", \"callee_loops\", \"bad\", \"k_lon\")])");
+   ck_assert_msg(!strcmp(out, "8045.0 0 150.0 None None None\n"), "bench/isa zeinfo_loop_cycles: %s", out);
    free(out);
-   free(isa);
-   free(path);
 }
 END_TEST
 

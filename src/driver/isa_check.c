@@ -555,38 +555,32 @@ static void paths_measure(paths *p, const xe_options *o2, unsigned devs, const v
    }
 }
 
-/* The ISA estimate of kernel b's output on d: for a versioned kernel the
- * two paths weighted as the sub-groups run them (xe_cost_versioned's
- * XE_COST_FAST_FRACTION; docs/cost-model.md "Versioning"), each path's
- * code compiled on its own with the test kept. */
-static double estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p, const char *name,
-                       unsigned simd)
+/* One kernel's ISA estimate, or with igc IGC 2.x's own (0 when IGC gave
+ * none), for simd's work-items. */
+static double one_estimate(enum xe_device d, const xe_isa_counts *c, unsigned simd, bool igc)
 {
-   if (p && p->ok) {
-      const xe_isa_kernel *f = find(p->k[0][d], p->n[0][d], name);
-      const xe_isa_kernel *s = find(p->k[1][d], p->n[1][d], name);
-      if (f && s)
-         return XE_COST_FAST_FRACTION * xe_cost_isa_at(d, &f->c, simd) +
-                (1 - XE_COST_FAST_FRACTION) * xe_cost_isa_at(d, &s->c, simd);
-   }
-   return xe_cost_isa_at(d, &b->c, simd);
+   return igc ? xe_cost_igc_at(d, c, simd) : xe_cost_isa_at(d, c, simd);
 }
 
-/* The same with IGC 2.x's own loop-weighted estimate (xe_cost_igc_at); 0
- * when IGC gave none for a code the kernel's estimate needs. */
-static double igc_estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p, const char *name,
-                           unsigned simd)
+/* The ISA estimate (igc: IGC's own) of kernel b's output on d: for a
+ * versioned kernel the two paths weighted as the sub-groups run them
+ * (xe_cost_versioned's XE_COST_FAST_FRACTION; docs/cost-model.md
+ * "Versioning"), each path's code compiled on its own with the test kept.
+ * 0 for igc when IGC gave none for a code the estimate needs. */
+static double estimate(enum xe_device d, const xe_isa_kernel *b, const paths *p, const char *name,
+                       unsigned simd, bool igc)
 {
    if (p && p->ok) {
       const xe_isa_kernel *f = find(p->k[0][d], p->n[0][d], name);
       const xe_isa_kernel *s = find(p->k[1][d], p->n[1][d], name);
-      if (f && s)
-         return f->c.igc_estimate > 0 && s->c.igc_estimate > 0
-                   ? XE_COST_FAST_FRACTION * xe_cost_igc_at(d, &f->c, simd) +
-                        (1 - XE_COST_FAST_FRACTION) * xe_cost_igc_at(d, &s->c, simd)
-                   : 0;
+      if (f && s) {
+         double ef = one_estimate(d, &f->c, simd, igc), es = one_estimate(d, &s->c, simd, igc);
+         if (igc && (!ef || !es))
+            return 0;
+         return XE_COST_FAST_FRACTION * ef + (1 - XE_COST_FAST_FRACTION) * es;
+      }
    }
-   return xe_cost_igc_at(d, &b->c, simd);
+   return one_estimate(d, &b->c, simd, igc);
 }
 
 /* Is the output (ISA estimate eb, IGC's estimate ib) worse than the input
@@ -681,8 +675,8 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
          /* Both per as many work-items as the current output's thread. */
          const paths *pa = kernel_versioned(&r->remarks, name) ? pcur : NULL;
          const paths *pb = kernel_versioned(&t.remarks, name) ? &pp : NULL;
-         double ea = estimate(d, a, pa, name, a->c.simd), eb = estimate(d, b, pb, name, a->c.simd);
-         double ia = igc_estimate(d, a, pa, name, a->c.simd), ib = igc_estimate(d, b, pb, name, a->c.simd);
+         double ea = estimate(d, a, pa, name, a->c.simd, false), eb = estimate(d, b, pb, name, a->c.simd, false);
+         double ia = estimate(d, a, pa, name, a->c.simd, true), ib = estimate(d, b, pb, name, a->c.simd, true);
          lower |= eb < ea * (1 - XE_COST_TIE);
          higher |= eb > ea * (1 + XE_COST_TIE) || (ia > 0 && ib > ia * (1 + XE_COST_TIE));
          snprintf(figs[nf++], sizeof(figs[0]), "%s %.0f -> %.0f", xe_device_name(d), ea, eb);
@@ -823,8 +817,8 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
             if (!a || !b)
                continue;
             bool v = pm.ok && kernel_versioned(&r->remarks, name);
-            double eb = estimate(d, b, v ? &pm : NULL, name, a->c.simd);
-            double ib = igc_estimate(d, b, v ? &pm : NULL, name, a->c.simd);
+            double eb = estimate(d, b, v ? &pm : NULL, name, a->c.simd, false);
+            double ib = estimate(d, b, v ? &pm : NULL, name, a->c.simd, true);
             describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, ib, v);
             if (scores_worse(d, &a->c, eb, ib)) {
                worse = true;
