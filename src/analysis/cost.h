@@ -187,13 +187,17 @@ typedef struct xe_isa_counts {
    /* Of instructions and of loop, those that run more than 16 lanes: two
     * passes of a 16-lane ALU (xe_cost_isa_at). */
    unsigned wide, loop_wide;
+   /* call/calla instructions: subroutines, whose code numCycles and
+    * kernels_cost_info do not weigh as the kernel's (no igc_estimate). */
+   unsigned calls;
    unsigned simd;
    /* IGC's own estimate (IGC 2.x, -dumpVISAJsonStats: numCycles of the
     * SIMD variant dispatched); 0 when not read (ocloc 22.x). */
    unsigned igc_cycles;
    /* IGC's estimate with each loop body counted by its trips: numCycles
     * plus what kernels_cost_info's loops add (xe_isa_zeinfo_loop_cycles in
-    * src/driver/isa_count.h); 0 when either is not read. */
+    * src/driver/isa_count.h); 0 when either is not read or the kernel
+    * calls a subroutine. */
    double igc_estimate;
 } xe_isa_counts;
 double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);

@@ -400,7 +400,11 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
          if (gen2) {
             c->igc_cycles = igc_cycles(igcdir, (*out)[k].name, c->simd);
             double extra;
-            if (c->igc_cycles &&
+            /* A subroutine's loops are in neither numCycles nor the cost
+             * info as the kernel's (testdata generic_address_O0's
+             * generic_address_global_only: its byte-copy loop in a call,
+             * numCycles 108, cost info 1,128 cycles and no loop). */
+            if (c->igc_cycles && !c->calls &&
                 xe_isa_zeinfo_loop_cycles(info, (*out)[k].name, XE_COST_ASSUMED_TRIPS, &extra))
                c->igc_estimate = c->igc_cycles + extra;
          }

@@ -269,6 +269,8 @@ static void instruction(counter *c, char *s, label_pos *labels, unsigned nlabels
    }
    if (n > 16)
       k->wide++;
+   if ((baselen == 4 && !strncmp(body, "call", 4)) || (baselen == 5 && !strncmp(body, "calla", 5)))
+      k->calls++;
    bool divergent = is_divergent(body, baselen);
    /* A branch to a label already seen closes a loop: the instructions from
     * that label through the branch run once per iteration. */
@@ -525,16 +527,17 @@ bool xe_isa_zeinfo_loop_cycles(const char *zi, const char *kernel, double trips,
    unsigned na = zeinfo_fields(k, next, "argsym_index:", argsym, MAX);
    unsigned nc = zeinfo_fields(k, next, "C:", c, MAX);
    bool ok = false;
-   /* One cost for the blocks outside loops and one per loop, and one count
-    * per loop or none (testdata histogram_private, a 256-trip loop:
-    * `kcm_loop_count_exps: []`; then every loop runs `trips` times).  More
-    * counts than loops is a kernel whose loops are in a subroutine
-    * (generic_address_global_only at -O0: four counts, one cost, 1,128
-    * cycles where numCycles says 108): their trips are in no cost, so no
-    * estimate. */
-   if (ncost && ncost <= MAX && nl == ncost && nf == na && na == nc && (!nf || nf + 1 == ncost)) {
+   /* One cost for the blocks outside loops and one per loop.  The counts
+    * pair with the loops only when there is one per loop: IGC writes none
+    * for some kernels (testdata histogram_private, a 256-trip loop:
+    * `kcm_loop_count_exps: []`) and the same unknown counts for every
+    * kernel of others (darktable's basic.spv through ocloc 26: four
+    * `factor: 1, argsym_index: -1, C: 0` in each of its 60 kernels, most
+    * of them without a loop).  Unpaired, every loop runs `trips` times. */
+   if (ncost && ncost <= MAX && nl == ncost && nf == na && na == nc) {
       unsigned at = 0;
-      *extra = zeinfo_weigh(cycle, nloops, ncost, factor, argsym, c, nf, &at, 1, trips, 0);
+      *extra = zeinfo_weigh(cycle, nloops, ncost, factor, argsym, c, nf + 1 == ncost ? nf : 0, &at, 1,
+                            trips, 0);
       ok = at == ncost; /* the tree covers the list */
       if (!ok)
          *extra = 0;

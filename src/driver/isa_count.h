@@ -40,7 +40,7 @@ unsigned xe_isa_zeinfo_simd(const char *zeinfo, const char *kernel);
  * Kcm_loop_costs holds one entry for the blocks outside loops, then every
  * loop in pre-order, each with its body's cycles and num_loops, its
  * immediate child loops; kcm_loop_count_exps holds each loop's trip count
- * as factor * argument + C, one per loop or none.  A
+ * as factor * argument + C, used when there is one per loop.  A
  * loop whose count is a constant (no argument, factor 0) runs that many
  * times, any other `trips` times, as
  * the cost model assumes (XE_COST_ASSUMED_TRIPS); its body then adds its
