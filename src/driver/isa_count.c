@@ -420,23 +420,49 @@ unsigned xe_isa_ptm_simd(const char *ptm, const char *kernel)
    return byte[12] | byte[13] << 8 | byte[14] << 16 | byte[15] << 24;
 }
 
-unsigned xe_isa_zeinfo_simd(const char *zi, const char *kernel)
+/* Kernel's entry in the top-level list `section` of ocloc 26's .ze_info
+ * text zi: [*from, *to), from its "- name:" to the next entry or the end
+ * of the list (the next line that starts in column 0).  A name that is a
+ * prefix of another, or the same name in another list, is not a match.
+ * False when absent. */
+static bool zeinfo_entry(const char *zi, const char *section, const char *kernel, const char **from,
+                         const char **to)
 {
-   size_t kl = strlen(kernel);
-   const char *k = strstr(zi, "\nkernels:");
-   const char *stop = k ? strstr(k + 1, "\nkernels_") : NULL; /* kernels_misc_info, ... */
-   while (k && (k = strstr(k, "- name:")) != NULL && (!stop || k < stop)) {
+   size_t kl = strlen(kernel), sl = strlen(section);
+   const char *s = zi;
+   while ((s = strstr(s, section)) && !(s[sl] == ':' && (s == zi || s[-1] == '\n')))
+      s += sl;
+   if (!s)
+      return false;
+   const char *end = s + strlen(s);
+   for (const char *p = strchr(s, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+      if (p[1] != ' ' && p[1] != '\t') {
+         end = p;
+         break;
+      }
+   const char *k = s;
+   while ((k = strstr(k, "- name:")) != NULL && k < end) {
       k += strlen("- name:");
       k += strspn(k, " \t");
       const char *q = *k == '\'' || *k == '"' ? k++ : NULL;
       if (!strncmp(k, kernel, kl) && (q ? k[kl] == *q : (k[kl] == '\n' || k[kl] == '\r' || k[kl] == ' ' || !k[kl])))
          break;
    }
-   if (!k || (stop && k > stop))
-      return 0;
+   if (!k || k >= end)
+      return false;
    const char *next = strstr(k, "- name:");
+   *from = k;
+   *to = next && next < end ? next : end;
+   return true;
+}
+
+unsigned xe_isa_zeinfo_simd(const char *zi, const char *kernel)
+{
+   const char *k, *next;
+   if (!zeinfo_entry(zi, "kernels", kernel, &k, &next))
+      return 0;
    const char *f = strstr(k, "simd_size:");
-   if (!f || (next && f > next))
+   if (!f || f > next)
       return 0;
    return (unsigned)strtoul(f + strlen("simd_size:"), NULL, 10);
 }
@@ -491,31 +517,9 @@ static double zeinfo_weigh(const double *cycle, const double *nloops, unsigned n
 bool xe_isa_zeinfo_loop_cycles(const char *zi, const char *kernel, double trips, double *extra)
 {
    *extra = 0;
-   size_t kl = strlen(kernel);
-   const char *s = strstr(zi, "\nkernels_cost_info:");
-   if (!s)
+   const char *k, *next;
+   if (!zeinfo_entry(zi, "kernels_cost_info", kernel, &k, &next))
       return false;
-   s++;
-   /* The section ends at the next line that starts in column 0. */
-   const char *end = s + strlen(s);
-   for (const char *p = strchr(s, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
-      if (p[1] != ' ' && p[1] != '\t') {
-         end = p;
-         break;
-      }
-   const char *k = s;
-   while ((k = strstr(k, "- name:")) != NULL && k < end) {
-      k += strlen("- name:");
-      k += strspn(k, " \t");
-      const char *q = *k == '\'' || *k == '"' ? k++ : NULL;
-      if (!strncmp(k, kernel, kl) && (q ? k[kl] == *q : (k[kl] == '\n' || k[kl] == '\r' || k[kl] == ' ' || !k[kl])))
-         break;
-   }
-   if (!k || k >= end)
-      return false;
-   const char *next = strstr(k, "- name:");
-   if (!next || next > end)
-      next = end;
    enum { MAX = 4096 };
    double *v = malloc(5 * MAX * sizeof(double));
    if (!v)
