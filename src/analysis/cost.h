@@ -211,6 +211,9 @@ double xe_cost_isa(enum xe_device d, const xe_isa_counts *c);
  * work-items, so a SIMD32 kernel's scalar instructions count half
  * (docs/cost-model.md, "--isa-check").  Unscaled when either width is 0. */
 double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
+/* How many work-items xe_cost_isa_at(d, c, simd) is an estimate for:
+ * simd on dg2, at most 16 on the devices that count passes. */
+unsigned xe_cost_isa_per(enum xe_device d, unsigned simd);
 /* IGC 2.x's loop-weighted estimate (c->igc_estimate) for as many
  * work-items as a thread of width simd covers; 0 when IGC gave none
  * (ocloc 22.x).  Cycles scale with the width itself on every device:

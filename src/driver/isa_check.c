@@ -606,11 +606,9 @@ static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *
                     double eb, double ib, bool versioned)
 {
    char simd[80] = "", igc[64] = "";
-   /* xe_cost_isa_at's unit: the input's work-items, up to 16 where it
-    * counts passes of a 16-lane ALU */
-   unsigned per = xe_device_grf_bytes(d) == 64 && a->simd > 16 ? 16 : a->simd;
    if (a->simd && b->simd && a->simd != b->simd)
-      snprintf(simd, sizeof(simd), ", SIMD%u -> SIMD%u, estimated per %u work-items", a->simd, b->simd, per);
+      snprintf(simd, sizeof(simd), ", SIMD%u -> SIMD%u, estimated per %u work-items", a->simd, b->simd,
+               xe_cost_isa_per(d, a->simd));
    if (a->igc_estimate > 0 && ib > 0)
       snprintf(igc, sizeof(igc), ", IGC's estimate %.0f -> %.0f cycles", a->igc_estimate, ib);
    return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
