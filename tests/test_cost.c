@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <xeopt/xeopt.h>
 
@@ -376,17 +375,9 @@ static bool verdict_follows_rule(const char *rem, const char *k, const char *d)
  * (scripts/deps.sh installs it). */
 START_TEST(isa_check_igc_estimate)
 {
-   const char *tc = getenv("XEOPT_TOOLCHAINS");
-   char *dir = tc && *tc ? strdup(tc) : tu_src("build/toolchains"), *ocloc, *args;
-   if (asprintf(&ocloc, "%s/bin/ocloc-26", dir) < 0)
-      abort();
-   free(dir);
-   if (access(ocloc, X_OK) != 0) {
-      const char *req = getenv("XEOPT_REQUIRE_OCLOC");
-      ck_assert_msg(!req || strcmp(req, "1"), "ocloc-26 required (XEOPT_REQUIRE_OCLOC=1) but missing");
-      free(ocloc);
+   char *ocloc = tu_ocloc26(), *args;
+   if (!ocloc)
       return;
-   }
    char *rem = NULL, *dis = NULL;
    if (asprintf(&args, "-O2 --ocloc='%s' --isa-check=dg2", ocloc) < 0)
       abort();

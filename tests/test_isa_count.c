@@ -221,29 +221,12 @@ START_TEST(igc_output_matches_bench_isa)
 }
 END_TEST
 
-/* The sid toolchain's ocloc 26 (scripts/toolchains.sh), or NULL: then the
- * test is skipped, unless XEOPT_REQUIRE_OCLOC=1. */
-static char *ocloc26(void)
-{
-   const char *tc = getenv("XEOPT_TOOLCHAINS");
-   char *dir = tc && *tc ? strdup(tc) : tu_src("build/toolchains"), *p;
-   if (asprintf(&p, "%s/bin/ocloc-26", dir) < 0)
-      abort();
-   free(dir);
-   if (access(p, X_OK) == 0)
-      return p;
-   free(p);
-   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
-   ck_assert_msg(!req || strcmp(req, "1"), "ocloc-26 required (XEOPT_REQUIRE_OCLOC=1) but missing");
-   return NULL;
-}
-
 static const enum xe_device devices26[] = { XE_DEV_DG2, XE_DEV_PVC, XE_DEV_BMG };
 #define NDEV26 (sizeof(devices26) / sizeof(devices26[0]))
 
 START_TEST(igc2_output_matches_bench_isa)
 {
-   char *ocloc = ocloc26();
+   char *ocloc = tu_ocloc26();
    if (!ocloc)
       return;
    setenv("XEOPT_OCLOC", ocloc, 1); /* as --ocloc=PATH does */

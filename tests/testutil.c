@@ -189,6 +189,21 @@ bool tu_have_igc(void)
    return false;
 }
 
+char *tu_ocloc26(void)
+{
+   const char *tc = getenv("XEOPT_TOOLCHAINS");
+   char *dir = tc && *tc ? strdup(tc) : tu_src("build/toolchains"), *p;
+   if (asprintf(&p, "%s/bin/ocloc-26", dir) < 0)
+      abort();
+   free(dir);
+   if (access(p, X_OK) == 0)
+      return p;
+   free(p);
+   const char *req = getenv("XEOPT_REQUIRE_OCLOC");
+   ck_assert_msg(!req || strcmp(req, "1"), "ocloc-26 required (XEOPT_REQUIRE_OCLOC=1) but missing");
+   return NULL;
+}
+
 void tu_ocloc(const char *path)
 {
    if (!tu_have("ocloc")) {

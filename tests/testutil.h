@@ -25,6 +25,11 @@ bool tu_have(const char *tool);
  * when not, and the test then skips its IGC part, unless
  * XEOPT_REQUIRE_OCLOC=1, which fails the test instead. */
 bool tu_have_igc(void);
+/* The sid toolchain's ocloc 26 (scripts/toolchains.sh:
+ * ${XEOPT_TOOLCHAINS:-<source>/build/toolchains}/bin/ocloc-26), malloc'd,
+ * or NULL: then the test skips its IGC 2.x part, unless
+ * XEOPT_REQUIRE_OCLOC=1, which fails the test instead. */
+char *tu_ocloc26(void);
 char *tu_read(const char *path, size_t *n);
 /* Reads a SPIR-V module (xe_read); fails the test when it cannot.  The
  * caller frees it (xe_module_free).  tu_load_src takes a path relative to
