@@ -501,6 +501,13 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
    s.elem_bytes = (uint32_t)(esz ? esz : 4);
    bool vol = any_volatile_access(m, var);
    const xe_cost_change *ch = wk->ch;
+   if (vol && ch && ch->not_volatile_fn && var->block &&
+       xe_function_id(var->block->fn) == ch->not_volatile_fn) {
+      bool kept = false;
+      for (unsigned k = 0; k < ch->nvolatile_kept && !kept; k++)
+         kept = ch->volatile_kept[k] == var->result_id;
+      vol = kept;
+   }
    if (ch && ch->var == var->result_id) {
       if (ch->len)
          s.len = ch->len;

@@ -114,6 +114,13 @@ typedef struct xe_cost_change {
    uint32_t var;
    uint32_t elem_bytes, len;
    bool not_volatile;
+   /* Every Function-storage variable of function not_volatile_fn (an
+    * OpFunction id; 0 = none), arrays and scalars, loses Volatile, except
+    * the nvolatile_kept variables (OpVariable ids) of volatile_kept:
+    * private-arrays' drop of Volatile, asked as one change. */
+   uint32_t not_volatile_fn;
+   const uint32_t *volatile_kept;
+   unsigned nvolatile_kept;
    /* var, an array of split_comps-component vectors, split into one
     * scalar array per component (private-arrays' split); split_used: bit
     * c set when component c is accessed (the other parts are dead).  The

@@ -28,7 +28,8 @@
  *    becomes one scalar array per component.
  * Length, narrowing, split and dropping Volatile (per array) ask the cost
  * model first and are not made where it says the kernel gets slower;
- * length and narrowing also not where its gain is thin on every device.
+ * length, narrowing and dropping Volatile (all of a function's at once)
+ * also not where its gain is thin on every device.
  * Host contract: none.
  *
  * Layout: this file finds the candidate arrays and drives the rewrites,
@@ -134,8 +135,10 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
 /* Dropping Volatile lets IGC keep a small array in registers; when it is
  * indexed by per-lane data, that means per-lane indirect moves, which can
  * cost more than the scratch messages (the same trade as length and
- * narrowing).  Returns the arrays of f whose Volatile accesses the model
- * says must stay (malloc'd, *n of them), each with a remark. */
+ * narrowing).  Returns the variables of f whose Volatile accesses must
+ * stay (malloc'd, *n of them, maybe repeated): each array the model says
+ * is slower without it, or all of them when dropping the rest gains too
+ * little; a remark for each refusal. */
 static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn,
                                unsigned *n)
 {
@@ -186,6 +189,37 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
       if (!keep)
          abort();
       keep[(*n)++] = v->result_id;
+   }
+   /* The rest, scalars included, is asked as one change: a gain under
+    * XE_COST_MIN_GAIN on every device is within what IGC's own choices
+    * decide.  hashcat's m00000_mxx through clang's backend stores and
+    * reloads three scalar flags volatile on its rare hash-found path:
+    * dropping that moved IGC 2.40 on ptl from SIMD32 to SIMD16, +3% by
+    * the ISA estimate per work-item and +58% by IGC's (model: no gain
+    * to speak of). */
+   xe_cost_change all = { .not_volatile_fn = xe_function_id(f), .volatile_kept = keep,
+                          .nvolatile_kept = *n };
+   char est[160];
+   enum xe_device worst;
+   enum verdict v = nvols > *n ? ask_model(ctx, kfn, kn, &all, true, est, &worst) : MADE;
+   if (v != MADE) {
+      unsigned rest = nvols - *n;
+      if (v == SLOWER)
+         xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+                   "volatile: %u private variable%s keep Volatile: the cost model says dropping it "
+                   "is slower on %s (estimate %s cycles)",
+                   rest, rest == 1 ? "" : "s", xe_device_name(worst), est);
+      else
+         xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
+                   "volatile: %u private variable%s keep Volatile: the cost model's gain is under "
+                   "%.0f%% on every target device (estimate %s cycles), where IGC's own choices "
+                   "decide", rest, rest == 1 ? "" : "s", 100 * XE_COST_MIN_GAIN, est);
+      for (unsigned q = 0; q < nvols; q++) {
+         keep = realloc(keep, (*n + 1) * sizeof(uint32_t));
+         if (!keep)
+            abort();
+         keep[(*n)++] = vols[q]->result_id;
+      }
    }
    free(vols);
    return keep;
