@@ -21,6 +21,9 @@
  * Not done (remarked): values two spaces reach; pointers loaded from
  * memory other than a private slot that never escapes.
  * Remarks on a helper name the kernel that runs it, when only one does.
+ * Cost: where no call is DontInline, IGC inlines every call and resolves
+ * these spaces itself, so a kernel whose model is asked is left to IGC
+ * (a note says so; xeopt_pass_generic_address).
  * Host contract: unchanged.
  */
 #include <stdio.h>
@@ -203,6 +206,18 @@ static bool all_dont_inline(xe_module *m)
       if (f->first && !(xe_op(f->def, 0) & SpvFunctionControlDontInlineMask))
          return false;
    return true;
+}
+
+/* Does IGC keep a call here: is a called function DontInline?  Without
+ * one, IGC inlines every call and resolves each space this pass can prove
+ * itself. */
+static bool calls_kept(xe_module *m)
+{
+   xe_foreach_fn(f, m)
+      if (f->first && (xe_op(f->def, 0) & SpvFunctionControlDontInlineMask) &&
+          xe_function_callers(m, f))
+         return true;
+   return false;
 }
 
 /* Gives each combination of argument spaces among c's calls its own
@@ -702,9 +717,32 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
     * one more round per level of the call graph (bounded: OpenCL C has no
     * recursion, and each round only adds copies of what is called). */
    bool drop = all_dont_inline(m);
-   /* A kernel excluded from rewriting (--isa-check kept its original)
-    * may share helpers with the others: then no helper is copied. */
-   bool excluded = ctx->options->exclude.n > 0;
+   /* The model's say (issue 30).  Where IGC inlines every call, it
+    * resolves every space this pass proves itself: IGC 2.40 compiles
+    * testdata's generic_address_O2 and hashcat's m00000_mxx through
+    * clang's backend (108 rewrites) to the same code with the rewrite and
+    * without.  The gain is nil and the rewrite still moves IGC's other
+    * choices (with canonicalize's forms that it keeps, hashcat's
+    * m00400_init: dg2 90,527 -> 90,813 by the ISA estimate), so a kernel
+    * whose model is asked is left as it is.  The gains measured come
+    * from calls IGC keeps (DontInline; clang -O0 makes every function
+    * so): a copy without it is inlined (gas_global_only dg2 58 -> 18 per
+    * 8 work-items). */
+   bool gate = !calls_kept(m);
+   unsigned nleft = 0;
+   for (unsigned k = 0; gate && k < nk; k++)
+      nleft += xe_kernel_rewritable(ctx->options, ks[k].name) &&
+               xe_options_target(ctx->options, ks[k].name);
+   if (nleft)
+      xe_remark(r, NULL, XE_REMARK_NOTE,
+                "%u kernel%s left to IGC: no call here is DontInline, so IGC inlines every "
+                "call and resolves itself each address space this pass proves; the rewrite "
+                "gains nothing there and moves IGC's other choices (--target=none makes it)",
+                nleft, nleft == 1 ? "" : "s");
+   /* A kernel excluded from rewriting (--isa-check kept its original), or
+    * left to IGC, may share helpers with the others: then no helper is
+    * copied. */
+   bool excluded = ctx->options->exclude.n > 0 || nleft;
    for (int round = 0; round < MAX_ROUNDS && !excluded && specialize_calls(m, ps, nps, pconf, drop, ks, nk, r); round++) {
       if (!progress && drop)
          xe_remark(r, NULL, XE_REMARK_NOTE,
@@ -728,7 +766,8 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
       const char *kn = xe_function_id(f) < nkname ? kname[xe_function_id(f)] : NULL;
       /* Dead helpers (inlined everywhere) only make noise. */
       if (!f->first || (!kn && !xe_function_callers(m, f)) ||
-          (kn && !xe_kernel_rewritable(ctx->options, kn)) || (!kn && excluded))
+          (kn && !xe_kernel_rewritable(ctx->options, kn)) || (!kn && excluded) ||
+          (kn && gate && xe_options_target(ctx->options, kn)))
          continue;
       const char *owner = xe_function_id(f) < nkname ? own[xe_function_id(f)] : NULL;
       progress |= run_function(m, f, owner, ps, nps, pconf, r);

@@ -20,7 +20,8 @@ Two modes:
   compare.py [options] --suite TESTDATA_DIR
       the ctest entry: every testdata module without sub-group operations,
       as given and after the xeopt pipeline (all passes but block-io and
-      subgroup-versioning, and with the opt-ins the golden cases use).
+      subgroup-versioning, every rewrite made without asking the cost
+      model, and with the opt-ins the golden cases use).
 Exit status: 0 all agree; 1 a difference or a failure; 77 the tools are
 missing (a failure instead when XEOPT_REQUIRE_OCLGRIND=1).
 """
@@ -805,7 +806,10 @@ def suite_jobs(ctx, testdata):
     # does not have; --list-passes prints the pipeline order.
     subgroup_passes = {'block-io', 'subgroup-versioning'}
     passes = [l.split()[0] for l in out.splitlines() if l.strip()]
-    base = ['--passes=' + ','.join(p for p in passes if p not in subgroup_passes)]
+    # --target=none: every rewrite the passes can make, not only those the
+    # cost model lets through (generic-address leaves a module without a
+    # DontInline call to IGC when the model is asked).
+    base = ['--passes=' + ','.join(p for p in passes if p not in subgroup_passes), '--target=none']
     optins = golden_optins(testdata)
     jobs, skipped = [], []
     spvdir = os.path.join(testdata, 'spv')
