@@ -1,13 +1,15 @@
-// generic-address, asked of the model: where no call is DontInline, IGC
-// inlines every call and resolves each address space this pass can prove
-// itself, so the rewrite gains nothing and a kernel whose model is asked is
-// left as it is, with a note.  Measured on testdata's generic_address_O2
+// generic-address, asked of the model: where no call is DontInline and
+// every generic pointer is only loaded or stored through (no copy, atomic
+// or built-in), IGC inlines every call and resolves each address space
+// this pass can prove itself, so the rewrite gains nothing and a kernel
+// whose model is asked is left as it is, with a note.  Measured on testdata's generic_address_O2
 // (clang -O2, this kernel among them): IGC 2.40 compiles it alike with the
 // rewrite and without on every device, and IGC 22.43 compiled this kernel
 // SIMD16 after it (dg2 52 -> 112 instructions per 32 work-items, pvc
 // 20 -> 56); hashcat's m00400_init through clang's backend, dg2 90,527 ->
 // 90,813 by the ISA estimate.  clang -O0 makes every function DontInline:
-// there the pass copies the helpers without it (generic-address-helper.cl).
+// there the pass copies the helpers without it (generic-address-helper.cl);
+// generic-address-copy.spvasm is the copy case.
 // With --target=none the model is not asked and the pass retypes
 // (RUN-NONE).
 //
@@ -16,7 +18,7 @@
 // CHECK: %add_ptr_ascast = OpPtrCastToGeneric %_ptr_Generic_uint %add_ptr
 // CHECK: OpLoad %uint %add_ptr_ascast
 // CHECK: OpFunctionEnd
-// REMARK: [generic-address] note: 1 kernel left to IGC: no call here is DontInline, so IGC inlines every call and resolves itself each address space this pass proves; the rewrite gains nothing there and moves IGC's other choices (--target=none makes it)
+// REMARK: [generic-address] note: 1 kernel left to IGC: no call here is DontInline and every generic pointer is only loaded or stored through, so IGC inlines every call and resolves itself each address space this pass proves; the rewrite gains nothing there and moves IGC's other choices (--target=none makes it)
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}
 //
