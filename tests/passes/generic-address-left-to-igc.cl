@@ -2,12 +2,12 @@
 // every generic pointer is only loaded or stored through (no copy, atomic
 // or built-in), IGC inlines every call and resolves each address space
 // this pass can prove itself, so the rewrite gains nothing and a kernel
-// whose model is asked is left as it is, with a note.  Measured on testdata's generic_address_O2
-// (clang -O2, this kernel among them): IGC 2.40 compiles it alike with the
-// rewrite and without on every device, and IGC 22.43 compiled this kernel
-// SIMD16 after it (dg2 52 -> 112 instructions per 32 work-items, pvc
-// 20 -> 56); hashcat's m00400_init through clang's backend, dg2 90,527 ->
-// 90,813 by the ISA estimate.  clang -O0 makes every function DontInline:
+// whose model is asked is left as it is, with a note.  Measured on
+// testdata's generic_address_O2 (clang -O2, this kernel among them): IGC
+// 2.40 (dg2, pvc, bmg, lnl, ptl) and IGC 22.43 (dg2, pvc) compile it alike
+// with the rewrite alone and without it; with it, plain -O2 also keeps
+// canonicalize's forms, which move IGC's other choices.  clang -O0 makes
+// every function DontInline:
 // there the pass copies the helpers without it (generic-address-helper.cl);
 // generic-address-copy.spvasm is the copy case.
 // With --target=none the model is not asked and the pass retypes
