@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "isa_check.h"
 #include "isa_count.h"
 #include "io.h"
@@ -216,18 +218,23 @@ static char *find_output(const char *dir, const char *prefix)
    return found;
 }
 
-/* IGC 2.x's own estimate of kernel at SIMD width simd: numCycles of the
- * -dumpVISAJsonStats file (OCL_asm<hash>_simd<W>_entry_<n>.stats.json, a
- * JSON array of {"name", "numCycles", ...}) under dir; the variant of the
- * dispatched width when IGC dumped several.  0 when none is found. */
-static unsigned igc_cycles(const char *dir, const char *kernel, unsigned simd)
+/* IGC 2.x's own estimates: numCycles per kernel and SIMD width, from the
+ * -dumpVISAJsonStats files under an IGC dump directory
+ * (OCL_asm<hash>_simd<W>_entry_<n>.stats.json, each a JSON array of
+ * {"name", "numCycles", ...}), read once per module. */
+typedef struct {
+   char *name;
+   unsigned simd, cycles;
+} igc_stat;
+
+static igc_stat *igc_stats_read(const char *dir, unsigned *n)
 {
+   igc_stat *v = NULL;
+   *n = 0;
    DIR *d = opendir(dir);
-   unsigned best = 0;
-   bool exact = false;
    struct dirent *de;
    static const char suffix[] = ".stats.json";
-   while (d && !exact && (de = readdir(d))) {
+   while (d && (de = readdir(d))) {
       size_t len = strlen(de->d_name), sl = sizeof(suffix) - 1;
       if (len <= sl || strcmp(de->d_name + len - sl, suffix))
          continue;
@@ -238,28 +245,49 @@ static unsigned igc_cycles(const char *dir, const char *kernel, unsigned simd)
          abort();
       char *text = slurp(p);
       free(p);
-      /* "name": "KERNEL", then "numCycles": N in the same object. */
-      char *key;
-      if (asprintf(&key, "\"name\": \"%s\"", kernel) < 0)
-         abort();
-      char *at = text ? strstr(text, key) : NULL;
-      if (at) {
-         char *start = at, *end = strchr(at, '}');
-         while (start > text && *start != '{')
-            start--;
-         if (end)
-            *end = 0;
-         char *c = strstr(start, "\"numCycles\":");
-         if (c && (!best || (simd && width == simd))) {
-            best = (unsigned)strtoul(c + strlen("\"numCycles\":"), NULL, 10);
-            exact = simd && width == simd;
-         }
-      }
-      free(key);
+      cJSON *j = text ? cJSON_Parse(text) : NULL;
       free(text);
+      cJSON *arr = cJSON_IsArray(j) ? j : NULL, *e;
+      cJSON_ArrayForEach(e, arr) {
+         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+         const cJSON *cy = cJSON_GetObjectItemCaseSensitive(e, "numCycles");
+         if (!cJSON_IsString(nm) || !cJSON_IsNumber(cy) || cy->valuedouble < 0)
+            continue;
+         v = realloc(v, (*n + 1) * sizeof(*v));
+         if (!v)
+            abort();
+         v[*n] = (igc_stat){ strdup(nm->valuestring), width, (unsigned)cy->valuedouble };
+         if (!v[*n].name)
+            abort();
+         (*n)++;
+      }
+      cJSON_Delete(j);
    }
    if (d)
       closedir(d);
+   return v;
+}
+
+static void igc_stats_free(igc_stat *v, unsigned n)
+{
+   for (unsigned k = 0; k < n; k++)
+      free(v[k].name);
+   free(v);
+}
+
+/* numCycles of kernel at SIMD width simd: the variant of the dispatched
+ * width when IGC dumped several, else the first; 0 when none. */
+static unsigned igc_cycles(const igc_stat *v, unsigned n, const char *kernel, unsigned simd)
+{
+   unsigned best = 0;
+   for (unsigned k = 0; k < n; k++) {
+      if (strcmp(v[k].name, kernel))
+         continue;
+      if (simd && v[k].simd == simd)
+         return v[k].cycles;
+      if (!best)
+         best = v[k].cycles;
+   }
    return best;
 }
 
@@ -394,11 +422,13 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
       if (asprintf(&f, heaps ? "%s/PTM.txt" : "%s/.ze_info", dump) < 0)
          abort();
       char *info = slurp(f);
+      unsigned nstats = 0;
+      igc_stat *stats = gen2 ? igc_stats_read(igcdir, &nstats) : NULL;
       for (unsigned k = 0; info && k < *nout; k++) {
          xe_isa_counts *c = &(*out)[k].c;
          c->simd = heaps ? xe_isa_ptm_simd(info, (*out)[k].name) : xe_isa_zeinfo_simd(info, (*out)[k].name);
          if (gen2) {
-            c->igc_cycles = igc_cycles(igcdir, (*out)[k].name, c->simd);
+            c->igc_cycles = igc_cycles(stats, nstats, (*out)[k].name, c->simd);
             double extra;
             /* A subroutine's loops are in neither numCycles nor the cost
              * info as the kernel's (testdata generic_address_O0's
@@ -409,6 +439,7 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
                c->igc_estimate = c->igc_cycles + extra;
          }
       }
+      igc_stats_free(stats, nstats);
       free(info);
       free(f);
       qsort(*out, *nout, sizeof(xe_isa_kernel), by_name);
