@@ -229,8 +229,7 @@ static bool calls_kept(xe_module *m)
  * gate: dpnp's HistWithLocalCopies, which copies a SYCL range out of its
  * Generic `this` (OpCopyMemorySized) and loads through it, compiles 9
  * instructions shorter on every device under IGC 2.40 when retyped (an
- * empty loop of 6 divergent branches gone); hashcat's modules, with
- * copies too, compile the same either way. */
+ * empty loop of 6 divergent branches gone). */
 static bool igc_resolves_all(xe_module *m)
 {
    xe_foreach_fn(f, m) {
@@ -773,24 +772,35 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
     * the same code with the rewrite and without.  The gain is nil, and
     * the rewrite keeps canonicalize's forms in its kernels, which move
     * IGC's other choices (as in hashcat's m00400_init through clang's
-    * backend, dg2 90,527 -> 90,813 by the ISA estimate, whose copies
-    * keep the pass at work), so a kernel whose model is asked is left as
-    * it is.  The gains measured come from
-    * calls IGC keeps (DontInline; clang -O0 makes every function so: a
+    * backend, dg2 90,527 -> 90,813 by the ISA estimate), so a kernel
+    * whose model is asked is left as it is.  The gains measured come
+    * from calls IGC keeps (DontInline; clang -O0 makes every function so: a
     * copy without it is inlined, gas_global_only dg2 58 -> 18 per 8
     * work-items) and from igc_resolves_all's exceptions. */
-   bool gate = !calls_kept(m) && igc_resolves_all(m);
+   /* Nor where the rewrite would copy helpers (exported ones, or ones
+    * called with different spaces): a helper's callers move IGC's
+    * inlining (docs/cost-model.md, "Known limits"), and without a
+    * DontInline call the copies win nothing IGC does not do itself.
+    * clang's SPIR-V backend exports every helper: hashcat's
+    * m00000_a0-optimized through it, pvc 171,096 -> 173,670 (m00000_s04,
+    * ISA estimate per work-item) with its copies. */
+   candidate *cands;
+   unsigned ncands = find_candidates(m, nps, pconf, &cands);
+   free(cands);
+   bool gate = !calls_kept(m) && (igc_resolves_all(m) || ncands);
    unsigned nleft = 0;
    for (unsigned k = 0; gate && k < nk; k++)
       nleft += xe_kernel_rewritable(ctx->options, ks[k].name) &&
                xe_options_target(ctx->options, ks[k].name);
    if (nleft)
       xe_remark(r, NULL, XE_REMARK_NOTE,
-                "%u kernel%s left to IGC: no call here is DontInline and every generic pointer "
-                "is only loaded or stored through, so IGC inlines every call and resolves "
-                "itself each address space this pass proves; the rewrite gains nothing there "
-                "and moves IGC's other choices (--target=none makes it)",
-                nleft, nleft == 1 ? "" : "s");
+                "%u kernel%s left to IGC: no call here is DontInline, so IGC inlines every "
+                "call and resolves itself each address space this pass proves; %s "
+                "(--target=none makes it)",
+                nleft, nleft == 1 ? "" : "s",
+                ncands ? "the rewrite would copy helpers, which moves IGC's inlining"
+                       : "every generic pointer is only loaded or stored through, so the "
+                         "rewrite gains nothing and moves IGC's other choices");
    /* A kernel excluded from rewriting (--isa-check kept its original), or
     * left to IGC, may share helpers with the others: then no helper is
     * copied. */

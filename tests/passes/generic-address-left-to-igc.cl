@@ -18,7 +18,7 @@
 // CHECK: %add_ptr_ascast = OpPtrCastToGeneric %_ptr_Generic_uint %add_ptr
 // CHECK: OpLoad %uint %add_ptr_ascast
 // CHECK: OpFunctionEnd
-// REMARK: [generic-address] note: 1 kernel left to IGC: no call here is DontInline and every generic pointer is only loaded or stored through, so IGC inlines every call and resolves itself each address space this pass proves; the rewrite gains nothing there and moves IGC's other choices (--target=none makes it)
+// REMARK: [generic-address] note: 1 kernel left to IGC: no call here is DontInline, so IGC inlines every call and resolves itself each address space this pass proves; every generic pointer is only loaded or stored through, so the rewrite gains nothing and moves IGC's other choices (--target=none makes it)
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}
 //
