@@ -61,9 +61,15 @@ bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
    if (!used_cfg || !used_canon || !canon)
       abort();
    unsigned ncfg = 0, ncanon_used = 0, ncanon = 0;
-   bool simplified = false;
+   bool simplified = false, canon_helpers = false;
    for (unsigned k = 0; k < rem->n; k++) {
       const xe_remark_entry *e = &rem->v[k];
+      /* A helper's folds name no kernel ("rewrote N instruction(s) in
+       * function F"): any kernel may call it (hashcat through clang's
+       * backend, where generic-address leaves every kernel to IGC). */
+      if (e->kind == XE_REMARK_APPLIED && !e->kernel && !strcmp(e->pass, "canonicalize") &&
+          !strncmp(e->message, "rewrote ", 8))
+         canon_helpers = true;
       if (e->kind != XE_REMARK_APPLIED || !e->kernel)
          continue;
       simplified |= !strcmp(e->pass, "simplify-cfg");
@@ -82,7 +88,7 @@ bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
    qsort(used_canon, ncanon_used, sizeof(char *), cmp_str);
    qsort(canon, ncanon, sizeof(char *), cmp_str);
    unsigned nk = 0;
-   xe_kernel *ks = simplified || ncanon ? xe_kernels_all(m, &nk) : NULL;
+   xe_kernel *ks = simplified || ncanon || canon_helpers ? xe_kernels_all(m, &nk) : NULL;
    bool differs = false;
    for (unsigned k = 0; k < nk; k++) {
       if (!xe_options_target(o, ks[k].name))
@@ -91,7 +97,8 @@ bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
          xe_strlist_add(&out->cfg_plain, ks[k].name);
          differs |= simplified;
       }
-      if (!names(m, &ks[k], used_canon, ncanon_used) && names(m, &ks[k], canon, ncanon)) {
+      if (!names(m, &ks[k], used_canon, ncanon_used) &&
+          (canon_helpers || names(m, &ks[k], canon, ncanon))) {
          xe_strlist_add(&out->canon_plain, ks[k].name);
          differs = true;
       }
