@@ -201,7 +201,24 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
                           .nvolatile_kept = *n };
    char est[160];
    enum xe_device worst;
-   enum verdict v = nvols > *n ? ask_model(ctx, kfn, kn, &all, true, est, &worst) : MADE;
+   /* Unlike a reshaped array's, an estimate that does not move is no gain
+    * either: the accesses are where the model's walk does not price them
+    * (hashcat's m01410_mxx through clang's backend, the same three flags
+    * as m00000_mxx's). */
+   enum verdict v = MADE;
+   if (nvols > *n) {
+      unsigned devs = xe_options_target(ctx->options, kn);
+      double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+      bool gain = false;
+      if (!xe_cost_compare(m, kfn, devs, &all, before, after, &worst))
+         v = SLOWER;
+      for (unsigned d = 0; d < XE_DEV_COUNT; d++)
+         gain |= (devs & (1u << d)) && after[d] <= before[d] * (1 - XE_COST_MIN_GAIN);
+      if (v == MADE && !gain)
+         v = THIN;
+      if (v != MADE)
+         xe_cost_format(est, sizeof est, devs, before, after);
+   }
    if (v != MADE) {
       unsigned rest = nvols - *n;
       if (v == SLOWER)
