@@ -626,7 +626,8 @@ START_TEST(vector_op_scales_by_components)
 END_TEST
 
 /* One device's clear gain is enough for xe_cost_some_clear_gain, a thin
- * move everywhere is not, no move is, and a set without devices is. */
+ * move everywhere is not, no move is, and a set without devices is;
+ * xe_cost_any_clear_gain alike, except that no move is not. */
 START_TEST(some_clear_gain)
 {
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
@@ -636,15 +637,22 @@ START_TEST(some_clear_gain)
       all |= 1u << d;
    }
    ck_assert(xe_cost_some_clear_gain(all, before, after));
+   ck_assert(!xe_cost_any_clear_gain(all, before, after));
    after[XE_DEV_DG2] = 990; /* -1% */
    ck_assert(!xe_cost_some_clear_gain(all, before, after));
+   ck_assert(!xe_cost_any_clear_gain(all, before, after));
    ck_assert(xe_cost_some_clear_gain(1u << XE_DEV_PVC, before, after));
+   ck_assert(!xe_cost_any_clear_gain(1u << XE_DEV_PVC, before, after));
    after[XE_DEV_BMG] = 940; /* -6% */
    ck_assert(xe_cost_some_clear_gain(all, before, after));
+   ck_assert(xe_cost_any_clear_gain(all, before, after));
    ck_assert(!xe_cost_some_clear_gain(1u << XE_DEV_DG2, before, after));
+   ck_assert(!xe_cost_any_clear_gain(1u << XE_DEV_DG2, before, after));
    after[XE_DEV_BMG] = 1100;
    ck_assert(!xe_cost_some_clear_gain(all, before, after));
+   ck_assert(!xe_cost_any_clear_gain(all, before, after));
    ck_assert(xe_cost_some_clear_gain(0, before, after));
+   ck_assert(xe_cost_any_clear_gain(0, before, after));
 }
 END_TEST
 

@@ -985,18 +985,24 @@ bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
    return true;
 }
 
+bool xe_cost_any_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
+                            const double after[XE_DEV_COUNT])
+{
+   for (int d = 0; d < XE_DEV_COUNT; d++)
+      if ((devices & (1u << d)) && after[d] <= before[d] * (1 - XE_COST_MIN_GAIN))
+         return true;
+   return !devices;
+}
+
 bool xe_cost_some_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
                              const double after[XE_DEV_COUNT])
 {
-   bool moved = false;
-   for (int d = 0; d < XE_DEV_COUNT; d++) {
-      if (!(devices & (1u << d)))
-         continue;
-      if (after[d] <= before[d] * (1 - XE_COST_MIN_GAIN))
-         return true;
-      moved |= fabs(after[d] - before[d]) > XE_COST_TIE * fabs(before[d]);
-   }
-   return !moved;
+   if (xe_cost_any_clear_gain(devices, before, after))
+      return true;
+   for (int d = 0; d < XE_DEV_COUNT; d++)
+      if ((devices & (1u << d)) && fabs(after[d] - before[d]) > XE_COST_TIE * fabs(before[d]))
+         return false;
+   return true;
 }
 
 void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[XE_DEV_COUNT],

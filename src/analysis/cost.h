@@ -177,6 +177,13 @@ bool xe_cost_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
 bool xe_cost_some_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
                              const double after[XE_DEV_COUNT]);
 
+/* xe_cost_some_clear_gain without its unmoved case: true only when on
+ * some device of the set the estimate falls by at least XE_COST_MIN_GAIN
+ * (or for the empty set).  Used where an estimate that does not move means
+ * the model does not price the change (private-arrays' drop of Volatile). */
+bool xe_cost_any_clear_gain(unsigned devices, const double before[XE_DEV_COUNT],
+                            const double after[XE_DEV_COUNT]);
+
 /* "dg2 120 -> 96, pvc/bmg 80 -> 85" for the devices of the set (devices
  * with the same rounded estimates in one entry), into buf (n bytes,
  * truncated to fit). */

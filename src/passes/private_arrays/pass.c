@@ -55,21 +55,30 @@
  * change, clearly faster on one (cost_allows). */
 enum verdict { MADE, SLOWER, THIN };
 
+/* What a change must gain besides not being slower: nothing; a fall of
+ * XE_COST_MIN_GAIN on some device unless the estimate does not move
+ * (xe_cost_some_clear_gain); such a fall in any case
+ * (xe_cost_any_clear_gain). */
+enum gain_rule { GAIN_NONE, GAIN_CLEAR_OR_UNMOVED, GAIN_CLEAR };
+
 /* Asks the cost model about ch on kernel kfn (named kn) on every device of
  * --target.  SLOWER when it says slower somewhere (*worst the first such
- * device); with clear_gain, THIN when the estimate moves but falls by
- * XE_COST_MIN_GAIN on no device (xe_cost_some_clear_gain); else MADE.
- * Unless MADE, est (160 bytes) has both estimates. */
+ * device); THIN when it falls short of rule; else MADE.  Unless MADE, est
+ * (160 bytes) has both estimates. */
 static enum verdict ask_model(xe_ctx *ctx, xe_function *kfn, const char *kn,
-                              const xe_cost_change *ch, bool clear_gain, char est[160],
+                              const xe_cost_change *ch, enum gain_rule rule, char est[160],
                               enum xe_device *worst)
 {
    unsigned devs = xe_options_target(ctx->options, kn);
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    *worst = XE_DEV_DG2;
-   enum verdict v = !xe_cost_compare(ctx->module, kfn, devs, ch, before, after, worst) ? SLOWER
-                    : clear_gain && !xe_cost_some_clear_gain(devs, before, after) ? THIN
-                    : MADE;
+   enum verdict v = MADE;
+   if (!xe_cost_compare(ctx->module, kfn, devs, ch, before, after, worst))
+      v = SLOWER;
+   else if (rule == GAIN_CLEAR_OR_UNMOVED ? !xe_cost_some_clear_gain(devs, before, after)
+            : rule == GAIN_CLEAR          ? !xe_cost_any_clear_gain(devs, before, after)
+                                          : false)
+      v = THIN;
    if (v != MADE)
       xe_cost_format(est, 160, devs, before, after);
    return v;
@@ -91,7 +100,7 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
     * IGC 2.40 shorter on bmg, bench/README). */
    char est[160];
    enum xe_device worst;
-   enum verdict v = ask_model(ctx, kfn, kn, &ch, true, est, &worst);
+   enum verdict v = ask_model(ctx, kfn, kn, &ch, GAIN_CLEAR_OR_UNMOVED, est, &worst);
    if (v == MADE)
       return true;
    unsigned len = ch.len ? ch.len : a->len;
@@ -122,7 +131,7 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
       return true; /* pa_split says why not */
    char est[160];
    enum xe_device worst;
-   if (ask_model(ctx, kfn, kn, &ch, false, est, &worst) == MADE)
+   if (ask_model(ctx, kfn, kn, &ch, GAIN_NONE, est, &worst) == MADE)
       return true;
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
@@ -136,7 +145,7 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
  * indexed by per-lane data, that means per-lane indirect moves, which can
  * cost more than the scratch messages (the same trade as length and
  * narrowing).  Returns the variables of f whose Volatile accesses must
- * stay (malloc'd, *n of them, maybe repeated): each array the model says
+ * stay (malloc'd, *n of them): each array the model says
  * is slower without it, or all of them when dropping the rest gains too
  * little; a remark for each refusal. */
 static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn,
@@ -177,7 +186,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
       xe_cost_change ch = { .var = v->result_id, .not_volatile = true };
       char est[160];
       enum xe_device worst;
-      if (ask_model(ctx, kfn, kn, &ch, false, est, &worst) == MADE)
+      if (ask_model(ctx, kfn, kn, &ch, GAIN_NONE, est, &worst) == MADE)
          continue;
       parr a = { .var = v, .len = (uint32_t)len };
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
@@ -205,20 +214,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
     * either: the accesses are where the model's walk does not price them
     * (hashcat's m01410_mxx through clang's backend, the same three flags
     * as m00000_mxx's). */
-   enum verdict v = MADE;
-   if (nvols > *n) {
-      unsigned devs = xe_options_target(ctx->options, kn);
-      double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-      bool gain = false;
-      if (!xe_cost_compare(m, kfn, devs, &all, before, after, &worst))
-         v = SLOWER;
-      for (unsigned d = 0; d < XE_DEV_COUNT; d++)
-         gain |= (devs & (1u << d)) && after[d] <= before[d] * (1 - XE_COST_MIN_GAIN);
-      if (v == MADE && !gain)
-         v = THIN;
-      if (v != MADE)
-         xe_cost_format(est, sizeof est, devs, before, after);
-   }
+   enum verdict v = nvols > *n ? ask_model(ctx, kfn, kn, &all, GAIN_CLEAR, est, &worst) : MADE;
    if (v != MADE) {
       unsigned rest = nvols - *n;
       if (v == SLOWER)
@@ -231,12 +227,12 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
                    "volatile: %u private variable%s keep Volatile: the cost model's gain is under "
                    "%.0f%% on every target device (estimate %s cycles), where IGC's own choices "
                    "decide", rest, rest == 1 ? "" : "s", 100 * XE_COST_MIN_GAIN, est);
-      for (unsigned q = 0; q < nvols; q++) {
-         keep = realloc(keep, (*n + 1) * sizeof(uint32_t));
-         if (!keep)
-            abort();
-         keep[(*n)++] = vols[q]->result_id;
-      }
+      /* Every variable with a Volatile access, the arrays kept above among them. */
+      keep = realloc(keep, nvols * sizeof(uint32_t));
+      if (!keep)
+         abort();
+      for (*n = 0; *n < nvols; (*n)++)
+         keep[*n] = vols[*n]->result_id;
    }
    free(vols);
    return keep;
