@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "passes.h"
 #include "plain.h"
 
 /* The passes that read what canonicalize and simplify-cfg leave.  The
@@ -68,7 +69,7 @@ bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
        * function F"): any kernel may call it (hashcat through clang's
        * backend, where generic-address leaves every kernel to IGC). */
       if (e->kind == XE_REMARK_APPLIED && !e->kernel && !strcmp(e->pass, "canonicalize") &&
-          !strncmp(e->message, "rewrote ", 8))
+          !strncmp(e->message, XE_CANONICALIZE_FOLDS, strlen(XE_CANONICALIZE_FOLDS)))
          canon_helpers = true;
       if (e->kind != XE_REMARK_APPLIED || !e->kernel)
          continue;

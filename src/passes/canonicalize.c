@@ -795,7 +795,7 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
          continue;
       progress = true;
       xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
-                "rewrote %u instruction(s) in %s%s (selects on a constant condition, "
+                XE_CANONICALIZE_FOLDS "%u instruction(s) in %s%s (selects on a constant condition, "
                 "shift-pair sign extensions, byte-offset addresses, address-space casts)", n,
                 owner ? "kernel " : "function ", who(m, f, owner));
    }

@@ -5,6 +5,10 @@
 #include "pass.h"
 
 bool xeopt_pass_canonicalize(xe_ctx *ctx);
+/* How canonicalize's remark on one function's folds begins; on a helper it
+ * names no kernel, and plain -O2's second run (src/driver/plain.c) counts
+ * it for every kernel. */
+#define XE_CANONICALIZE_FOLDS "rewrote "
 bool xeopt_pass_interface_vars(xe_ctx *ctx);
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx);
 bool xeopt_pass_padding(xe_ctx *ctx);
