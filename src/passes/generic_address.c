@@ -784,14 +784,19 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
     * clang's SPIR-V backend exports every helper: hashcat's
     * m00000_a0-optimized through it, pvc 171,096 -> 173,670 (m00000_s04,
     * ISA estimate per work-item) with its copies. */
-   candidate *cands;
-   unsigned ncands = find_candidates(m, nps, pconf, &cands);
-   free(cands);
-   bool gate = !calls_kept(m) && (igc_resolves_all(m) || ncands);
-   unsigned nleft = 0;
-   for (unsigned k = 0; gate && k < nk; k++)
-      nleft += xe_kernel_rewritable(ctx->options, ks[k].name) &&
-               xe_options_target(ctx->options, ks[k].name);
+   unsigned nasked = 0;
+   for (unsigned k = 0; k < nk; k++)
+      nasked += xe_kernel_rewritable(ctx->options, ks[k].name) &&
+                xe_options_target(ctx->options, ks[k].name);
+   candidate *cands = NULL;
+   unsigned ncands = 0;
+   bool gate = nasked && !calls_kept(m);
+   if (gate) {
+      ncands = find_candidates(m, nps, pconf, &cands);
+      free(cands);
+      gate = ncands || igc_resolves_all(m);
+   }
+   unsigned nleft = gate ? nasked : 0;
    if (nleft)
       xe_remark(r, NULL, XE_REMARK_NOTE,
                 "%u kernel%s left to IGC: no call here is DontInline, so IGC inlines every "
