@@ -109,8 +109,8 @@ START_TEST(o0_private_and_params)
 END_TEST
 
 /* The casts generic-address leaves in each kernel's body (the function
- * where its work happens), after running with `exclude` (the kernels the
- * driver keeps as they are under --isa-check) and without. */
+ * where its work happens), after running with the judge keeping `exclude`'s
+ * original (as --isa-check does) and without. */
 static void casts_per_kernel(const char *spv, const char *exclude, unsigned *count, unsigned max,
                              unsigned *nk)
 {
@@ -118,10 +118,12 @@ static void casts_per_kernel(const char *spv, const char *exclude, unsigned *cou
    xe_options o;
    xe_options_init(&o);
    o.target = XE_TARGET_NONE;
+   xe_judge j;
+   xe_judge_init(&j, &o, XE_JUDGE_MODEL);
    if (exclude)
-      xe_strlist_add(&o.exclude, exclude);
+      xe_judge_set(&j, exclude, XE_JUDGE_ORIGINAL);
    xe_remarks r = { .pass = "generic-address" };
-   xe_ctx ctx = { .module = m, .options = &o, .remarks = &r };
+   xe_ctx ctx = { .module = m, .options = &o, .remarks = &r, .judge = &j };
    xeopt_pass_generic_address(&ctx);
    xe_kernel *ks = xe_kernels_all(m, nk);
    ck_assert_uint_le(*nk, max);
@@ -133,6 +135,7 @@ static void casts_per_kernel(const char *spv, const char *exclude, unsigned *cou
    }
    free(ks);
    xe_remarks_free(&r);
+   xe_judge_free(&j);
    xe_options_free(&o);
    xe_module_free(m);
 }

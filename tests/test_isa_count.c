@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "cost.h"
-#include "isa_check.h"
+#include "ocloc.h"
 #include "isa_count.h"
 #include "testutil.h"
 

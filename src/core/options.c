@@ -83,26 +83,6 @@ void xe_options_free(xe_options *o)
    xe_strlist_free(&o->specialize);
    cJSON_Delete(o->verify_launches);
    o->verify_launches = NULL;
-   xe_strlist_free(&o->exclude);
-   xe_strlist_free(&o->ask_model);
-   xe_strlist_free(&o->cfg_plain);
-   xe_strlist_free(&o->canon_plain);
-}
-
-unsigned xe_options_target(const xe_options *o, const char *kernel)
-{
-   if (o->target == XE_TARGET_NONE)
-      return 0;
-   if (o->model_off) {
-      if (!xe_strlist_has(&o->ask_model, kernel))
-         return 0;
-   }
-   return o->target ? o->target : XE_DEV_DEFAULT;
-}
-
-bool xe_kernel_rewritable(const xe_options *o, const char *kernel)
-{
-   return !xe_strlist_has(&o->exclude, kernel);
 }
 
 /* Entries are "" (every kernel) or comma-separated kernel names. */

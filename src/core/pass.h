@@ -60,7 +60,7 @@ typedef struct xe_options {
    xe_kernel_launch_opts local_size;    /* --local-size=[KERNEL:]X[,Y,Z] */
    xe_strlist specialize;      /* --specialize KERNEL:ARG=VALUE */
    /* Cost model (src/analysis/cost.h; docs/cost-model.md). */
-   unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = both;
+   unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = every device the model knows;
                                 * XE_TARGET_NONE: --target=none, the model is not asked */
    unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
    /* --measure-path=fast|slow: for measuring only, the output is NOT
@@ -69,24 +69,6 @@ typedef struct xe_options {
     * IGC's code for one path can be measured (the ISA estimate of a
     * versioned kernel, docs/cost-model.md "Versioning"). */
    enum { XE_MEASURE_NONE, XE_MEASURE_FAST, XE_MEASURE_SLOW } measure_path;
-   /* Internal, not an option: kernels that no pass may rewrite (the
-    * driver fills it when --isa-check keeps a kernel's original). */
-   xe_strlist exclude;
-   /* Internal: under --isa-check IGC is the judge, so the driver first runs
-    * the passes without the cost model (model_off) and asks it only for the
-    * kernels in ask_model, those whose unasked rewrite IGC found worse. */
-   bool model_off;
-   xe_strlist ask_model;
-   /* Internal: kernels whose simplify-cfg makes only folds and deletions,
-    * none of its enabling rewrites (empty-block bypass, short-circuit
-    * merge, phi-to-select): in a first run of the pipeline no later pass
-    * rewrote them, so those rewrites served nothing and IGC 2.40 compiles
-    * them longer (src/driver/plain.h, issue 30). */
-   xe_strlist cfg_plain;
-   /* Internal: kernels canonicalize leaves as the front end wrote them but
-    * for its repairs (printf's format, repeated OpPhi pairs): in the first
-    * run no pass after it rewrote them (src/driver/plain.h). */
-   xe_strlist canon_plain;
 } xe_options;
 
 void xe_options_init(xe_options *o);
@@ -108,13 +90,6 @@ const char *xe_options_kernel_value(const xe_strlist *l, const char *kernel);
  * none.  The values were checked when parsed. */
 const xe_kernel_launch_opt *xe_options_subgroup_size(const xe_options *o, const char *kernel);
 const xe_kernel_launch_opt *xe_options_local_size(const xe_options *o, const char *kernel);
-/* The devices a rewrite of kernel (its name; may be NULL) must not make
- * slower by the cost model (--target; default all); 0: do not ask it
- * (--target=none, or --isa-check's first try, see model_off). */
-unsigned xe_options_target(const xe_options *o, const char *kernel);
-/* May passes rewrite this kernel?  False when the driver excluded it. */
-bool xe_kernel_rewritable(const xe_options *o, const char *kernel);
-
 /* ---- remarks ---- */
 
 enum xe_remark_kind {
@@ -167,6 +142,10 @@ typedef struct xe_ctx {
    xe_module *module;
    const xe_options *options;
    xe_remarks *remarks;
+   /* Who judges each kernel's rewrites (judge.h; ask it with
+    * xe_judge_devices and xe_judge_rewritable); NULL: the cost model, for
+    * options->target. */
+   const struct xe_judge *judge;
 } xe_ctx;
 
 typedef bool (*xe_pass_fn)(xe_ctx *ctx);

@@ -101,8 +101,10 @@ static char *remarks_json(const xe_remarks *rem)
    return s;
 }
 
-static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
-                     const xe_pipeline_hooks *h)
+/* One run of the pipeline (two for plain -O2, below) under the judge j,
+ * which the second run may extend with its plain flags. */
+static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, const void *bytes,
+                     size_t size, const xe_pipeline_hooks *h)
 {
    char *err = NULL;
    xe_module *m = xe_read(bytes, size, &err);
@@ -141,7 +143,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
       err = NULL;
    }
    bool valid = input_valid;
-   enum xe_status s = xe_pipeline_run(m, o, &r->remarks, h, &valid, &err);
+   enum xe_status s = xe_pipeline_run(m, o, j, &r->remarks, h, &valid, &err);
    /* canonicalize and simplify-cfg's bypasses, merges and selects cannot
     * be priced and serve the passes after them: where the model judges
     * and none of those rewrote a kernel, the pipeline runs again from the
@@ -151,11 +153,10 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
     * passes, and under --isa-check IGC judges every kernel (whatever the
     * model was asked, exec_classify's simplify-cfg gain, bmg 82 -> 74, is
     * IGC's to keep): no second run. */
-   xe_options o2 = *o;
-   memset(&o2.cfg_plain, 0, sizeof(o2.cfg_plain));
-   memset(&o2.canon_plain, 0, sizeof(o2.canon_plain));
+   xe_judge j2;
+   xe_judge_copy(&j2, j);
    if (s == XE_OK && !o->passes.n && o->level >= 2 && !o->isa_check &&
-       xe_plain_kernels(m, o, &r->remarks, &o2)) {
+       xe_plain_kernels(m, &r->remarks, &j2)) {
       xe_module_free(m);
       xe_remarks first = r->remarks;
       memset(&r->remarks, 0, sizeof(r->remarks));
@@ -164,9 +165,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
          abort(); /* it was read above */
       if (h && h->report)
          cJSON_DeleteItemFromObject(h->report, "passes");
-      unsigned nplain = o2.cfg_plain.n;
-      for (unsigned k = 0; k < o2.canon_plain.n; k++)
-         nplain += !xe_strlist_has(&o2.cfg_plain, o2.canon_plain.v[k]);
+      unsigned nplain = xe_judge_count_plain(&j2, XE_PLAIN_CFG | XE_PLAIN_CANON);
       if (h && h->print_after && h->print_to)
          fprintf(h->print_to, "; *** second run: %u kernel%s no later pass rewrote ***\n",
                  nplain, nplain == 1 ? "" : "s");
@@ -174,13 +173,12 @@ static void optimize(xeopt_result *r, const xe_options *o, const void *bytes, si
          fprintf(h->time_to, "xeopt: time: second run (%u kernel%s no later pass rewrote)\n",
                  nplain, nplain == 1 ? "" : "s");
       valid = input_valid;
-      s = xe_pipeline_run(m, &o2, &r->remarks, h, &valid, &err);
+      s = xe_pipeline_run(m, o, &j2, &r->remarks, h, &valid, &err);
       if (s == XE_OK)
-         xe_plain_merge_remarks(m, &o2, &first, &r->remarks);
+         xe_plain_merge_remarks(m, &j2, &first, &r->remarks);
       xe_remarks_free(&first);
    }
-   xe_strlist_free(&o2.cfg_plain);
-   xe_strlist_free(&o2.canon_plain);
+   xe_judge_free(&j2);
    if (s != XE_OK) {
       fail(r, (xeopt_status)s, err);
       xe_module_free(m);
@@ -238,8 +236,12 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
       fail(r, XEOPT_ERROR_INPUT, err);
    else if (o->isa_check)
       xe_isa_check_optimize(r, o, bytes, size, h, optimize);
-   else
-      optimize(r, o, bytes, size, h);
+   else {
+      xe_judge j;
+      xe_judge_init(&j, o, XE_JUDGE_MODEL);
+      optimize(r, o, &j, bytes, size, h);
+      xe_judge_free(&j);
+   }
    return r;
 }
 

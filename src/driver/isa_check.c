@@ -1,466 +1,31 @@
 /*
- * --isa-check: IGC in the loop (isa_check.h).
+ * --isa-check: IGC judges (isa_check.h).
  *
- * Each kernel heap is counted by isa_count.c, with bench/isa's rules, so
- * the verdicts use the numbers the sweep and the README tables report.
+ * The verdicts live in one table, the judge (judge.h), which the passes
+ * read.  A round runs the pipeline under the judge, compiles its output
+ * for every checked device and moves each kernel IGC finds worse one step
+ * along XE_JUDGE_IGC -> XE_JUDGE_MODEL -> XE_JUDGE_ORIGINAL.  The rounds
+ * end when no kernel moves; XE_ISA_ROUNDS bounds them, so a module is
+ * compiled at most (1 + 3 * (XE_ISA_ROUNDS + 1)) times per device (the
+ * input, each output and the probe, each with its two measured paths when
+ * it has a versioned kernel).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cjson/cJSON.h>
-
-#include "isa_check.h"
-#include "isa_count.h"
 #include "io.h"
+#include "isa_check.h"
+#include "ocloc.h"
 
-static char *find_tool(const char *env, const char *name)
-{
-   const char *e = getenv(env);
-   if (e && *e)
-      return access(e, X_OK) == 0 ? strdup(e) : NULL;
-   const char *path = getenv("PATH");
-   if (!path)
-      return NULL;
-   char *copy = strdup(path), *save = NULL, *found = NULL;
-   for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-      char *p;
-      if (asprintf(&p, "%s/%s", *d ? d : ".", name) < 0)
-         abort();
-      if (access(p, X_OK) == 0)
-         found = p;
-      else
-         free(p);
-   }
-   free(copy);
-   return found;
-}
-
-/* The ocloc to run: $XEOPT_OCLOC (what --ocloc sets), else $OCLOC, else
- * ocloc on PATH. */
-static char *find_ocloc(void)
-{
-   const char *e = getenv("XEOPT_OCLOC");
-   if (e && *e)
-      return access(e, X_OK) == 0 ? strdup(e) : NULL;
-   return find_tool("OCLOC", "ocloc");
-}
-
-static int run_tool(char *const argv[], const char *out, const char *log);
-static char *slurp(const char *path);
-static void rm_rf(const char *path);
-
-/* What `ocloc --version` says, cached per ocloc path: "26.27.039122" for
- * ocloc 26 (IGC 2.x); ocloc 22.x has no --version ("" then).  The format
- * of ocloc's output is decided by what disasm writes, not by this. */
-static const char *ocloc_version(const char *ocloc)
-{
-   static char *path, version[64];
-   if (path && !strcmp(path, ocloc))
-      return version;
-   free(path);
-   path = strdup(ocloc);
-   version[0] = 0;
-   const char *tmpdir = getenv("TMPDIR");
-   char *tmpl;
-   if (asprintf(&tmpl, "%s/xeopt-oclocv.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
-      abort();
-   if (mkdtemp(tmpl)) {
-      char *out, *log;
-      if (asprintf(&out, "%s/out", tmpl) < 0 || asprintf(&log, "%s/log", tmpl) < 0)
-         abort();
-      char *argv[] = { (char *)ocloc, "--version", NULL };
-      char *text = run_tool(argv, out, log) == 0 ? slurp(out) : NULL;
-      if (text) {
-         size_t n = strcspn(text, " \t\r\n");
-         if (n && n < sizeof(version) && isdigit((unsigned char)text[0]))
-            memcpy(version, text, n), version[n] = 0;
-      }
-      free(text);
-      unlink(out);
-      unlink(log);
-      rmdir(tmpl);
-      free(out);
-      free(log);
-   }
-   free(tmpl);
-   return version;
-}
-
-/* ocloc 23 and later (IGC 2.x) print their kernels as text themselves;
- * ocloc 22.x leaves kernel heaps for iga64. */
-static bool ocloc_is_new(const char *ocloc)
-{
-   return atoi(ocloc_version(ocloc)) >= 23;
-}
-
-char *xe_isa_judge(void)
-{
-   char *o = find_ocloc(), *s;
-   if (!o)
-      return strdup("no ocloc");
-   const char *v = ocloc_version(o);
-   if (asprintf(&s, "ocloc %s (%s, IGC %s)", *v ? v : "22.x", o, ocloc_is_new(o) ? "2.x" : "1.0") < 0)
-      abort();
-   free(o);
-   return s;
-}
-
-bool xe_isa_check_tools(char **err)
-{
-   char *o = find_ocloc(), *i = NULL;
-   bool ok = o != NULL;
-   if (!o)
-      *err = strdup("--isa-check needs ocloc (IGC), not found");
-   else if (!ocloc_is_new(o) && !(i = find_tool("IGA64", "iga64"))) {
-      *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
-      ok = false;
-   }
-   free(o);
-   free(i);
-   return ok;
-}
-
-/* Runs argv with standard output to out (NULL: a log file), standard
- * error to the log; returns the exit status, -1 if it could not run. */
-static int run_tool(char *const argv[], const char *out, const char *log)
-{
-   pid_t pid = fork();
-   if (pid < 0)
-      return -1;
-   if (pid == 0) {
-      int lf = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      int of = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600) : lf;
-      if (lf < 0 || of < 0)
-         _exit(127);
-      dup2(of, 1);
-      dup2(lf, 2);
-      int nul = open("/dev/null", O_RDONLY);
-      if (nul >= 0)
-         dup2(nul, 0);
-      execv(argv[0], argv);
-      _exit(127);
-   }
-   int st;
-   if (waitpid(pid, &st, 0) < 0)
-      return -1;
-   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f)
-      return NULL;
-   char *buf = NULL;
-   size_t len = 0, cap = 0, k;
-   char chunk[8192];
-   while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-      if (len + k + 1 > cap) {
-         cap = (len + k + 1) * 2;
-         buf = realloc(buf, cap);
-         if (!buf)
-            abort();
-      }
-      memcpy(buf + len, chunk, k);
-      len += k;
-   }
-   fclose(f);
-   if (!buf)
-      buf = calloc(1, 1);
-   else
-      buf[len] = 0;
-   return buf;
-}
-
-static int by_name(const void *a, const void *b)
-{
-   return strcmp(((const xe_isa_kernel *)a)->name, ((const xe_isa_kernel *)b)->name);
-}
-
-void xe_isa_kernels_free(xe_isa_kernel *k, unsigned n)
-{
-   for (unsigned i = 0; i < n; i++)
-      free(k[i].name);
-   free(k);
-}
-
-/* The first regular file in dir whose name starts with prefix: what ocloc
- * compile wrote.  ocloc 22.x writes -output's name exactly under
- * -output_no_suffix; ocloc 26 appends ".bin" (or a device suffix) anyway. */
-static char *find_output(const char *dir, const char *prefix)
-{
-   DIR *d = opendir(dir);
-   char *found = NULL;
-   struct dirent *de;
-   while (d && !found && (de = readdir(d))) {
-      struct stat st;
-      char *p;
-      if (strncmp(de->d_name, prefix, strlen(prefix)))
-         continue;
-      if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
-         abort();
-      if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-         found = p;
-      else
-         free(p);
-   }
-   if (d)
-      closedir(d);
-   return found;
-}
-
-/* IGC 2.x's own estimates: numCycles per kernel and SIMD width, from the
- * -dumpVISAJsonStats files under an IGC dump directory
- * (OCL_asm<hash>_simd<W>_entry_<n>.stats.json, each a JSON array of
- * {"name", "numCycles", ...}), read once per module. */
-typedef struct {
-   char *name;
-   unsigned simd, cycles;
-} igc_stat;
-
-static igc_stat *igc_stats_read(const char *dir, unsigned *n)
-{
-   igc_stat *v = NULL;
-   *n = 0;
-   DIR *d = opendir(dir);
-   struct dirent *de;
-   static const char suffix[] = ".stats.json";
-   while (d && (de = readdir(d))) {
-      size_t len = strlen(de->d_name), sl = sizeof(suffix) - 1;
-      if (len <= sl || strcmp(de->d_name + len - sl, suffix))
-         continue;
-      const char *w = strstr(de->d_name, "_simd");
-      unsigned width = w ? (unsigned)strtoul(w + 5, NULL, 10) : 0;
-      char *p;
-      if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
-         abort();
-      char *text = slurp(p);
-      free(p);
-      cJSON *j = text ? cJSON_Parse(text) : NULL;
-      free(text);
-      cJSON *arr = cJSON_IsArray(j) ? j : NULL, *e;
-      cJSON_ArrayForEach(e, arr) {
-         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-         const cJSON *cy = cJSON_GetObjectItemCaseSensitive(e, "numCycles");
-         if (!cJSON_IsString(nm) || !cJSON_IsNumber(cy) || cy->valuedouble < 0)
-            continue;
-         v = realloc(v, (*n + 1) * sizeof(*v));
-         if (!v)
-            abort();
-         v[*n] = (igc_stat){ strdup(nm->valuestring), width, (unsigned)cy->valuedouble };
-         if (!v[*n].name)
-            abort();
-         (*n)++;
-      }
-      cJSON_Delete(j);
-   }
-   if (d)
-      closedir(d);
-   return v;
-}
-
-static void igc_stats_free(igc_stat *v, unsigned n)
-{
-   for (unsigned k = 0; k < n; k++)
-      free(v[k].name);
-   free(v);
-}
-
-/* numCycles of kernel at SIMD width simd: the variant of the dispatched
- * width when IGC dumped several, else the first; 0 when none. */
-static unsigned igc_cycles(const igc_stat *v, unsigned n, const char *kernel, unsigned simd)
-{
-   unsigned best = 0;
-   for (unsigned k = 0; k < n; k++) {
-      if (strcmp(v[k].name, kernel))
-         continue;
-      if (simd && v[k].simd == simd)
-         return v[k].cycles;
-      if (!best)
-         best = v[k].cycles;
-   }
-   return best;
-}
-
-bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, xe_isa_kernel **out,
-                          unsigned *nout, char **err)
-{
-   *out = NULL;
-   *nout = 0;
-   char *ocloc = find_ocloc(), *iga = NULL;
-   char *cdir = NULL, *bin0 = NULL, *bin = NULL, *dump = NULL, *log = NULL, *igcdir = NULL,
-        *igcopts = NULL;
-   bool ok = false;
-   if (!ocloc) {
-      xe_isa_check_tools(err);
-      goto done;
-   }
-   bool gen2 = ocloc_is_new(ocloc);
-   const char *dev = xe_device_name(d);
-   if (!gen2 && !xe_device_iga_platform(d)) {
-      if (asprintf(err, "%s needs ocloc 26 (IGC 2.x); %s is ocloc 22.x (--ocloc=PATH picks another)", dev,
-                   ocloc) < 0)
-         abort();
-      goto done;
-   }
-   if (asprintf(&cdir, "%s/%s.c", work, dev) < 0 || asprintf(&bin0, "%s/bin", cdir) < 0 ||
-       asprintf(&dump, "%s/%s.dump", work, dev) < 0 || asprintf(&log, "%s/%s.log", work, dev) < 0 ||
-       asprintf(&igcdir, "%s/%s.igc", work, dev) < 0 ||
-       asprintf(&igcopts, "-igc_opts 'EnableKernelCostInfo=1,ShaderDumpEnable=1,DumpToCustomDir=%s,"
-                "VISAOptions=-dumpVISAJsonStats'",
-                igcdir) < 0)
-      abort();
-   /* Nothing of an earlier compile in the same work directory may be read. */
-   rm_rf(cdir);
-   rm_rf(dump);
-   rm_rf(igcdir);
-   if (mkdir(cdir, 0700)) {
-      if (asprintf(err, "cannot make %s", cdir) < 0)
-         abort();
-      goto done;
-   }
-   /* IGC 2.x: its per-kernel statistics (numCycles) and cost info too. */
-   char *cargv[] = { ocloc, "compile", "-spirv_input", "-file", (char *)spv, "-device", (char *)dev,
-                     "-output", bin0, "-output_no_suffix", "-q", gen2 ? "-options" : NULL, igcopts, NULL };
-   if (run_tool(cargv, NULL, log) != 0 || !(bin = find_output(cdir, "bin"))) {
-      char *l = slurp(log);
-      if (asprintf(err, "ocloc compile for %s failed: %s", dev, l ? l : "") < 0)
-         abort();
-      free(l);
-      goto done;
-   }
-   char *dargv[] = { ocloc, "disasm", "-file", bin, "-dump", dump, "-device", (char *)dev, NULL };
-   if (run_tool(dargv, NULL, log) != 0) {
-      if (asprintf(err, "ocloc disasm for %s failed", dev) < 0)
-         abort();
-      goto done;
-   }
-   DIR *dir = opendir(dump);
-   if (!dir) {
-      if (asprintf(err, "ocloc disasm for %s wrote no %s", dev, dump) < 0)
-         abort();
-      goto done;
-   }
-   /* ocloc 22.x: <kernel>_KernelHeap.dat, disassembled by iga64.  ocloc
-    * 26: .text.<kernel>.asm, the text already. */
-   static const char suffix[] = "_KernelHeap.dat", prefix26[] = ".text.", suffix26[] = ".asm";
-   struct dirent *de;
-   ok = true;
-   bool heaps = false;
-   while (ok && (de = readdir(dir))) {
-      size_t len = strlen(de->d_name), sl = sizeof(suffix) - 1;
-      size_t pl26 = sizeof(prefix26) - 1, sl26 = sizeof(suffix26) - 1;
-      char *text = NULL, *name = NULL;
-      if (len > sl && !strcmp(de->d_name + len - sl, suffix)) {
-         heaps = true;
-         const char *plat = xe_device_iga_platform(d);
-         if (!iga && !(iga = find_tool("IGA64", "iga64"))) {
-            *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
-            ok = false;
-            break;
-         }
-         char *heap, *asmf, pflag[16];
-         snprintf(pflag, sizeof(pflag), "-p=%s", plat ? plat : "?");
-         if (asprintf(&heap, "%s/%s", dump, de->d_name) < 0 ||
-             asprintf(&asmf, "%s/%s.%s.asm", work, de->d_name, dev) < 0)
-            abort();
-         char *iargv[] = { iga, "-d", pflag, heap, NULL };
-         if (!plat || run_tool(iargv, asmf, log) != 0 || !(text = slurp(asmf)) || !*text) {
-            if (asprintf(err, "iga64 failed on %s", heap) < 0)
-               abort();
-            ok = false;
-         } else {
-            name = strndup(de->d_name, len - sl);
-         }
-         free(heap);
-         free(asmf);
-      } else if (len > pl26 + sl26 && !strncmp(de->d_name, prefix26, pl26) &&
-                 !strcmp(de->d_name + len - sl26, suffix26) &&
-                 /* ocloc 26 adds it to every module: not one of its kernels */
-                 strcmp(de->d_name, ".text.Intel_Symbol_Table_Void_Program.asm")) {
-         char *asmf;
-         if (asprintf(&asmf, "%s/%s", dump, de->d_name) < 0)
-            abort();
-         text = slurp(asmf);
-         free(asmf);
-         if (!text) {
-            if (asprintf(err, "cannot read %s/%s", dump, de->d_name) < 0)
-               abort();
-            ok = false;
-         } else {
-            name = strndup(de->d_name + pl26, len - pl26 - sl26);
-         }
-      }
-      if (ok && name) {
-         *out = realloc(*out, (*nout + 1) * sizeof(xe_isa_kernel));
-         xe_isa_kernel *k = &(*out)[(*nout)++];
-         k->name = name;
-         if (!xe_isa_count(d, text, &k->c))
-            abort(); /* out of memory */
-      }
-      free(text);
-   }
-   closedir(dir);
-   if (ok && !*out) {
-      if (asprintf(err, "ocloc disasm for %s wrote no kernel to %s", dev, dump) < 0)
-         abort();
-      ok = false;
-   }
-   if (ok) {
-      /* The SIMD width of each kernel, for xe_cost_isa's per-work-item
-       * scale: PTM.txt (ocloc 22.x) or .ze_info (ocloc 26). */
-      char *f;
-      if (asprintf(&f, heaps ? "%s/PTM.txt" : "%s/.ze_info", dump) < 0)
-         abort();
-      char *info = slurp(f);
-      unsigned nstats = 0;
-      igc_stat *stats = gen2 ? igc_stats_read(igcdir, &nstats) : NULL;
-      for (unsigned k = 0; info && k < *nout; k++) {
-         xe_isa_counts *c = &(*out)[k].c;
-         c->simd = heaps ? xe_isa_ptm_simd(info, (*out)[k].name) : xe_isa_zeinfo_simd(info, (*out)[k].name);
-         if (gen2) {
-            c->igc_cycles = igc_cycles(stats, nstats, (*out)[k].name, c->simd);
-            double extra;
-            /* A subroutine's loops are in neither numCycles nor the cost
-             * info as the kernel's (testdata generic_address_O0's
-             * generic_address_global_only: its byte-copy loop in a call,
-             * numCycles 108, cost info 1,128 cycles and no loop). */
-            if (c->igc_cycles && !c->calls &&
-                xe_isa_zeinfo_loop_cycles(info, (*out)[k].name, XE_COST_ASSUMED_TRIPS, &extra))
-               c->igc_estimate = c->igc_cycles + extra;
-         }
-      }
-      igc_stats_free(stats, nstats);
-      free(info);
-      free(f);
-      qsort(*out, *nout, sizeof(xe_isa_kernel), by_name);
-   }
-done:
-   if (!ok) {
-      xe_isa_kernels_free(*out, *nout);
-      *out = NULL;
-      *nout = 0;
-   }
-   free(ocloc);
-   free(iga);
-   free(cdir);
-   free(bin0);
-   free(bin);
-   free(dump);
-   free(log);
-   free(igcdir);
-   free(igcopts);
-   return ok;
-}
+/* Outputs judged before the check gives up and keeps every original: a
+ * verdict moves at most twice per kernel, but a kept original can change
+ * a sibling's code through a shared helper (docs/cost-model.md "Known
+ * limits"), so in principle the rounds could run once per kernel. */
+#define XE_ISA_ROUNDS 8
 
 static const xe_isa_kernel *find(const xe_isa_kernel *k, unsigned n, const char *name)
 {
@@ -468,27 +33,6 @@ static const xe_isa_kernel *find(const xe_isa_kernel *k, unsigned n, const char 
       if (!strcmp(k[i].name, name))
          return &k[i];
    return NULL;
-}
-
-static void rm_rf(const char *path)
-{
-   DIR *d = opendir(path);
-   if (d) {
-      struct dirent *de;
-      while ((de = readdir(d))) {
-         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-         char *p;
-         if (asprintf(&p, "%s/%s", path, de->d_name) < 0)
-            abort();
-         rm_rf(p);
-         free(p);
-      }
-      closedir(d);
-      rmdir(path);
-   } else {
-      unlink(path);
-   }
 }
 
 static bool write_bytes(const char *path, const void *b, size_t n)
@@ -558,36 +102,109 @@ static void paths_free(paths *p)
    memset(p, 0, sizeof(*p));
 }
 
-static void paths_measure(paths *p, const xe_options *o2, unsigned devs, const void *bytes,
-                          size_t size, const xe_pipeline_hooks *h, xe_optimize_fn optimize,
-                          const char *work, char **err)
+/* One --isa-check call: the user's options, the input and its counts. */
+typedef struct check {
+   xe_options run;            /* the user's options without --measure-path:
+                                 the rounds measure the real output */
+   unsigned devs;             /* --isa-check's devices */
+   const void *bytes;
+   size_t size;
+   const xe_pipeline_hooks *h;
+   xe_optimize_fn optimize;
+   char *work;
+   xe_isa_kernel *in[XE_DEV_COUNT];
+   unsigned nin[XE_DEV_COUNT];
+   unsigned outputs, compiles; /* modules compiled; ocloc compiles (one per device) */
+   xe_remarks notes;          /* isa-check's remarks: moves, then the final verdicts */
+} check;
+
+/* Writes t's module to WORK/WHAT.spv and compiles it for every checked
+ * device into k/n; false with *err (malloc'd) when that fails. */
+static bool compile_output(check *c, const xeopt_result *t, const char *what,
+                           xe_isa_kernel **k, unsigned *n, char **err)
+{
+   char *path, *dir;
+   if (asprintf(&path, "%s/%s.spv", c->work, what) < 0 || asprintf(&dir, "%s/%s", c->work, what) < 0)
+      abort();
+   bool ok = t->status == XEOPT_OK && (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
+             write_bytes(path, t->words, t->nwords * 4);
+   if (!ok && !*err)
+      *err = strdup(t->error ? t->error : "could not write the output");
+   c->outputs += ok;
+   for (int d = 0; d < XE_DEV_COUNT && ok; d++) {
+      if (!(c->devs & (1u << d)))
+         continue;
+      c->compiles++;
+      ok = xe_isa_module_counts(path, d, dir, &k[d], &n[d], err);
+   }
+   free(path);
+   free(dir);
+   return ok;
+}
+
+static void result_free(xeopt_result *t)
+{
+   reset(t);
+   free(t->warnings);
+   free(t->remarks_json);
+}
+
+/* The two paths of the versioned kernels of the output under judge j. */
+static void paths_measure(check *c, const xe_judge *j, paths *p, char **err)
 {
    memset(p, 0, sizeof(*p));
    p->ok = true;
    for (int w = 0; w < 2 && p->ok; w++) {
-      xe_options o3 = *o2;
+      xe_options o3 = c->run;
       o3.measure_path = w ? XE_MEASURE_SLOW : XE_MEASURE_FAST;
       o3.verify = 0;              /* a measured path is not the input's program */
       o3.verify_launches = NULL;
       xeopt_result t = { 0 };
-      optimize(&t, &o3, bytes, size, h);
-      char *path, *dir;
-      if (asprintf(&path, "%s/%s.spv", work, w ? "slow" : "fast") < 0 ||
-          asprintf(&dir, "%s/%s", work, w ? "slow" : "fast") < 0)
-         abort();
-      p->ok = t.status == XEOPT_OK && (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
-              write_bytes(path, t.words, t.nwords * 4);
-      if (!p->ok && !*err)
-         *err = strdup(t.error ? t.error : "could not write the measured path");
-      for (int d = 0; d < XE_DEV_COUNT && p->ok; d++)
-         if (devs & (1u << d))
-            p->ok = xe_isa_module_counts(path, d, dir, &p->k[w][d], &p->n[w][d], err);
-      reset(&t);
-      free(t.warnings);
-      free(t.remarks_json);
-      free(path);
-      free(dir);
+      c->optimize(&t, &o3, j, c->bytes, c->size, c->h);
+      p->ok = compile_output(c, &t, w ? "slow" : "fast", p->k[w], p->n[w], err);
+      result_free(&t);
    }
+}
+
+/* A pipeline output under a judge, compiled: its counts per device and,
+ * when it versioned a kernel, its paths. */
+typedef struct scored {
+   xe_isa_kernel *k[XE_DEV_COUNT];
+   unsigned n[XE_DEV_COUNT];
+   paths p;
+   bool compiled;
+} scored;
+
+static void scored_free(scored *s)
+{
+   for (int d = 0; d < XE_DEV_COUNT; d++)
+      xe_isa_kernels_free(s->k[d], s->n[d]);
+   paths_free(&s->p);
+   memset(s, 0, sizeof(*s));
+}
+
+/* Compiles t (the output under j; its kernels ks) as WORK/WHAT. */
+static void score(check *c, const xe_judge *j, const xeopt_result *t, const char *what,
+                  const xe_kernel *ks, unsigned nk, scored *s)
+{
+   char *err = NULL;
+   memset(s, 0, sizeof(*s));
+   s->compiled = compile_output(c, t, what, s->k, s->n, &err);
+   if (!s->compiled) {
+      xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "IGC could not compile the output: %s", err ? err : "?");
+      free(err);
+      return;
+   }
+   bool versioned = false;
+   for (unsigned k = 0; k < nk; k++)
+      versioned |= kernel_versioned(&t->remarks, ks[k].name);
+   if (versioned) {
+      paths_measure(c, j, &s->p, &err);
+      if (!s->p.ok)
+         xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "versioned kernels scored with both copies: "
+                   "IGC could not compile a measured path: %s", err ? err : "?");
+   }
+   free(err);
 }
 
 /* One kernel's ISA estimate, or with igc IGC 2.x's own (0 when IGC gave
@@ -649,67 +266,121 @@ static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *
                    simd, igc, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
 }
 
+/* Did the output t (compiled as s) change kernel name: a pass says so,
+ * or IGC's code differs (helpers rewritten for several kernels carry no
+ * kernel name)? */
+static bool changed(const check *c, const xeopt_result *t, const scored *s, const char *name)
+{
+   bool ch = !s->compiled || kernel_applied(&t->remarks, name);
+   for (int d = 0; d < XE_DEV_COUNT && !ch; d++) {
+      const xe_isa_kernel *a = find(c->in[d], c->nin[d], name), *b = find(s->k[d], s->n[d], name);
+      ch = a && b && memcmp(&a->c, &b->c, sizeof(a->c));
+   }
+   return ch;
+}
+
+/* One round's verdicts on the output t (compiled as s): each changed
+ * kernel IGC finds worse than its input on a checked device moves one
+ * step (XE_JUDGE_IGC -> XE_JUDGE_MODEL -> XE_JUDGE_ORIGINAL; straight to
+ * the original when the output did not compile), with a remark; each
+ * other changed kernel gets "rewrite kept" in kept.  Returns how many
+ * moved. */
+static unsigned judge_round(check *c, xe_judge *j, const xeopt_result *t, const scored *s,
+                            const xe_kernel *ks, unsigned nk, xe_remarks *kept)
+{
+   unsigned moved = 0;
+   for (unsigned k = 0; k < nk; k++) {
+      const char *name = ks[k].name;
+      enum xe_verdict v = xe_judge_verdict(j, name);
+      if (v == XE_JUDGE_ORIGINAL || !changed(c, t, s, name))
+         continue;
+      char figs[XE_DEV_COUNT][320], all[XE_DEV_COUNT * 324] = "";
+      bool worse = !s->compiled;
+      const char *worst = s->compiled ? NULL : "IGC could not compile the output";
+      for (int d = 0; d < XE_DEV_COUNT && s->compiled; d++) {
+         const xe_isa_kernel *a = find(c->in[d], c->nin[d], name), *b = find(s->k[d], s->n[d], name);
+         if (!(c->devs & (1u << d)) || !a || !b)
+            continue;
+         bool vers = s->p.ok && kernel_versioned(&t->remarks, name);
+         double eb = estimate(d, b, vers ? &s->p : NULL, name, a->c.simd, false);
+         double ib = estimate(d, b, vers ? &s->p : NULL, name, a->c.simd, true);
+         describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, ib, vers);
+         if (scores_worse(d, &a->c, eb, ib) && !worst)
+            worst = xe_device_name(d);
+         worse |= worst != NULL;
+         size_t at = strlen(all);
+         snprintf(all + at, sizeof(all) - at, "%s%s", at ? "; " : "", figs[d]);
+      }
+      if (!worse) {
+         xe_remark(kept, name, XE_REMARK_APPLIED, "rewrite kept: ISA estimate %s", all);
+      } else if (v == XE_JUDGE_IGC && s->compiled) {
+         xe_judge_set(j, name, XE_JUDGE_MODEL);
+         xe_remark(&c->notes, name, XE_REMARK_NOTE,
+                   "rewritten again with the cost model asked: IGC's output without it is worse "
+                   "on %s (ISA estimate %s)", worst, all);
+      } else {
+         xe_judge_set(j, name, XE_JUDGE_ORIGINAL);
+         xe_remark(&c->notes, name, XE_REMARK_MISSED,
+                   "original kept: IGC's output is worse on %s (ISA estimate %s)", worst, all);
+      }
+      moved += worse;
+   }
+   return moved;
+}
+
 /* The rounds start without the cost model and keep whatever IGC does not
  * find worse than the input; the rewrite the model asks for may still be
  * the better one (testdata sg_wide on dg2: ISA estimate 62 with the
  * model, 74 without it, 91 as input).  So once the rounds settle, one
- * probe: the same run with the model asked for every rewritable kernel.
- * When its output differs, it is compiled and scored like a round, and
- * each kernel whose probe estimate is not higher on any checked device
- * and lower on one joins ask_model.  cur/ncur and pcur are the settled
- * round's counts and paths, rem its remarks.  Returns how many kernels
- * joined (the rounds then run again and judge them as usual). */
-static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, size_t size,
-                            const xe_pipeline_hooks *h, xe_optimize_fn optimize, const char *work,
-                            const xeopt_result *r, xe_isa_kernel *const *cur, const unsigned *ncur,
-                            const paths *pcur, const xe_kernel *ks, unsigned nk, xe_remarks *notes)
+ * probe: the same run with the model asked for every kernel still at
+ * XE_JUDGE_IGC.  When its output differs, it is compiled and scored like
+ * a round, and each such kernel whose probe estimate is not higher on any
+ * checked device and lower on one moves to XE_JUDGE_MODEL.  cur is the
+ * settled round's output t, compiled.  Returns how many moved (the rounds
+ * then run again and judge them as usual). */
+static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const scored *cur,
+                            const xe_kernel *ks, unsigned nk)
 {
-   xe_options o3 = *o2;
-   memset(&o3.ask_model, 0, sizeof(o3.ask_model));
+   xe_judge pj;
+   xe_judge_copy(&pj, j);
    bool any = false;
    for (unsigned k = 0; k < nk; k++) {
-      if (!xe_kernel_rewritable(o2, ks[k].name))
-         continue;
-      xe_strlist_add(&o3.ask_model, ks[k].name);
-      any |= !xe_strlist_has(&o2->ask_model, ks[k].name);
+      if (xe_judge_verdict(j, ks[k].name) == XE_JUDGE_IGC) {
+         xe_judge_set(&pj, ks[k].name, XE_JUDGE_MODEL);
+         any = true;
+      }
    }
-   xeopt_result t = { 0 };
-   unsigned added = 0;
+   xeopt_result pt = { 0 };
+   scored ps = { 0 };
+   unsigned moved = 0;
    if (any)
-      optimize(&t, &o3, bytes, size, h);
-   char *path = NULL, *dir = NULL, *err = NULL;
-   bool differs = any && t.status == XEOPT_OK &&
-                  (t.nwords != r->nwords || memcmp(t.words, r->words, t.nwords * 4));
-   if (differs && (asprintf(&path, "%s/probe.spv", work) < 0 || asprintf(&dir, "%s/probe", work) < 0))
-      abort();
-   bool ok = differs && (mkdir(dir, 0700) == 0 || errno == EEXIST) && write_bytes(path, t.words, t.nwords * 4);
-   xe_isa_kernel *pk[XE_DEV_COUNT] = { 0 };
-   unsigned npk[XE_DEV_COUNT] = { 0 };
-   for (int d = 0; d < XE_DEV_COUNT && ok; d++)
-      if (devs & (1u << d))
-         ok = xe_isa_module_counts(path, d, dir, &pk[d], &npk[d], &err);
-   paths pp = { 0 };
-   bool versioned = false;
-   for (unsigned k = 0; k < nk && ok; k++)
-      versioned |= kernel_versioned(&t.remarks, ks[k].name);
-   if (ok && versioned) {
-      paths_measure(&pp, &o3, devs, bytes, size, h, optimize, work, &err);
-      ok = pp.ok;
+      c->optimize(&pt, &c->run, &pj, c->bytes, c->size, c->h);
+   bool differs = any && pt.status == XEOPT_OK &&
+                  (pt.nwords != t->nwords || memcmp(pt.words, t->words, pt.nwords * 4));
+   char *err = NULL;
+   if (differs && compile_output(c, &pt, "probe", ps.k, ps.n, &err)) {
+      ps.compiled = true;
+      bool versioned = false;
+      for (unsigned k = 0; k < nk; k++)
+         versioned |= kernel_versioned(&pt.remarks, ks[k].name);
+      if (versioned)
+         paths_measure(c, &pj, &ps.p, &err);
+      ps.compiled = !versioned || ps.p.ok;
    }
-   for (unsigned k = 0; k < nk && ok; k++) {
+   for (unsigned k = 0; k < nk && ps.compiled; k++) {
       const char *name = ks[k].name;
-      if (!xe_kernel_rewritable(o2, name) || xe_strlist_has(&o2->ask_model, name))
+      if (xe_judge_verdict(j, name) != XE_JUDGE_IGC)
          continue;
       bool lower = false, higher = false;
       char figs[2 * XE_DEV_COUNT][64];
       unsigned nf = 0;
       for (int d = 0; d < XE_DEV_COUNT; d++) {
-         const xe_isa_kernel *a = find(cur[d], ncur[d], name), *b = find(pk[d], npk[d], name);
-         if (!(devs & (1u << d)) || !a || !b)
+         const xe_isa_kernel *a = find(cur->k[d], cur->n[d], name), *b = find(ps.k[d], ps.n[d], name);
+         if (!(c->devs & (1u << d)) || !a || !b)
             continue;
          /* Both per as many work-items as the current output's thread. */
-         const paths *pa = kernel_versioned(&r->remarks, name) ? pcur : NULL;
-         const paths *pb = kernel_versioned(&t.remarks, name) ? &pp : NULL;
+         const paths *pa = kernel_versioned(&t->remarks, name) ? &cur->p : NULL;
+         const paths *pb = kernel_versioned(&pt.remarks, name) ? &ps.p : NULL;
          double ea = estimate(d, a, pa, name, a->c.simd, false), eb = estimate(d, b, pb, name, a->c.simd, false);
          double ia = estimate(d, a, pa, name, a->c.simd, true), ib = estimate(d, b, pb, name, a->c.simd, true);
          lower |= eb < ea * (1 - XE_COST_TIE);
@@ -718,208 +389,126 @@ static unsigned probe_model(xe_options *o2, unsigned devs, const void *bytes, si
       }
       if (!lower || higher)
          continue;
-      xe_strlist_add(&o2->ask_model, name);
-      added++;
+      xe_judge_set(j, name, XE_JUDGE_MODEL);
+      moved++;
       char all[2 * XE_DEV_COUNT * 66] = "";
       for (unsigned f = 0; f < nf; f++) {
          size_t at = strlen(all);
          snprintf(all + at, sizeof(all) - at, "%s%s", f ? "; " : "", figs[f]);
       }
-      xe_remark(notes, name, XE_REMARK_NOTE,
+      xe_remark(&c->notes, name, XE_REMARK_NOTE,
                 "rewritten again with the cost model asked: IGC's output of the model's rewrite scores "
                 "better than the one without it (ISA estimate without -> with the model: %s)", all);
    }
-   for (int d = 0; d < XE_DEV_COUNT; d++)
-      xe_isa_kernels_free(pk[d], npk[d]);
-   paths_free(&pp);
-   reset(&t);
-   free(t.warnings);
-   free(t.remarks_json);
-   xe_strlist_free(&o3.ask_model);
+   scored_free(&ps);
+   result_free(&pt);
+   xe_judge_free(&pj);
    free(err);
-   free(path);
-   free(dir);
-   return added;
+   return moved;
+}
+
+/* Compiles the input for every checked device; false with a note when IGC
+ * cannot (then nothing is judged). */
+static bool compile_input(check *c)
+{
+   xeopt_result in = { .status = XEOPT_OK, .words = (uint32_t *)c->bytes, .nwords = c->size / 4 };
+   char *err = NULL;
+   bool ok = c->size % 4 == 0 && compile_output(c, &in, "in", c->in, c->nin, &err);
+   if (!ok)
+      xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "not checked: IGC could not compile the input: %s",
+                err ? err : "not a whole number of words");
+   free(err);
+   return ok;
 }
 
 void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
                            const xe_pipeline_hooks *h, xe_optimize_fn optimize)
 {
-   const char *tmpdir = getenv("TMPDIR");
-   char *tmpl;
-   if (asprintf(&tmpl, "%s/xeopt-isa.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0)
-      abort();
-   char *work = mkdtemp(tmpl);
-   xe_options o2 = *o;
-   memset(&o2.exclude, 0, sizeof(o2.exclude));
-   for (unsigned k = 0; k < o->exclude.n; k++)
-      xe_strlist_add(&o2.exclude, o->exclude.v[k]);
-   /* IGC is the judge: the passes first rewrite without the cost model;
-    * a kernel IGC finds worse is rewritten again with the model asked
-    * (ask_model), and keeps its original if that is worse too. */
-   memset(&o2.ask_model, 0, sizeof(o2.ask_model));
-   o2.model_off = true;
-   xe_isa_kernel *in[XE_DEV_COUNT] = { 0 };
-   unsigned nin[XE_DEV_COUNT] = { 0 };
-   xe_remarks notes = { 0 };   /* isa-check's remarks: exclusions, then the final verdicts */
-   notes.pass = "isa-check";
-   char *err = NULL, *inpath = NULL, *outpath = NULL, *indir = NULL, *outdir = NULL;
-   bool check = work != NULL;
-   if (check && (asprintf(&inpath, "%s/in.spv", work) < 0 || asprintf(&outpath, "%s/out.spv", work) < 0 ||
-                 asprintf(&indir, "%s/in", work) < 0 || asprintf(&outdir, "%s/out", work) < 0))
-      abort();
-   if (check && (mkdir(indir, 0700) || mkdir(outdir, 0700) || !write_bytes(inpath, bytes, size)))
-      check = false;
-   for (int d = 0; check && d < XE_DEV_COUNT; d++) {
-      if ((o->isa_check & (1u << d)) && !xe_isa_module_counts(inpath, d, indir, &in[d], &nin[d], &err)) {
-         xe_remark(&notes, NULL, XE_REMARK_NOTE, "not checked: IGC could not compile the input: %s", err);
-         free(err);
-         err = NULL;
-         check = false;
-      }
-   }
-   if (check) {
-      char *j = xe_isa_judge();
-      xe_remark(&notes, NULL, XE_REMARK_NOTE, "judged by %s", j);
-      free(j);
-   }
-   o2.measure_path = XE_MEASURE_NONE;
-   bool probed = false; /* probe_model has run */
-   for (unsigned round = 0;; round++) {
+   check c = { .run = *o, .devs = o->isa_check, .bytes = bytes, .size = size, .h = h,
+               .optimize = optimize, .work = xe_isa_workdir("isa") };
+   c.run.measure_path = XE_MEASURE_NONE;
+   c.notes.pass = "isa-check";
+   /* IGC is the judge: every kernel is first rewritten without the cost
+    * model (judge_round moves the ones IGC finds worse). */
+   xe_judge j;
+   xe_judge_init(&j, o, XE_JUDGE_IGC);
+   bool check_on = c.work && compile_input(&c);
+   bool probed = false, settled = !check_on;
+   xe_remarks kept = { 0 };  /* the last round's "rewrite kept" verdicts */
+   for (unsigned round = 0; round <= XE_ISA_ROUNDS; round++) {
       reset(r);
-      optimize(r, &o2, bytes, size, h);
-      if (r->status != XEOPT_OK || !check)
+      optimize(r, &c.run, &j, bytes, size, h);
+      if (r->status != XEOPT_OK || !check_on) {
+         xe_remarks_free(&kept);
+         settled = true;
          break;
+      }
+      if (round == XE_ISA_ROUNDS)
+         break;              /* judged XE_ISA_ROUNDS outputs: not settled */
       unsigned nk;
+      char *err = NULL;
       xe_module *m = xe_read(r->words, r->nwords * 4, &err);
-      xe_kernel *ks = m ? xe_kernels_all(m, &nk) : NULL;
       free(err);
-      err = NULL;
-      if (!m || !write_bytes(outpath, r->words, r->nwords * 4)) {
-         xe_module_free(m);
-         free(ks);
+      if (!m) {
+         settled = true;     /* nothing to judge by: the output stands as the pipeline wrote it */
          break;
       }
-      xe_isa_kernel *out[XE_DEV_COUNT] = { 0 };
-      unsigned nout[XE_DEV_COUNT] = { 0 };
-      bool compiled = true;
-      for (int d = 0; d < XE_DEV_COUNT && compiled; d++) {
-         if ((o->isa_check & (1u << d)) && !xe_isa_module_counts(outpath, d, outdir, &out[d], &nout[d], &err)) {
-            xe_remark(&notes, NULL, XE_REMARK_NOTE, "IGC could not compile the output: %s", err);
-            free(err);
-            err = NULL;
-            compiled = false;
-         }
-      }
-      /* Versioned kernels are scored by their paths (estimate()). */
-      paths pm = { 0 };
-      bool any_versioned = false;
-      for (unsigned k = 0; k < nk && compiled; k++)
-         any_versioned |= kernel_versioned(&r->remarks, ks[k].name);
-      if (any_versioned) {
-         paths_measure(&pm, &o2, o->isa_check, bytes, size, h, optimize, work, &err);
-         if (!pm.ok) {
-            xe_remark(&notes, NULL, XE_REMARK_NOTE, "versioned kernels scored with both copies: "
-                      "IGC could not compile a measured path: %s", err ? err : "?");
-            free(err);
-            err = NULL;
-         }
-      }
-      unsigned added = 0;
-      xe_remarks verdicts = { 0 };
-      verdicts.pass = "isa-check";
-      for (unsigned k = 0; k < nk; k++) {
-         const char *name = ks[k].name;
-         if (!xe_kernel_rewritable(&o2, name))
-            continue;
-         /* Changed: a pass says so, or IGC's output differs (helpers
-          * rewritten for several kernels carry no kernel name). */
-         bool changed = !compiled || kernel_applied(&r->remarks, name);
-         for (int d = 0; d < XE_DEV_COUNT && !changed; d++) {
-            const xe_isa_kernel *a = find(in[d], nin[d], name), *b = find(out[d], nout[d], name);
-            changed = a && b && memcmp(&a->c, &b->c, sizeof(a->c));
-         }
-         if (!changed)
-            continue;
-         char figs[XE_DEV_COUNT][320], all[XE_DEV_COUNT * 324] = "";
-         bool worse = !compiled;
-         const char *worst = compiled ? NULL : "IGC could not compile the output";
-         for (int d = 0; d < XE_DEV_COUNT && compiled; d++) {
-            figs[d][0] = 0;
-            if (!(o->isa_check & (1u << d)))
-               continue;
-            const xe_isa_kernel *a = find(in[d], nin[d], name), *b = find(out[d], nout[d], name);
-            if (!a || !b)
-               continue;
-            bool v = pm.ok && kernel_versioned(&r->remarks, name);
-            double eb = estimate(d, b, v ? &pm : NULL, name, a->c.simd, false);
-            double ib = estimate(d, b, v ? &pm : NULL, name, a->c.simd, true);
-            describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, ib, v);
-            if (scores_worse(d, &a->c, eb, ib)) {
-               worse = true;
-               if (!worst)
-                  worst = xe_device_name(d);
-            }
-            size_t at = strlen(all);
-            snprintf(all + at, sizeof(all) - at, "%s%s", at ? "; " : "", figs[d]);
-         }
-         bool asked = xe_strlist_has(&o2.ask_model, name);
-         if (worse && !asked && compiled) {
-            xe_strlist_add(&o2.ask_model, name);
-            added++;
-            xe_remark(&notes, name, XE_REMARK_NOTE,
-                      "rewritten again with the cost model asked: IGC's output without it is worse "
-                      "on %s (ISA estimate %s)", worst, all);
-         } else if (worse) {
-            xe_strlist_add(&o2.exclude, name);
-            added++;
-            xe_remark(&notes, name, XE_REMARK_MISSED,
-                      "original kept: IGC's output is worse on %s (ISA estimate %s)", worst, all);
-         } else {
-            xe_remark(&verdicts, name, XE_REMARK_APPLIED, "rewrite kept: ISA estimate %s", all);
-         }
-      }
-      if (!added && !probed && compiled) {
+      xe_kernel *ks = xe_kernels_all(m, &nk);
+      scored s;
+      char what[16];
+      snprintf(what, sizeof(what), "out%u", round);
+      score(&c, &j, r, what, ks, nk, &s);
+      xe_remarks_free(&kept);
+      kept.pass = "isa-check";
+      unsigned moved = judge_round(&c, &j, r, &s, ks, nk, &kept);
+      if (!moved && !probed && s.compiled) {
          probed = true;
-         added = probe_model(&o2, o->isa_check, bytes, size, h, optimize, work, r, out, nout, &pm, ks, nk,
-                             &notes);
+         moved = probe_model(&c, &j, r, &s, ks, nk);
       }
-      for (int d = 0; d < XE_DEV_COUNT; d++)
-         xe_isa_kernels_free(out[d], nout[d]);
-      paths_free(&pm);
+      scored_free(&s);
       free(ks);
       xe_module_free(m);
-      if (!added || round > 2 * nk) {
-         for (unsigned k = 0; k < verdicts.n; k++)
-            xe_remark(&notes, verdicts.v[k].kernel, verdicts.v[k].kind, "%s", verdicts.v[k].message);
-         xe_remarks_free(&verdicts);
+      if (!moved) {
+         settled = true;
          break;
       }
-      xe_remarks_free(&verdicts);
+   }
+   if (!settled) {
+      /* Every original: the input's code, which IGC cannot find worse. */
+      xe_remarks_free(&kept);
+      j.fallback = XE_JUDGE_ORIGINAL;
+      for (unsigned k = 0; k < j.n; k++)
+         j.v[k].verdict = XE_JUDGE_ORIGINAL;
+      xe_remark(&c.notes, NULL, XE_REMARK_MISSED,
+                "every original kept: IGC's verdicts did not settle in %d outputs", XE_ISA_ROUNDS);
+      reset(r);
+      optimize(r, &c.run, &j, bytes, size, h);
    }
    if (o->measure_path != XE_MEASURE_NONE && r->status == XEOPT_OK) {
       /* The rounds measured the real output; the one asked for is one path
-       * of it, with the same kernels kept. */
-      xe_options o3 = o2;
-      o3.measure_path = o->measure_path;
+       * of it, with the same verdicts. */
       reset(r);
-      optimize(r, &o3, bytes, size, h);
+      optimize(r, o, &j, bytes, size, h);
    }
-   /* The check's remarks go after the final pipeline's. */
-   for (unsigned k = 0; k < notes.n; k++) {
-      r->remarks.pass = "isa-check";
-      xe_remark(&r->remarks, notes.v[k].kernel, notes.v[k].kind, "%s", notes.v[k].message);
+   /* The check's remarks go after the final pipeline's: the moves, the
+    * final verdicts, then who judged and at what cost. */
+   r->remarks.pass = "isa-check";
+   for (unsigned k = 0; k < c.notes.n; k++)
+      xe_remark(&r->remarks, c.notes.v[k].kernel, c.notes.v[k].kind, "%s", c.notes.v[k].message);
+   for (unsigned k = 0; k < kept.n; k++)
+      xe_remark(&r->remarks, kept.v[k].kernel, kept.v[k].kind, "%s", kept.v[k].message);
+   if (check_on) {
+      char *judge = xe_isa_judge();
+      xe_remark(&r->remarks, NULL, XE_REMARK_NOTE, "judged by %s: %u modules compiled, %u ocloc compiles",
+                judge, c.outputs, c.compiles);
+      free(judge);
    }
-   xe_remarks_free(&notes);
+   xe_remarks_free(&kept);
+   xe_remarks_free(&c.notes);
    for (int d = 0; d < XE_DEV_COUNT; d++)
-      xe_isa_kernels_free(in[d], nin[d]);
-   xe_strlist_free(&o2.exclude);
-   xe_strlist_free(&o2.ask_model);
-   if (work)
-      rm_rf(work);
-   free(tmpl);
-   free(inpath);
-   free(outpath);
-   free(indir);
-   free(outdir);
+      xe_isa_kernels_free(c.in[d], c.nin[d]);
+   xe_judge_free(&j);
+   if (c.work)
+      xe_rm_rf(c.work);
+   free(c.work);
 }

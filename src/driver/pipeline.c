@@ -11,7 +11,7 @@
 
 #include "cfg.h"
 #include "io.h"
-#include "isa_check.h"
+#include "ocloc.h"
 #include "passes.h"
 #include "pipeline.h"
 
@@ -137,11 +137,11 @@ static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
 }
 
 static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_options *o,
-                              xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err)
+                              const xe_judge *j, xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err)
 {
    r->pass = p->name;
    double t0 = now();
-   xe_ctx ctx = { .module = m, .options = o, .remarks = r };
+   xe_ctx ctx = { .module = m, .options = o, .remarks = r, .judge = j };
    bool progress = p->run(&ctx);
    double dt = now() - t0;
    r->pass = NULL;
@@ -206,7 +206,7 @@ static bool kernel_module(const xe_module *m, char *buf, size_t n)
    return true;
 }
 
-enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
+enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge *j, xe_remarks *r,
                                const xe_pipeline_hooks *h, bool *valid, char **err)
 {
    char why[256];
@@ -228,7 +228,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
          rewrite |= strcmp(n, "canonicalize") && strcmp(n, "block-order") && strcmp(n, "interface-vars");
       }
       if (rewrite && !canonical) {
-         enum xe_status s = run_one(&registry[0], m, o, r, h, valid, err);
+         enum xe_status s = run_one(&registry[0], m, o, j, r, h, valid, err);
          if (s != XE_OK)
             return s;
       }
@@ -239,7 +239,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
                abort();
             return XE_BAD_INPUT;
          }
-         enum xe_status s = run_one(p, m, o, r, h, valid, err);
+         enum xe_status s = run_one(p, m, o, j, r, h, valid, err);
          if (s != XE_OK)
             return s;
       }
@@ -250,7 +250,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
    for (unsigned k = 0; k < sizeof(registry) / sizeof(registry[0]); k++) {
       if (!(registry[k].levels & (1u << o->level)))
          continue;
-      enum xe_status s = run_one(&registry[k], m, o, r, h, valid, err);
+      enum xe_status s = run_one(&registry[k], m, o, j, r, h, valid, err);
       if (s != XE_OK)
          return s;
    }

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "judge.h"
 #include "pass.h"
 
 typedef struct xe_pipeline_hooks {
@@ -35,8 +36,9 @@ bool xe_pipeline_check(const xe_options *o, char **err);
  * return whether the output does (when o->validate is set, the module is
  * validated after every pass that changed it).  A pass that turns a valid
  * module into an invalid one is an internal error (XE_INTERNAL, *err
- * set). */
-enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, xe_remarks *r,
+ * set).  j says who judges each kernel's rewrites (judge.h); NULL: the
+ * cost model for every kernel, for o's --target. */
+enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge *j, xe_remarks *r,
                                const xe_pipeline_hooks *h, bool *valid, char **err);
 
 #endif

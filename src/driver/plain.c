@@ -50,8 +50,7 @@ static bool names(xe_module *m, const xe_kernel *k, const char **v, unsigned n)
           has(v, n, xe_name(m, xe_function_id(k->body)));
 }
 
-bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
-                      xe_options *out)
+bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
 {
    /* used_cfg / used_canon: kernels the users of simplify-cfg's and of
     * canonicalize's rewrites rewrote; canon: kernels canonicalize rewrote
@@ -92,15 +91,15 @@ bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
    xe_kernel *ks = simplified || ncanon || canon_helpers ? xe_kernels_all(m, &nk) : NULL;
    bool differs = false;
    for (unsigned k = 0; k < nk; k++) {
-      if (!xe_options_target(o, ks[k].name))
+      if (!j->target || xe_judge_verdict(j, ks[k].name) != XE_JUDGE_MODEL)
          continue;
       if (!names(m, &ks[k], used_cfg, ncfg)) {
-         xe_strlist_add(&out->cfg_plain, ks[k].name);
+         xe_judge_add_plain(j, ks[k].name, XE_PLAIN_CFG);
          differs |= simplified;
       }
       if (!names(m, &ks[k], used_canon, ncanon_used) &&
           (canon_helpers || names(m, &ks[k], canon, ncanon))) {
-         xe_strlist_add(&out->canon_plain, ks[k].name);
+         xe_judge_add_plain(j, ks[k].name, XE_PLAIN_CANON);
          differs = true;
       }
    }
@@ -134,19 +133,18 @@ static int cmp_ranked(const void *a, const void *b)
    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *first,
+void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
                             xe_remarks *second)
 {
    unsigned nk = 0;
    xe_kernel *ks = xe_kernels_all(m, &nk);
-   bool *plain = xe_strlist_kernel_flags(&o2->cfg_plain, ks, nk);
-   bool *canon = xe_strlist_kernel_flags(&o2->canon_plain, ks, nk);
+   bool *plain = xe_judge_plain_flags(j, XE_PLAIN_CFG | XE_PLAIN_CANON, ks, nk);
    const char **pn = malloc((3 * nk + 1) * sizeof(char *));
    if (!pn)
       abort();
    unsigned npn = 0;
    for (unsigned k = 0; k < nk; k++) {
-      if (!(plain && plain[k]) && !(canon && canon[k]))
+      if (!(plain && plain[k]))
          continue;
       const char *a = ks[k].name, *b = xe_name(m, xe_function_id(ks[k].fn)),
                  *c = xe_name(m, xe_function_id(ks[k].body));
@@ -188,6 +186,5 @@ void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *firs
    free(v);
    free(pn);
    free(plain);
-   free(canon);
    free(ks);
 }

@@ -4,17 +4,17 @@
  * bypasses, merges and selects put a kernel in the form the later passes'
  * analyses read; none of them can be priced, and IGC 2.40 compiles them
  * longer on real kernels.  After a first run, a kernel the model judges
- * (xe_options_target non-zero) whose remarks show no later pass reading
+ * (verdict XE_JUDGE_MODEL with a target) whose remarks show no later pass reading
  * them rewrote it gets a second run without them.
  */
 #ifndef XEOPT_PLAIN_H
 #define XEOPT_PLAIN_H
 
-#include "pass.h"
+#include "judge.h"
 
-/* From the first run's output m and remarks rem, under options o: adds to
- * out->cfg_plain the kernels that padding, block-io, subgroup-versioning
- * and loop-spec-constants left alone, and to out->canon_plain those that
+/* From the first run's output m and remarks rem, under the judge j: flags
+ * XE_PLAIN_CFG on the kernels that padding, block-io, subgroup-versioning
+ * and loop-spec-constants left alone, and XE_PLAIN_CANON on those that
  * canonicalize rewrote and padding, block-io, subgroup-versioning,
  * private-arrays and generic-address left alone (loop-spec-constants does
  * not read canonicalize's forms).  A remark names a kernel by its entry point or by its
@@ -22,17 +22,16 @@
  * Returns whether a second run would differ from the first (a listed
  * kernel that simplify-cfg or canonicalize changed).  Linear in kernels
  * and remarks but for a sort. */
-bool xe_plain_kernels(xe_module *m, const xe_options *o, const xe_remarks *rem,
-                      xe_options *out);
+bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j);
 
 /* After the second run: its remarks (second) keep what it said, except
  * the missed candidates and notes of the passes after simplify-cfg on the
- * listed kernels, which come from the first run (first): those passes saw
+ * flagged kernels, which come from the first run (first): those passes saw
  * the kernels canonical there, so what they said (a guard padding could
  * remove with --assume-padded, say) holds, while in the second run they
  * see the front end's form.  Moves entries out of first (free it after);
  * orders the result by pass, as the pipeline wrote it. */
-void xe_plain_merge_remarks(xe_module *m, const xe_options *o2, xe_remarks *first,
+void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
                             xe_remarks *second);
 
 #endif

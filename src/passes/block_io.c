@@ -340,8 +340,11 @@ static cJSON *entry(const char *requirement)
    return e;
 }
 
-static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_kernel *k)
+static bool run_kernel(const xe_ctx *ctx, xe_kernel *k)
 {
+   xe_module *m = ctx->module;
+   const xe_options *opt = ctx->options;
+   xe_remarks *r = ctx->remarks;
    xe_function *f = k->body;
    access *acc = NULL;
    unsigned nacc = 0;
@@ -425,7 +428,7 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
     * pvc (sg_copy: 22 -> 31 instructions). */
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst = XE_DEV_DG2;
-   unsigned devs = xe_options_target(opt, k->name);
+   unsigned devs = xe_judge_devices(ctx, k->name);
    /* The wide form's groups, before the model: it prices a load merged
     * into the one before it apart (igc_block).  The accesses refused
     * above take no part. */
@@ -554,15 +557,12 @@ static bool run_kernel(xe_module *m, const xe_options *opt, xe_remarks *r, xe_ke
 
 bool xeopt_pass_block_io(xe_ctx *ctx)
 {
-   xe_module *m = ctx->module;
-   const xe_options *opt = ctx->options;
-   xe_remarks *r = ctx->remarks;
    unsigned n;
-   xe_kernel *ks = xe_kernels_all(m, &n);
+   xe_kernel *ks = xe_kernels_all(ctx->module, &n);
    bool progress = false;
    for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body && xe_kernel_rewritable(opt, ks[k].name))
-         progress |= run_kernel(m, opt, r, &ks[k]);
+      if (ks[k].body && xe_judge_rewritable(ctx, ks[k].name))
+         progress |= run_kernel(ctx, &ks[k]);
    }
    free(ks);
    return progress;

@@ -79,7 +79,7 @@
  * Where the cost model is asked, a kernel that no later pass reading
  * these forms rewrote in the driver's first run (loop-spec-constants does
  * not read them) is left as the front end wrote it, but for the repairs
- * (the driver's canon_plain, src/driver/plain.h): these rewrites
+ * (the judge's XE_PLAIN_CANON, src/driver/plain.h): these rewrites
  * serve the analyses, not IGC, and IGC 2.40 compiled darktable's
  * clang-21 kernels longer after them (vng_interpolate, diffuse_pde,
  * lut3d_pyramid; bench/README "IGC 2.40 as the judge").
@@ -654,15 +654,15 @@ static bool dedupe_phi(const xe_module *m, xe_inst *i)
 }
 
 /* The repairs of one instruction (printf's format, repeated phi pairs):
- * made in every function, also where the driver lists the kernel in
- * canon_plain. */
+ * made in every function, also where the judge flags the kernel
+ * XE_PLAIN_CANON. */
 static bool repair_inst(xe_module *m, xe_inst *i)
 {
    return printf_format(m, i) || dedupe_phi(m, i);
 }
 
-/* The repairs only, for a function whose kernels the driver lists in
- * canon_plain. */
+/* The repairs only, for a function whose kernels the judge flags
+ * XE_PLAIN_CANON. */
 static unsigned repair_function(xe_module *m, xe_function *f)
 {
    unsigned n = 0;
@@ -737,11 +737,11 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
     * only when no kernel is held back. */
    bool all_rewritable = true;
    for (unsigned k = 0; k < nk; k++)
-      all_rewritable &= xe_kernel_rewritable(ctx->options, ks[k].name);
+      all_rewritable &= xe_judge_rewritable(ctx, ks[k].name);
    /* Kernels the driver's second run leaves as the front end wrote them
     * (no later pass rewrote them in the first run, plain.h); helpers too
     * when every kernel is such. */
-   bool *plain = xe_strlist_kernel_flags(&ctx->options->canon_plain, ks, nk);
+   bool *plain = xe_judge_plain_flags(ctx->judge, XE_PLAIN_CANON, ks, nk);
    bool all_plain = plain != NULL;
    for (unsigned k = 0; plain && k < nk; k++)
       all_plain &= plain[k];
@@ -770,7 +770,7 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
       bool rewritable = all_rewritable;
       if (f->mark) {
          owner = ks[f->mark - 1].name;
-         rewritable = xe_kernel_rewritable(ctx->options, owner);
+         rewritable = xe_judge_rewritable(ctx, owner);
       }
       if (!rewritable)
          continue;

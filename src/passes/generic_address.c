@@ -786,8 +786,8 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
     * ISA estimate per work-item) with its copies. */
    unsigned nasked = 0;
    for (unsigned k = 0; k < nk; k++)
-      nasked += xe_kernel_rewritable(ctx->options, ks[k].name) &&
-                xe_options_target(ctx->options, ks[k].name);
+      nasked += xe_judge_rewritable(ctx, ks[k].name) &&
+                xe_judge_devices(ctx, ks[k].name);
    candidate *cands = NULL;
    unsigned ncands = 0;
    bool gate = nasked && !calls_kept(m);
@@ -809,7 +809,7 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
    /* A kernel excluded from rewriting (--isa-check kept its original), or
     * left to IGC, may share helpers with the others: then no helper is
     * copied. */
-   bool excluded = ctx->options->exclude.n > 0 || nleft;
+   bool excluded = xe_judge_keeps_any(ctx) || nleft;
    for (int round = 0; round < MAX_ROUNDS && !excluded && specialize_calls(m, ps, nps, pconf, drop, ks, nk, r); round++) {
       if (!progress && drop)
          xe_remark(r, NULL, XE_REMARK_NOTE,
@@ -833,8 +833,8 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
       const char *kn = xe_function_id(f) < nkname ? kname[xe_function_id(f)] : NULL;
       /* Dead helpers (inlined everywhere) only make noise. */
       if (!f->first || (!kn && !xe_function_callers(m, f)) ||
-          (kn && !xe_kernel_rewritable(ctx->options, kn)) || (!kn && excluded) ||
-          (kn && gate && xe_options_target(ctx->options, kn)))
+          (kn && !xe_judge_rewritable(ctx, kn)) || (!kn && excluded) ||
+          (kn && gate && xe_judge_devices(ctx, kn)))
          continue;
       const char *owner = xe_function_id(f) < nkname ? own[xe_function_id(f)] : NULL;
       progress |= run_function(m, f, owner, ps, nps, pconf, r);

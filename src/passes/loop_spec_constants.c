@@ -530,7 +530,7 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
       abort();
    for (unsigned ki = 0; ki < nk; ki++) {
       const xe_kernel *k = &ks[ki];
-      if (!k->body || !k->body->first || !xe_kernel_rewritable(opt, k->name))
+      if (!k->body || !k->body->first || !xe_judge_rewritable(ctx, k->name))
          continue;
       if (k->body != k->fn && k->body_callers != 1) {
          xe_remark(r, k->name, XE_REMARK_MISSED,

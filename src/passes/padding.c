@@ -379,7 +379,7 @@ bool xeopt_pass_padding(xe_ctx *ctx)
    xe_kernels(m, ks, nk);
    bool progress = false;
    for (unsigned k = 0; k < nk; k++) {
-      if (!xe_kernel_rewritable(opt, ks[k].name))
+      if (!xe_judge_rewritable(ctx, ks[k].name))
          continue;
       bool apply = xe_options_kernel_listed(&opt->assume_padded, ks[k].name);
       progress |= run_kernel(m, &ks[k], apply, r);

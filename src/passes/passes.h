@@ -3,6 +3,7 @@
 #define XEOPT_PASSES_H
 
 #include "pass.h"
+#include "judge.h"
 
 bool xeopt_pass_canonicalize(xe_ctx *ctx);
 /* How canonicalize's remark on one function's folds begins; on a helper it

@@ -99,7 +99,7 @@
  * are rewrites for the passes after this one, not for IGC.  So where the
  * model is asked, the driver runs the pipeline twice when needed
  * (driver.c): a kernel that no guard or loop pass rewrote in the first
- * run is listed in cfg_plain, and in the second run this pass makes only
+ * run carries the judge's XE_PLAIN_CFG, and in the second run this pass makes only
  * folds and deletions in it (remark "made none of ...").  With that, 0 of
  * the 289 are longer on bmg, lnl and ptl, 1 on dg2 (through
  * private-arrays), and 0 of ocloc 22's 289 under IGC 22.43 on dg2 and pvc
@@ -124,7 +124,7 @@
 
 /* xe_function.mark during the pass: leave the function alone (a kernel the
  * driver keeps, and what it calls), or make the enabling rewrites in it
- * (the driver's cfg_plain). */
+ * (the judge's XE_PLAIN_CFG). */
 enum { MARK_KEEP = 1, MARK_ENABLE = 2 };
 
 /* A switch that can take more values than this is left alone. */
@@ -155,7 +155,7 @@ typedef struct simplify {
    bool shape;
    unsigned kept_merges;
    /* May the enabling rewrites (bypass, merge, phi-to-select) be made?
-    * When not (the driver's cfg_plain), the function gets folds and
+    * When not (the judge's XE_PLAIN_CFG), the function gets folds and
     * deletions only, and dry counts the enabling candidates left
     * (plain_candidates) for the remark: the rewrites then stop where they
     * would edit. */
@@ -1191,17 +1191,18 @@ static void mark_reachable(xe_module *m, xe_function *f, unsigned mark)
 
 /* May every chain of f be merged, including into a many-compare early
  * return (see the top)?  For a kernel's entry or body: when its rewrites
- * are not asked of the model (xe_options_target 0: --target=none,
+ * are not asked of the model (xe_judge_devices 0: --target=none,
  * --isa-check's first try) or asked for pvc alone (where such merges
  * gained), or --assume-padded names it (padding then removes the guard
  * the merge builds).  For any other function (a helper): when that holds
  * without --assume-padded for every kernel of the module. */
-static bool shape_allowed(const xe_options *o, const xe_kernel *ks, unsigned nk, const xe_function *f)
+static bool shape_allowed(const xe_ctx *ctx, const xe_kernel *ks, unsigned nk, const xe_function *f)
 {
+   const xe_options *o = ctx->options;
    bool kernel = false, all_free = true;
    for (unsigned k = 0; k < nk; k++) {
       /* Only pvc was measured to gain from such merges. */
-      bool pvc_only = !(xe_options_target(o, ks[k].name) & ~(1u << XE_DEV_PVC));
+      bool pvc_only = !(xe_judge_devices(ctx, ks[k].name) & ~(1u << XE_DEV_PVC));
       bool free_k = pvc_only || xe_options_kernel_listed(&o->assume_padded, ks[k].name);
       if (ks[k].fn == f || ks[k].body == f) {
          if (free_k)
@@ -1217,8 +1218,8 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
    unsigned nk = 0;
-   /* Only the driver's exclusions need the kernels. */
-   xe_kernel *ks = ctx->options->exclude.n ? xe_kernels_all(m, &nk) : NULL;
+   /* Only the judge's kept originals need the kernels. */
+   xe_kernel *ks = xe_judge_keeps_any(ctx) ? xe_kernels_all(m, &nk) : NULL;
    bool progress = false;
    /* A kernel the driver keeps as it came (--isa-check) stays whole, and
     * so does every function it may call (a helper it shares with other
@@ -1228,15 +1229,15 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
    xe_foreach_fn(f, m)
       f->mark = 0;
    for (unsigned k = 0; k < nk; k++) {
-      if (!xe_kernel_rewritable(ctx->options, ks[k].name))
+      if (!xe_judge_rewritable(ctx, ks[k].name))
          mark_reachable(m, ks[k].fn, MARK_KEEP);
    }
    /* Kernels' names per function, for the shape gate. */
    unsigned nall = 0;
    xe_kernel *all = xe_kernels_all(m, &nall);
-   /* With the driver's cfg_plain, the enabling rewrites are made only in
+   /* With the judge's XE_PLAIN_CFG, the enabling rewrites are made only in
     * the functions a kernel that is not plain reaches (mark 2). */
-   bool *plain = xe_strlist_kernel_flags(&ctx->options->cfg_plain, all, nall);
+   bool *plain = xe_judge_plain_flags(ctx->judge, XE_PLAIN_CFG, all, nall);
    for (unsigned k = 0; plain && k < nall; k++) {
       if (!plain[k])
          mark_reachable(m, all[k].fn, MARK_ENABLE);
@@ -1247,7 +1248,7 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
       if (f->mark == MARK_KEEP || single_returning_block(f))
          continue;
       simplify c = { .m = m, .f = f, .r = ctx->remarks,
-                     .shape = shape_allowed(ctx->options, all, nall, f),
+                     .shape = shape_allowed(ctx, all, nall, f),
                      .enable = !plain || f->mark == MARK_ENABLE };
       bool changed = simplify_function(&c);
       if (changed) {

@@ -69,7 +69,7 @@ static enum verdict ask_model(xe_ctx *ctx, xe_function *kfn, const char *kn,
                               const xe_cost_change *ch, enum gain_rule rule, char est[160],
                               enum xe_device *worst)
 {
-   unsigned devs = xe_options_target(ctx->options, kn);
+   unsigned devs = xe_judge_devices(ctx, kn);
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    *worst = XE_DEV_DG2;
    enum verdict v = MADE;
@@ -154,7 +154,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
    xe_module *m = ctx->module;
    uint32_t *keep = NULL;
    *n = 0;
-   if (!xe_options_target(ctx->options, kn) || !f->first)
+   if (!xe_judge_devices(ctx, kn) || !f->first)
       return NULL;
    /* The variables with a Volatile access, from one walk of f. */
    xe_inst **vols = NULL;
@@ -316,7 +316,7 @@ bool xeopt_pass_private_arrays(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
    for (unsigned k = 0; k < nk; k++) {
-      if (!xe_kernel_rewritable(ctx->options, ks[k].name))
+      if (!xe_judge_rewritable(ctx, ks[k].name))
          continue;
       /* Execution bounds count per call: the body must run once per
        * work-item, i.e. be called from the wrapper only. */

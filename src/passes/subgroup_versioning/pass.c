@@ -175,7 +175,7 @@ static bool has_group_op(const xe_module *m, const xe_function *f)
 static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
 {
    xe_module *m = c->m;
-   unsigned devs = xe_options_target(ctx->options, c->k->name);
+   unsigned devs = xe_judge_devices(ctx, c->k->name);
    est[0] = 0;
    if (!devs)
       return true;   /* --target=none: the model is not asked */
@@ -477,7 +477,7 @@ bool xeopt_pass_subgroup_versioning(xe_ctx *ctx)
    xe_kernel *ks = xe_kernels_all(m, &n);
    bool progress = false;
    for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body && xe_kernel_rewritable(ctx->options, ks[k].name) && run_kernel(ctx, &ks[k]))
+      if (ks[k].body && xe_judge_rewritable(ctx, ks[k].name) && run_kernel(ctx, &ks[k]))
          progress = true;
    }
    free(ks);

@@ -1,0 +1,95 @@
+/*
+ * The judge (src/core/judge.h): the per-kernel verdicts the passes read.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "judge.h"
+#include "testutil.h"
+
+START_TEST(verdicts_and_devices)
+{
+   xe_options o;
+   xe_options_init(&o);
+   o.target = 1u << XE_DEV_BMG;
+   xe_judge j;
+   xe_judge_init(&j, &o, XE_JUDGE_IGC);
+   /* Inserted out of order: the table stays sorted, each name once. */
+   const char *names[] = { "k5", "k1", "k9", "k3", "k1", "k7" };
+   for (unsigned k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+      xe_judge_set(&j, names[k], XE_JUDGE_MODEL);
+   ck_assert_uint_eq(j.n, 5);
+   for (unsigned k = 1; k < j.n; k++)
+      ck_assert_int_lt(strcmp(j.v[k - 1].kernel, j.v[k].kernel), 0);
+   xe_judge_set(&j, "k3", XE_JUDGE_ORIGINAL);
+   xe_ctx ctx = { .options = &o, .judge = &j };
+   /* A kernel the model judges gets --target's devices; one IGC judges
+    * gets none (the model is not asked); a kept one is not rewritten. */
+   ck_assert_uint_eq(xe_judge_devices(&ctx, "k5"), 1u << XE_DEV_BMG);
+   ck_assert_uint_eq(xe_judge_devices(&ctx, "other"), 0);
+   ck_assert_uint_eq(xe_judge_devices(&ctx, NULL), 0);
+   ck_assert(xe_judge_rewritable(&ctx, "other"));
+   ck_assert(!xe_judge_rewritable(&ctx, "k3"));
+   ck_assert(xe_judge_keeps_any(&ctx));
+   /* A copy is deep: changing it leaves the original. */
+   xe_judge c;
+   xe_judge_copy(&c, &j);
+   xe_judge_set(&c, "k5", XE_JUDGE_ORIGINAL);
+   xe_judge_set(&c, "k0", XE_JUDGE_MODEL);
+   ck_assert_int_eq(xe_judge_verdict(&j, "k5"), XE_JUDGE_MODEL);
+   ck_assert_int_eq(xe_judge_verdict(&j, "k0"), XE_JUDGE_IGC);
+   ck_assert_int_eq(xe_judge_verdict(&c, "k5"), XE_JUDGE_ORIGINAL);
+   xe_judge_free(&c);
+   xe_judge_free(&j);
+
+   /* No judge: the model for every kernel, --target's devices, every
+    * device by default, none for --target=none. */
+   xe_ctx bare = { .options = &o };
+   ck_assert_uint_eq(xe_judge_devices(&bare, "k"), 1u << XE_DEV_BMG);
+   o.target = 0;
+   ck_assert_uint_eq(xe_judge_devices(&bare, "k"), XE_DEV_DEFAULT);
+   o.target = XE_TARGET_NONE;
+   ck_assert_uint_eq(xe_judge_devices(&bare, "k"), 0);
+   ck_assert(xe_judge_rewritable(&bare, "k") && !xe_judge_keeps_any(&bare));
+   xe_judge_init(&j, &o, XE_JUDGE_MODEL);
+   ck_assert_uint_eq(j.target, 0);
+   xe_judge_free(&j);
+}
+END_TEST
+
+START_TEST(plain_flags)
+{
+   xe_options o;
+   xe_options_init(&o);
+   xe_judge j;
+   xe_judge_init(&j, &o, XE_JUDGE_MODEL);
+   xe_kernel ks[3] = { { .name = "a" }, { .name = "b" }, { .name = "c" } };
+   ck_assert_ptr_null(xe_judge_plain_flags(&j, XE_PLAIN_CFG, ks, 3));
+   ck_assert_ptr_null(xe_judge_plain_flags(NULL, XE_PLAIN_CFG, ks, 3));
+   xe_judge_add_plain(&j, "c", XE_PLAIN_CFG);
+   xe_judge_add_plain(&j, "a", XE_PLAIN_CANON);
+   xe_judge_add_plain(&j, "c", XE_PLAIN_CANON);
+   ck_assert_uint_eq(xe_judge_count_plain(&j, XE_PLAIN_CFG), 1);
+   ck_assert_uint_eq(xe_judge_count_plain(&j, XE_PLAIN_CFG | XE_PLAIN_CANON), 2);
+   bool *f = xe_judge_plain_flags(&j, XE_PLAIN_CFG, ks, 3);
+   ck_assert(f && !f[0] && !f[1] && f[2]);
+   free(f);
+   f = xe_judge_plain_flags(&j, XE_PLAIN_CANON, ks, 3);
+   ck_assert(f && f[0] && !f[1] && f[2]);
+   free(f);
+   /* The flags do not change a verdict. */
+   ck_assert_int_eq(xe_judge_verdict(&j, "c"), XE_JUDGE_MODEL);
+   xe_judge_free(&j);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("judge");
+   TCase *tc = tcase_create("judge");
+   tcase_add_test(tc, verdicts_and_devices);
+   tcase_add_test(tc, plain_flags);
+   suite_add_tcase(s, tc);
+   return tu_run_suite(s) ? 1 : 0;
+}
