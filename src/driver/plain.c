@@ -20,17 +20,22 @@
  * generic-address rewrote gets canonicalize and simplify-cfg's folds, not
  * its bypasses, merges and selects (darktable's colorbalancergb through
  * ocloc 26, rewritten by private-arrays alone: bmg 1487 -> 1830 with
- * them). */
+ * them).  private-arrays' Volatile drop (its remarks "volatile: ...")
+ * reads only a pointer's storage class, no address form: a kernel it
+ * alone rewrote keeps neither (hashcat's m00400_comp through clang's
+ * backend, whose canonicalized helpers made m00400_init, sharing them,
+ * dg2 90527 -> 90813). */
 static const struct {
    const char *pass;
    bool cfg, canon;
+   const char *reads_neither;  /* remarks with this prefix use neither rewrite */
 } users[] = {
-   { "padding", true, true },
-   { "block-io", true, true },
-   { "subgroup-versioning", true, true },
-   { "loop-spec-constants", true, false },
-   { "private-arrays", false, true },
-   { "generic-address", false, true },
+   { "padding", true, true, NULL },
+   { "block-io", true, true, NULL },
+   { "subgroup-versioning", true, true, NULL },
+   { "loop-spec-constants", true, false, NULL },
+   { "private-arrays", false, true, "volatile: " },
+   { "generic-address", false, true, NULL },
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -76,7 +81,9 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
       if (!strcmp(e->pass, "canonicalize"))
          canon[ncanon++] = e->kernel;
       for (unsigned u = 0; u < sizeof(users) / sizeof(users[0]); u++) {
-         if (strcmp(e->pass, users[u].pass))
+         if (strcmp(e->pass, users[u].pass) ||
+             (users[u].reads_neither &&
+              !strncmp(e->message, users[u].reads_neither, strlen(users[u].reads_neither))))
             continue;
          if (users[u].canon)
             used_canon[ncanon_used++] = e->kernel;
