@@ -261,6 +261,29 @@ START_TEST(measure_path)
 }
 END_TEST
 
+/* The rounds are bounded: where the verdicts have not settled within the
+ * bound, every kernel keeps its original.  sg_wide settles after two
+ * judged outputs (the unasked one, then the model's after the probe), so
+ * with a bound of one it is left as it came, and the input is all that
+ * was compiled besides that output and the probe's. */
+START_TEST(isa_check_rounds_bound)
+{
+   if (!tu_have_igc())
+      return;
+   char *rem = NULL, *dis = NULL;
+   setenv("XEOPT_ISA_ROUNDS", "1", 1);
+   ck_assert_int_eq(run("sg_wide", "-O2 --target=dg2 --isa-check=dg2,pvc", &rem, &dis), 0);
+   unsetenv("XEOPT_ISA_ROUNDS");
+   ck_assert_msg(strstr(rem, "[isa-check] missed: every original kept: IGC's verdicts did not settle "
+                             "in 1 judged output\n"), "%s", rem);
+   ck_assert_msg(!strstr(rem, "rewrite kept"), "%s", rem);
+   ck_assert_msg(strstr(rem, "): 5 modules compiled, 10 ocloc compiles"), "%s", rem);
+   ck_assert(!strstr(dis, "OpSubgroupBlockReadINTEL") && !strstr(dis, "OpGroupAll"));
+   free(rem);
+   free(dis);
+}
+END_TEST
+
 START_TEST(isa_check_refuses)
 {
    if (!tu_have_igc())
@@ -673,6 +696,7 @@ int main(void)
    tcase_add_test(tc, refused_versioning);
    tcase_add_test(tc, measure_path);
    tcase_add_test(tc, isa_check_refuses);
+   tcase_add_test(tc, isa_check_rounds_bound);
    tcase_add_test(tc, isa_check_needs_ocloc);
    tcase_add_test(tc, isa_check_igc_estimate);
    tcase_add_test(tc, cost_prints_estimates);
