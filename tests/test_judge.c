@@ -41,6 +41,9 @@ START_TEST(verdicts_and_devices)
    ck_assert_int_eq(xe_judge_verdict(&j, "k0"), XE_JUDGE_IGC);
    ck_assert_int_eq(xe_judge_verdict(&c, "k5"), XE_JUDGE_ORIGINAL);
    xe_judge_free(&c);
+   /* Every kernel, listed or not, at one verdict. */
+   xe_judge_set_all(&j, XE_JUDGE_ORIGINAL);
+   ck_assert(!xe_judge_rewritable(&ctx, "k5") && !xe_judge_rewritable(&ctx, "other"));
    xe_judge_free(&j);
 
    /* No judge: the model for every kernel, --target's devices, every

@@ -9,10 +9,17 @@
 #include "cost.h"
 #include "judge.h"
 
+/* The devices o's --target names: every device the model knows when it
+ * names none, 0 for --target=none. */
+static unsigned target_of(const xe_options *o)
+{
+   return o->target == XE_TARGET_NONE ? 0 : o->target ? o->target : XE_DEV_DEFAULT;
+}
+
 void xe_judge_init(xe_judge *j, const xe_options *o, enum xe_verdict all)
 {
    memset(j, 0, sizeof(*j));
-   j->target = o->target == XE_TARGET_NONE ? 0 : o->target ? o->target : XE_DEV_DEFAULT;
+   j->target = target_of(o);
    j->fallback = all;
 }
 
@@ -90,6 +97,13 @@ void xe_judge_set(xe_judge *j, const char *kernel, enum xe_verdict v)
    entry(j, kernel)->verdict = v;
 }
 
+void xe_judge_set_all(xe_judge *j, enum xe_verdict v)
+{
+   j->fallback = v;
+   for (unsigned k = 0; k < j->n; k++)
+      j->v[k].verdict = v;
+}
+
 void xe_judge_add_plain(xe_judge *j, const char *kernel, unsigned plain)
 {
    entry(j, kernel)->plain |= plain;
@@ -106,10 +120,8 @@ unsigned xe_judge_count_plain(const xe_judge *j, unsigned plain)
 unsigned xe_judge_devices(const xe_ctx *ctx, const char *kernel)
 {
    const xe_judge *j = ctx->judge;
-   if (!j) {
-      unsigned t = ctx->options->target;
-      return t == XE_TARGET_NONE ? 0 : t ? t : XE_DEV_DEFAULT;
-   }
+   if (!j)
+      return target_of(ctx->options);
    return xe_judge_verdict(j, kernel) == XE_JUDGE_MODEL ? j->target : 0;
 }
 

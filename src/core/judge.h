@@ -56,6 +56,8 @@ void xe_judge_copy(xe_judge *dst, const xe_judge *src);
 /* kernel's verdict; O(log n). */
 enum xe_verdict xe_judge_verdict(const xe_judge *j, const char *kernel);
 void xe_judge_set(xe_judge *j, const char *kernel, enum xe_verdict v);
+/* Every kernel, listed or not, at v. */
+void xe_judge_set_all(xe_judge *j, enum xe_verdict v);
 /* Adds XE_PLAIN_* flags to kernel's entry. */
 void xe_judge_add_plain(xe_judge *j, const char *kernel, unsigned plain);
 /* How many kernels carry any of the flags in plain. */

@@ -487,9 +487,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    if (!settled) {
       /* Every original: the input's code, which IGC cannot find worse. */
       xe_remarks_free(&kept);
-      j.fallback = XE_JUDGE_ORIGINAL;
-      for (unsigned k = 0; k < j.n; k++)
-         j.v[k].verdict = XE_JUDGE_ORIGINAL;
+      xe_judge_set_all(&j, XE_JUDGE_ORIGINAL);
       xe_remark(&c.notes, NULL, XE_REMARK_MISSED,
                 "every original kept: IGC's verdicts did not settle in %u judged output%s", rounds,
                 rounds == 1 ? "" : "s");
