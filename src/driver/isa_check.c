@@ -37,12 +37,16 @@ static unsigned max_rounds(void)
    return e && *e && !*end && n < XE_ISA_ROUNDS ? (unsigned)n : XE_ISA_ROUNDS;
 }
 
+static int name_cmp(const void *name, const void *k)
+{
+   return strcmp(name, ((const xe_isa_kernel *)k)->name);
+}
+
+/* Kernel name's counts among the n of k, which xe_isa_module_counts
+ * sorted by name; NULL when IGC wrote none for it. */
 static const xe_isa_kernel *find(const xe_isa_kernel *k, unsigned n, const char *name)
 {
-   for (unsigned i = 0; i < n; i++)
-      if (!strcmp(k[i].name, name))
-         return &k[i];
-   return NULL;
+   return n ? bsearch(name, k, n, sizeof(*k), name_cmp) : NULL;
 }
 
 static bool write_bytes(const char *path, const void *b, size_t n)
@@ -193,27 +197,38 @@ static void scored_free(scored *s)
    memset(s, 0, sizeof(*s));
 }
 
-/* Compiles t (the output under j; its kernels ks) as WORK/WHAT. */
+/* Compiles t (the output under j; its kernels ks) as WORK/WHAT into s
+ * and, when it versioned one of them (*versioned), its two paths (s->p.ok
+ * says whether they compiled).  False with *err when t itself does not
+ * compile. */
+static bool compile_scored(check *c, const xe_judge *j, const xeopt_result *t, const char *what,
+                           const xe_kernel *ks, unsigned nk, scored *s, bool *versioned, char **err)
+{
+   memset(s, 0, sizeof(*s));
+   *versioned = false;
+   if (!compile_output(c, t, what, s->k, s->n, err))
+      return false;
+   for (unsigned k = 0; k < nk; k++)
+      *versioned |= kernel_versioned(&t->remarks, ks[k].name);
+   if (*versioned)
+      paths_measure(c, j, &s->p, err);
+   return true;
+}
+
+/* A round's output: compile_scored, with a note when IGC fails on it or
+ * on a measured path (then its versioned kernels are scored with both
+ * copies). */
 static void score(check *c, const xe_judge *j, const xeopt_result *t, const char *what,
                   const xe_kernel *ks, unsigned nk, scored *s)
 {
    char *err = NULL;
-   memset(s, 0, sizeof(*s));
-   s->compiled = compile_output(c, t, what, s->k, s->n, &err);
-   if (!s->compiled) {
+   bool versioned;
+   s->compiled = compile_scored(c, j, t, what, ks, nk, s, &versioned, &err);
+   if (!s->compiled)
       xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "IGC could not compile the output: %s", err ? err : "?");
-      free(err);
-      return;
-   }
-   bool versioned = false;
-   for (unsigned k = 0; k < nk; k++)
-      versioned |= kernel_versioned(&t->remarks, ks[k].name);
-   if (versioned) {
-      paths_measure(c, j, &s->p, &err);
-      if (!s->p.ok)
-         xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "versioned kernels scored with both copies: "
-                   "IGC could not compile a measured path: %s", err ? err : "?");
-   }
+   else if (versioned && !s->p.ok)
+      xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "versioned kernels scored with both copies: "
+                "IGC could not compile a measured path: %s", err ? err : "?");
    free(err);
 }
 
@@ -368,15 +383,11 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
    bool differs = any && pt.status == XEOPT_OK &&
                   (pt.nwords != t->nwords || memcmp(pt.words, t->words, pt.nwords * 4));
    char *err = NULL;
-   if (differs && compile_output(c, &pt, "probe", ps.k, ps.n, &err)) {
-      ps.compiled = true;
-      bool versioned = false;
-      for (unsigned k = 0; k < nk; k++)
-         versioned |= kernel_versioned(&pt.remarks, ks[k].name);
-      if (versioned)
-         paths_measure(c, &pj, &ps.p, &err);
-      ps.compiled = !versioned || ps.p.ok;
-   }
+   bool versioned = false;
+   /* Scored only when every code the estimates need compiled. */
+   if (differs)
+      ps.compiled = compile_scored(c, &pj, &pt, "probe", ks, nk, &ps, &versioned, &err) &&
+                    (!versioned || ps.p.ok);
    for (unsigned k = 0; k < nk && ps.compiled; k++) {
       const char *name = ks[k].name;
       if (xe_judge_verdict(j, name) != XE_JUDGE_IGC)
