@@ -20,7 +20,7 @@
  * generic-address rewrote gets canonicalize and simplify-cfg's folds, not
  * its bypasses, merges and selects (darktable's colorbalancergb through
  * ocloc 26, rewritten by private-arrays alone: bmg 1487 -> 1830 with
- * them).  private-arrays' Volatile drop (its remarks "volatile: ...")
+ * them).  private-arrays' Volatile drop (XE_PRIVATE_ARRAYS_VOLATILE_DROP)
  * reads only a pointer's storage class, no address form: a kernel it
  * alone rewrote keeps neither (hashcat's m00400_comp through clang's
  * backend, whose canonicalized helpers made m00400_init, sharing them,
@@ -34,7 +34,7 @@ static const struct {
    { "block-io", true, true, NULL },
    { "subgroup-versioning", true, true, NULL },
    { "loop-spec-constants", true, false, NULL },
-   { "private-arrays", false, true, "volatile: " },
+   { "private-arrays", false, true, XE_PRIVATE_ARRAYS_VOLATILE_DROP },
    { "generic-address", false, true, NULL },
 };
 

@@ -3,6 +3,7 @@
  * Volatile; private memory is visible to no one else (REWRITES.md §3,
  * "never make private variables volatile").
  */
+#include "passes.h"
 #include "private_arrays.h"
 
 static bool is_function_ptr(xe_module *m, uint32_t type)
@@ -58,7 +59,7 @@ bool pa_drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remarks *
    }
    if (n)
       xe_remark(r, kn, XE_REMARK_APPLIED,
-                "volatile: dropped Volatile from %u Function-storage loads/stores (private "
+                XE_PRIVATE_ARRAYS_VOLATILE_DROP "from %u Function-storage loads/stores (private "
                 "memory is visible to no one else)", n);
    return n > 0;
 }
