@@ -19,35 +19,6 @@ void xe_strlist_add(xe_strlist *l, const char *s)
    l->v[l->n++] = strdup(s);
 }
 
-bool xe_strlist_has(const xe_strlist *l, const char *s)
-{
-   for (unsigned k = 0; k < l->n && s; k++)
-      if (!strcmp(l->v[k], s))
-         return true;
-   return false;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-   return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-bool *xe_strlist_kernel_flags(const xe_strlist *l, const xe_kernel *ks, unsigned nk)
-{
-   if (!l->n)
-      return NULL;
-   char **names = malloc(l->n * sizeof(*names));
-   bool *flags = calloc(nk + 1, sizeof(*flags));
-   if (!names || !flags)
-      abort();
-   memcpy(names, l->v, l->n * sizeof(*names));
-   qsort(names, l->n, sizeof(*names), cmp_str);
-   for (unsigned k = 0; k < nk; k++)
-      flags[k] = bsearch(&ks[k].name, names, l->n, sizeof(*names), cmp_str) != NULL;
-   free(names);
-   return flags;
-}
-
 void xe_strlist_free(xe_strlist *l)
 {
    for (unsigned k = 0; k < l->n; k++)

@@ -22,12 +22,6 @@ typedef struct xe_strlist {
 } xe_strlist;
 void xe_strlist_add(xe_strlist *l, const char *s);
 void xe_strlist_free(xe_strlist *l);
-/* Is s one of l's strings (exactly; s may be NULL: false)? */
-bool xe_strlist_has(const xe_strlist *l, const char *s);
-/* For each of the nk kernels ks, whether l holds its name: an array of nk
- * flags (malloc'd; the caller frees it), or NULL when l is empty.  Sorts a
- * copy of l, so O((nk + l->n) log l->n) for the driver's long lists. */
-bool *xe_strlist_kernel_flags(const xe_strlist *l, const struct xe_kernel *ks, unsigned nk);
 
 /* Launch options given per kernel or for all kernels (--subgroup-size,
  * --local-size), parsed and checked by xe_options_parse. */
