@@ -134,16 +134,15 @@ typedef struct check {
 
 /* Writes t's module to WORK/WHAT.spv and compiles it for every checked
  * device into k/n; false with *err (malloc'd) when that fails. */
-static bool compile_output(check *c, const xeopt_result *t, const char *what,
-                           xe_isa_kernel **k, unsigned *n, char **err)
+static bool compile_bytes(check *c, const void *b, size_t size, const char *what,
+                          xe_isa_kernel **k, unsigned *n, char **err)
 {
    char *path, *dir;
    if (asprintf(&path, "%s/%s.spv", c->work, what) < 0 || asprintf(&dir, "%s/%s", c->work, what) < 0)
       abort();
-   bool ok = t->status == XEOPT_OK && (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
-             write_bytes(path, t->words, t->nwords * 4);
+   bool ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) && write_bytes(path, b, size);
    if (!ok && !*err)
-      *err = strdup(t->error ? t->error : "could not write the output");
+      *err = strdup("could not write the module");
    c->outputs += ok;
    for (int d = 0; d < XE_DEV_COUNT && ok; d++) {
       if (!(c->devs & (1u << d)))
@@ -154,6 +153,17 @@ static bool compile_output(check *c, const xeopt_result *t, const char *what,
    free(path);
    free(dir);
    return ok;
+}
+
+static bool compile_output(check *c, const xeopt_result *t, const char *what,
+                           xe_isa_kernel **k, unsigned *n, char **err)
+{
+   if (t->status != XEOPT_OK) {
+      if (!*err)
+         *err = strdup(t->error ? t->error : "no output");
+      return false;
+   }
+   return compile_bytes(c, t->words, t->nwords * 4, what, k, n, err);
 }
 
 static void result_free(xeopt_result *t)
@@ -432,9 +442,8 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
  * cannot (then nothing is judged). */
 static bool compile_input(check *c)
 {
-   xeopt_result in = { .status = XEOPT_OK, .words = (uint32_t *)c->bytes, .nwords = c->size / 4 };
    char *err = NULL;
-   bool ok = c->size % 4 == 0 && compile_output(c, &in, "in", c->in, c->nin, &err);
+   bool ok = c->size % 4 == 0 && compile_bytes(c, c->bytes, c->size, "in", c->in, c->nin, &err);
    if (!ok)
       xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "not checked: IGC could not compile the input: %s",
                 err ? err : "not a whole number of words");
