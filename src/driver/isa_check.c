@@ -132,8 +132,8 @@ typedef struct check {
    xe_remarks notes;          /* isa-check's remarks: moves, then the final verdicts */
 } check;
 
-/* Writes t's module to WORK/WHAT.spv and compiles it for every checked
- * device into k/n; false with *err (malloc'd) when that fails. */
+/* Writes a module's size bytes to WORK/WHAT.spv and compiles it for every
+ * checked device into k/n; false with *err (malloc'd) when that fails. */
 static bool compile_bytes(check *c, const void *b, size_t size, const char *what,
                           xe_isa_kernel **k, unsigned *n, char **err)
 {
@@ -155,6 +155,7 @@ static bool compile_bytes(check *c, const void *b, size_t size, const char *what
    return ok;
 }
 
+/* compile_bytes of a run's output; false with its error when it has none. */
 static bool compile_output(check *c, const xeopt_result *t, const char *what,
                            xe_isa_kernel **k, unsigned *n, char **err)
 {
