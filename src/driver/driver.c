@@ -153,10 +153,11 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
     * passes, and under --isa-check IGC judges every kernel (whatever the
     * model was asked, exec_classify's simplify-cfg gain, bmg 82 -> 74, is
     * IGC's to keep): no second run. */
-   xe_judge j2;
-   xe_judge_copy(&j2, j);
-   if (s == XE_OK && !o->passes.n && o->level >= 2 && !o->isa_check &&
-       xe_plain_kernels(m, &r->remarks, &j2)) {
+   bool second = s == XE_OK && !o->passes.n && o->level >= 2 && !o->isa_check;
+   xe_judge j2 = { 0 };
+   if (second)
+      xe_judge_copy(&j2, j); /* the second run's flags go on a copy */
+   if (second && xe_plain_kernels(m, &r->remarks, &j2)) {
       xe_module_free(m);
       xe_remarks first = r->remarks;
       memset(&r->remarks, 0, sizeof(r->remarks));
