@@ -7,6 +7,7 @@ set -euo pipefail
 pkgs=(
   cmake make gcc g++ pkg-config          # build
   spirv-tools spirv-headers libcjson-dev # SPIR-V parsing/validation, grammar, JSON
+  libxxhash-dev                          # the OpenCL layer's cache keys (src/layer/cache.c)
   check libsubunit-dev                   # unit tests
   intel-opencl-icd libigc-tools          # ocloc (IGC) and iga64: ISA acceptance and statistics
   clang-15 llvm-spirv-15 llvm-15-tools   # regenerating test inputs, FileCheck
