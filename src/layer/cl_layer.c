@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <CL/cl_layer.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,8 @@ static void forget(xl_cl_program *e)
    free(e->il);
    free(e->source);
    free(e->specs);
+   free(e->compile_options);
+   free(e->devices);
    free(e);
 }
 
@@ -196,7 +199,7 @@ static cl_int CL_API_CALL set_specialization_constant(cl_program p, cl_uint id, 
    xl_spec_constant *grown = i < e->nspecs ? e->specs : realloc(e->specs, (i + 1) * sizeof *grown);
    if (!grown || size > sizeof grown->value) {
       /* cannot replay it: the application's program is built as asked */
-      e->separate = true;
+      e->hands_off = true;
       return err;
    }
    e->specs = grown;
@@ -209,18 +212,24 @@ static cl_int CL_API_CALL set_specialization_constant(cl_program p, cl_uint id, 
 
 /* ---- building ------------------------------------------------------------ */
 
+/* A rebuild or recompile: the old shadow goes (its kernels keep it alive). */
+static void drop_shadow(xl_cl_program *e)
+{
+   if (e && e->shadow) {
+      xl_next->clReleaseProgram(e->shadow);
+      e->shadow = NULL;
+      e->shadow_compiled = false;
+   }
+}
+
 static cl_int CL_API_CALL
 build_program(cl_program p, cl_uint ndev, const cl_device_id *devices, const char *options,
               void(CL_CALLBACK *notify)(cl_program, void *), void *user_data)
 {
    xl_cl_program *e = find_program(p);
    xl_core *core = xl_core_get();
-   if (e && e->shadow) {
-      /* a rebuild: the old shadow goes (its kernels keep it alive) */
-      xl_next->clReleaseProgram(e->shadow);
-      e->shadow = NULL;
-   }
-   if (e && !e->separate && xl_shadow_build(core, e, ndev, devices, options)) {
+   drop_shadow(e);
+   if (e && !e->hands_off && xl_shadow_build(core, e, ndev, devices, options, false)) {
       if (notify)
          notify(p, user_data);
       return CL_SUCCESS;
@@ -235,19 +244,103 @@ build_program(cl_program p, cl_uint ndev, const cl_device_id *devices, const cha
    return err;
 }
 
+/* Remembers clCompileProgram's arguments: if linking the shadow fails,
+ * the application's program is compiled with them. */
+static bool remember_compile(xl_cl_program *e, cl_uint ndev, const cl_device_id *devices,
+                             const char *options)
+{
+   free(e->compile_options);
+   free(e->devices);
+   e->compile_options = strdup(options ? options : "");
+   e->devices = ndev ? malloc(ndev * sizeof *devices) : NULL;
+   e->ndevices = devices ? ndev : 0;
+   if (e->devices)
+      memcpy(e->devices, devices, ndev * sizeof *devices);
+   return e->compile_options && (!ndev || !devices || e->devices);
+}
+
 static cl_int CL_API_CALL
 compile_program(cl_program p, cl_uint ndev, const cl_device_id *devices, const char *options,
                 cl_uint nheaders, const cl_program *headers, const char **header_names,
                 void(CL_CALLBACK *notify)(cl_program, void *), void *user_data)
 {
    xl_cl_program *e = find_program(p);
-   if (e) {
-      e->separate = true;
-      xl_program_set_result(xl_core_get(), e->rec, XL_PASSED_THROUGH,
-                            "separate compilation (clCompileProgram) is not optimized");
+   xl_core *core = xl_core_get();
+   drop_shadow(e);
+   if (e && nheaders) {
+      /* embedded headers would have to reach the front end as files */
+      e->hands_off = true;
+      xl_program_set_result(core, e->rec, XL_PASSED_THROUGH,
+                            "clCompileProgram with embedded headers is not optimized");
+   }
+   if (e && !e->hands_off && remember_compile(e, ndev, devices, options) &&
+       xl_shadow_build(core, e, ndev, devices, options, true)) {
+      if (notify)
+         notify(p, user_data);
+      return CL_SUCCESS;
    }
    return xl_next->clCompileProgram(p, ndev, devices, options, nheaders, headers, header_names,
                                     notify, user_data);
+}
+
+/* Linking failed with the shadows: each input the layer stood in for is
+ * compiled as the application asked, its record says why. */
+static void compile_as_asked(xl_core *core, xl_cl_program **stood_in, cl_uint n, cl_int err)
+{
+   char why[96];
+   snprintf(why, sizeof why, "the driver could not link xeopt's output (clLinkProgram: %d)", err);
+   for (cl_uint i = 0; i < n; i++) {
+      xl_cl_program *e = stood_in[i];
+      if (!e)
+         continue;
+      drop_shadow(e);
+      xl_next->clCompileProgram(e->app, e->ndevices, e->devices, e->compile_options, 0, NULL, NULL,
+                                NULL, NULL);
+      xl_program_set_result(core, e->rec, XL_FAILED, why);
+   }
+}
+
+static cl_program CL_API_CALL
+link_program(cl_context ctx, cl_uint ndev, const cl_device_id *devices, const char *options,
+             cl_uint n, const cl_program *inputs, void(CL_CALLBACK *notify)(cl_program, void *),
+             void *user_data, cl_int *errcode)
+{
+   xl_core *core = xl_core_get();
+   cl_program *with = inputs ? malloc(n * sizeof *with) : NULL;
+   xl_cl_program **stood_in = with ? calloc(n, sizeof *stood_in) : NULL;
+   bool any = false;
+   for (cl_uint i = 0; stood_in && i < n; i++) {
+      xl_cl_program *e = find_program(inputs[i]);
+      stood_in[i] = e && e->shadow && e->shadow_compiled ? e : NULL;
+      with[i] = stood_in[i] ? e->shadow : inputs[i];
+      any |= stood_in[i] != NULL;
+   }
+   if (any) {
+      cl_int err = CL_SUCCESS;
+      double t0 = xl_now();
+      cl_program out = xl_next->clLinkProgram(ctx, ndev, devices, options, n, with, NULL, NULL, &err);
+      for (cl_uint i = 0; i < n; i++)
+         if (stood_in[i])
+            xl_program_add_build_seconds(core, stood_in[i]->rec, (xl_now() - t0) / n);
+      if (out && err == CL_SUCCESS) {
+         for (cl_uint i = 0; i < n; i++)
+            if (stood_in[i])
+               xl_record_kernels(core, stood_in[i], out);
+         free(with);
+         free(stood_in);
+         if (errcode)
+            *errcode = CL_SUCCESS;
+         if (notify)
+            notify(out, user_data);
+         return out;
+      }
+      if (out)
+         xl_next->clReleaseProgram(out);
+      compile_as_asked(core, stood_in, n, err);
+   }
+   free(with);
+   free(stood_in);
+   return xl_next->clLinkProgram(ctx, ndev, devices, options, n, inputs, notify, user_data, errcode);
 }
 
 /* Queries that depend on the build go to the shadow. */
@@ -434,6 +527,7 @@ CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const struct _c
    dispatch.clSetProgramSpecializationConstant = set_specialization_constant;
    dispatch.clBuildProgram = build_program;
    dispatch.clCompileProgram = compile_program;
+   dispatch.clLinkProgram = link_program;
    dispatch.clGetProgramInfo = get_program_info;
    dispatch.clGetProgramBuildInfo = get_program_build_info;
    dispatch.clReleaseProgram = release_program;

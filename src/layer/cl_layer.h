@@ -35,16 +35,24 @@ typedef struct xl_cl_program {
    char *source;               /* the application's source (source programs) */
    xl_spec_constant *specs;    /* set on the application's program, replayed on the shadow */
    size_t nspecs;
-   bool separate;              /* compiled with clCompileProgram: the layer stays out */
-   cl_program shadow;          /* the built substitute, or NULL */
+   bool hands_off;             /* the layer stays out (a spec constant it cannot replay,
+                                  headers it cannot give the front end) */
+   cl_program shadow;          /* the built (or compiled) substitute, or NULL */
+   bool shadow_compiled;       /* shadow is a compiled object for clLinkProgram */
+   /* clCompileProgram's arguments, to compile the application's program
+    * as asked if linking the shadow fails */
+   char *compile_options;
+   cl_device_id *devices;
+   cl_uint ndevices;
    xl_program *rec;
 } xl_cl_program;
 
-/* Builds p's shadow for the build the application asked for; true when
- * the shadow was built (p->shadow set), false when the application's
- * program must be built as asked (the record says why). */
+/* Builds p's shadow for the build (or, with compile_only, the
+ * clCompileProgram) the application asked for; true when the shadow was
+ * made (p->shadow set), false when the application's program must be
+ * built as asked (the record says why). */
 bool xl_shadow_build(xl_core *core, xl_cl_program *p, cl_uint ndev, const cl_device_id *devices,
-                     const char *options);
+                     const char *options, bool compile_only);
 
 /* The program's kernel names (CL_PROGRAM_KERNEL_NAMES) into its record. */
 void xl_record_kernels(xl_core *core, xl_cl_program *p, cl_program built);

@@ -164,7 +164,7 @@ static void *input_module(xl_core *core, xl_cl_program *p, const facts *f, const
 
 /* The driver's build of xeopt's output; NULL with the reason recorded. */
 static cl_program build(xl_core *core, xl_cl_program *p, const facts *f, const void *out,
-                        size_t size, const char *options)
+                        size_t size, const char *options, bool compile_only)
 {
    cl_int err = CL_SUCCESS;
    char why[160];
@@ -191,11 +191,17 @@ static cl_program build(xl_core *core, xl_cl_program *p, const facts *f, const v
       opts = faulty;
    }
    double t0 = xl_now();
-   err = opts ? xl_next->clBuildProgram(s, f->n, f->list, opts, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
+   if (!opts)
+      err = CL_OUT_OF_HOST_MEMORY;
+   else if (compile_only)
+      err = xl_next->clCompileProgram(s, f->n, f->list, opts, 0, NULL, NULL, NULL, NULL);
+   else
+      err = xl_next->clBuildProgram(s, f->n, f->list, opts, NULL, NULL);
    xl_program_add_build_seconds(core, p->rec, xl_now() - t0);
    free(opts);
    if (err != CL_SUCCESS) {
-      snprintf(why, sizeof why, "the driver could not build xeopt's output (clBuildProgram: %d)", err);
+      snprintf(why, sizeof why, "the driver could not build xeopt's output (%s: %d)",
+               compile_only ? "clCompileProgram" : "clBuildProgram", err);
       xl_program_set_result(core, p->rec, XL_FAILED, why);
       xl_next->clReleaseProgram(s);
       return NULL;
@@ -204,7 +210,7 @@ static cl_program build(xl_core *core, xl_cl_program *p, const facts *f, const v
 }
 
 bool xl_shadow_build(xl_core *core, xl_cl_program *p, cl_uint ndev, const cl_device_id *devices,
-                     const char *options)
+                     const char *options, bool compile_only)
 {
    facts f;
    if (!gather(&f, p->context, ndev, devices)) {
@@ -221,11 +227,13 @@ bool xl_shadow_build(xl_core *core, xl_cl_program *p, cl_uint ndev, const cl_dev
    bool owned;
    void *in = input_module(core, p, &f, options, &size, &owned);
    void *out = in ? xl_optimize(core, p->rec, &f.dev, in, size, &out_size) : NULL;
-   cl_program s = out ? build(core, p, &f, out, out_size, options) : NULL;
+   cl_program s = out ? build(core, p, &f, out, out_size, options, compile_only) : NULL;
    if (s) {
       p->shadow = s;
+      p->shadow_compiled = compile_only;
       xl_program_set_result(core, p->rec, XL_OPTIMIZED, NULL);
-      xl_record_kernels(core, p, s);
+      if (!compile_only)
+         xl_record_kernels(core, p, s);
    }
    free(out);
    if (owned)

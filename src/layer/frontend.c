@@ -236,7 +236,7 @@ static bool write_text(const char *path, const char *s)
 /* argv for clang -cc1: the device's extensions exactly, the application's
  * options as words, CL1.2 when it names no version (the OpenCL 3.0 spec's
  * default for clBuildProgram). */
-static char **clang_argv(const xl_frontend_request *rq, const char *clang, const char *dir,
+static char **clang_argv(const xl_frontend_request *rq, const char *clang, bool optimize,
                          char **opts, size_t nopts, char **ext_arg)
 {
    size_t n = 0;
@@ -266,25 +266,24 @@ static char **clang_argv(const xl_frontend_request *rq, const char *clang, const
    /* llvm-spirv 15 reads typed pointers only */
    if (strstr(clang, "-15") || strstr(clang, "-14"))
       argv[n++] = "-no-opaque-pointers";
-   argv[n++] = has_word_prefix(opts, "-cl-opt-disable") ? "-O0" : "-O2";
+   argv[n++] = optimize && !has_word_prefix(opts, "-cl-opt-disable") ? "-O2" : "-O0";
    if (!has_word_prefix(opts, "-cl-std="))
       argv[n++] = "-cl-std=CL1.2";
    argv[n++] = ext;
    for (size_t i = 0; i < nopts; i++)
       argv[n++] = opts[i];
-   (void)dir;
    return argv;
 }
 
-static bool compile_clang(const xl_frontend_request *rq, const char *dir, const char *src,
-                          const char *log, const char *spv)
+static bool compile_clang(const xl_frontend_request *rq, bool optimize, const char *dir,
+                          const char *src, const char *log, const char *spv)
 {
    const char *clang, *llvm_spirv;
    if (!clang_pair(&clang, &llvm_spirv))
       return false;
    size_t nopts;
    char **opts = split_words(rq->options, &nopts), *ext = NULL;
-   char **argv = opts ? clang_argv(rq, clang, dir, opts, nopts, &ext) : NULL;
+   char **argv = opts ? clang_argv(rq, clang, optimize, opts, nopts, &ext) : NULL;
    char *bc = NULL;
    bool ok = argv && asprintf(&bc, "%s/k.bc", dir) >= 0;
    if (ok) {
@@ -371,9 +370,13 @@ void *xl_frontend_compile(const xl_frontend_request *rq, size_t *size, char **wh
    snprintf(spv, sizeof spv, "%s/k.spv", tmpl);
    void *out = NULL;
    bool ok = write_text(src, rq->source);
-   if (ok)
-      ok = !strcmp(fe, "ocloc") ? compile_ocloc(rq, tmpl, src, log)
-                                : compile_clang(rq, tmpl, src, log, spv);
+   if (ok && !strcmp(fe, "ocloc"))
+      ok = compile_ocloc(rq, tmpl, src, log);
+   /* LLVM's -O2 may leave what llvm-spirv cannot write (integers of odd
+    * widths, hashcat's kernels): the module unoptimized, then. */
+   else if (ok)
+      ok = compile_clang(rq, true, tmpl, src, log, spv) ||
+           compile_clang(rq, false, tmpl, src, log, spv);
    if (ok)
       out = slurp(spv, size);
    if (!out || *size < 20)
