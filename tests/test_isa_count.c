@@ -15,8 +15,8 @@
  *  - the same for ocloc 26 (IGC 2.x: .text.<kernel>.asm, .ze_info, the
  *    stats JSON's numCycles), dg2, pvc and bmg, with the sid toolchain's
  *    ocloc-26 (${XEOPT_TOOLCHAINS:-<source>/build/toolchains}/bin; skipped
- *    without it unless XEOPT_REQUIRE_OCLOC=1), through --ocloc's
- *    XEOPT_OCLOC;
+ *    without it unless XEOPT_REQUIRE_OCLOC=1), named as --ocloc=PATH
+ *    names it;
  *  - IGC 2.x's heap tail (nop, four `mov null` lines, illegal) and
  *    .ze_info's simd_size, by both counters.
  */
@@ -188,7 +188,10 @@ START_TEST(igc_output_matches_bench_isa)
    tu_sh(NULL, NULL, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
    xe_isa_kernel *k;
    unsigned n;
-   ck_assert_msg(xe_isa_module_counts(spv, d, dir, &k, &n, &err), "%s: %s", name, err ? err : "?");
+   xe_isa_tools t;
+   ck_assert_msg(xe_isa_tools_find(&t, NULL, &err), "%s", err);
+   ck_assert_msg(xe_isa_module_counts(&t, spv, d, dir, &k, &n, &err), "%s: %s", name, err ? err : "?");
+   xe_isa_tools_free(&t);
    ck_assert_uint_gt(n, 0);
    char *ptm;
    if (asprintf(&ptm, "%s/%s.dump/PTM.txt", dir, xe_device_name(d)) < 0)
@@ -229,7 +232,6 @@ START_TEST(igc2_output_matches_bench_isa)
    char *ocloc = tu_ocloc26();
    if (!ocloc)
       return;
-   setenv("XEOPT_OCLOC", ocloc, 1); /* as --ocloc=PATH does */
    const char *name = modules[_i / NDEV26];
    enum xe_device d = devices26[_i % NDEV26];
    char *rel, *spv, *work, *err = NULL;
@@ -241,12 +243,14 @@ START_TEST(igc2_output_matches_bench_isa)
    tu_sh(NULL, NULL, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
    xe_isa_kernel *k;
    unsigned n;
-   bool ok = xe_isa_module_counts(spv, d, dir, &k, &n, &err);
+   xe_isa_tools t;
+   ck_assert_msg(xe_isa_tools_find(&t, ocloc, &err), "%s", err); /* as --ocloc=PATH does */
+   bool ok = xe_isa_module_counts(&t, spv, d, dir, &k, &n, &err);
+   xe_isa_tools_free(&t);
    if (!strcmp(name, "exec_image") && d == XE_DEV_PVC) {
       /* IGC 2.x refuses images on pvc (22.43 compiled them). */
       ck_assert_msg(!ok && err && strstr(err, "images should not be used"), "%s: %s", name, err ? err : "compiled");
       free(err);
-      unsetenv("XEOPT_OCLOC");
       free(rel), free(spv), free(work), free(dir), free(ocloc);
       return;
    }
@@ -318,7 +322,6 @@ START_TEST(igc2_output_matches_bench_isa)
       ck_assert_double_eq_tol(igce, k[0].c.igc_estimate, 0.5);
       free(out);
    }
-   unsetenv("XEOPT_OCLOC");
    xe_isa_kernels_free(k, n);
    free(zi);
    free(igc);

@@ -48,7 +48,9 @@ void xeopt_options_destroy(xeopt_options *options);
  * "--target=pvc" (devices no rewrite may slow down, by the cost model;
  * default all: dg2,pvc,bmg,lnl,ptl), "--isa-check=dg2,pvc" (IGC in the loop; xeopt_optimize
  * then fails with XEOPT_ERROR_INPUT, "--isa-check needs ocloc (IGC), not
- * found", when ocloc is missing).  Options about files and printing (-o, --manifest,
+ * found", when ocloc is missing, and "--isa-check cannot judge DEVICE:
+ * WHY" when IGC cannot judge a device named), "--ocloc=PATH" (the ocloc
+ * --isa-check runs, kept in these options only).  Options about files and printing (-o, --manifest,
  * --remarks, --report, --print-after, --quiet, --color) are the command
  * line's and are rejected here.  Returns XEOPT_OK, or XEOPT_ERROR_INPUT
  * with a message in *error (malloc'd, the caller frees) when error is

@@ -54,6 +54,8 @@ void xe_options_free(xe_options *o)
    xe_strlist_free(&o->specialize);
    cJSON_Delete(o->verify_launches);
    o->verify_launches = NULL;
+   free(o->ocloc);
+   o->ocloc = NULL;
 }
 
 /* Entries are "" (every kernel) or comma-separated kernel names. */
@@ -325,10 +327,12 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
          return fail_opt(err, "option %s takes devices (dg2, pvc, bmg, lnl, ptl, a comma-separated list, or all), not '%s'", name, val);
       *(name[2] == 't' ? &o->target : &o->isa_check) = set;
    } else if (!strcmp(name, "--ocloc")) {
-      /* The ocloc --isa-check runs (ocloc 22.x or 26.x, src/driver/isa_check.c).
-       * Kept as XEOPT_OCLOC, where isa_check.c looks first: process-wide. */
-      if (!*val || setenv("XEOPT_OCLOC", val, 1) != 0)
-         return fail_opt(err, "option %s needs a path, not '%s'", name, val);
+      /* The ocloc --isa-check runs (ocloc 22.x or 26.x, src/driver/ocloc.c),
+       * kept here: the library has no process-wide state, so two options
+       * objects may name two ocloc. */
+      free(o->ocloc);
+      if (!(o->ocloc = strdup(val)))
+         abort();
    } else if (!strcmp(name, "--measure-path")) {
       if (!strcmp(val, "fast"))
          o->measure_path = XE_MEASURE_FAST;

@@ -57,6 +57,7 @@ typedef struct xe_options {
    unsigned target;            /* --target=dg2,pvc: bit set of enum xe_device; 0 = every device the model knows;
                                 * XE_TARGET_NONE: --target=none, the model is not asked */
    unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
+   char *ocloc;                /* --ocloc=PATH (owned), NULL when not given */
    /* --measure-path=fast|slow: for measuring only, the output is NOT
     * correct for every launch.  subgroup-versioning keeps its test but
     * sends the sub-groups that would take the other copy to a return, so

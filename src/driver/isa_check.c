@@ -125,7 +125,10 @@ typedef struct check {
    size_t size;
    const xe_pipeline_hooks *h;
    xe_optimize_fn optimize;
-   char *work;
+   xe_isa_tools tools;        /* the IGC that judges */
+   const char *work;          /* the work directory: h->isa_workdir, else own */
+   char *own;                 /* a new one in $TMPDIR, removed at the end */
+   int failed;                /* the device compile_bytes last failed on, else XE_DEV_COUNT */
    xe_isa_kernel *in[XE_DEV_COUNT];
    unsigned nin[XE_DEV_COUNT];
    unsigned outputs, compiles; /* modules compiled; ocloc compiles (one per device) */
@@ -144,11 +147,14 @@ static bool compile_bytes(check *c, const void *b, size_t size, const char *what
    if (!ok && !*err)
       *err = strdup("could not write the module");
    c->outputs += ok;
+   c->failed = XE_DEV_COUNT;
    for (int d = 0; d < XE_DEV_COUNT && ok; d++) {
       if (!(c->devs & (1u << d)))
          continue;
       c->compiles++;
-      ok = xe_isa_module_counts(path, d, dir, &k[d], &n[d], err);
+      ok = xe_isa_module_counts(&c->tools, path, d, dir, &k[d], &n[d], err);
+      if (!ok)
+         c->failed = d;
    }
    free(path);
    free(dir);
@@ -439,38 +445,82 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
    return moved;
 }
 
-/* Compiles the input for every checked device; false with a note when IGC
- * cannot (then nothing is judged). */
-static bool compile_input(check *c)
+/* Why the check cannot judge, when it cannot: ocloc cannot compile for a
+ * named device, no work directory, or IGC fails on the input.  A judge
+ * that cannot judge a device the user named is an error: an output it
+ * did not judge is never given out as if it had (malloc'd; NULL when the
+ * input compiled for every device). */
+static char *cannot_judge(check *c)
 {
-   char *err = NULL;
-   bool ok = c->size % 4 == 0 && compile_bytes(c, c->bytes, c->size, "in", c->in, c->nin, &err);
-   if (!ok)
-      xe_remark(&c->notes, NULL, XE_REMARK_NOTE, "not checked: IGC could not compile the input: %s",
-                err ? err : "not a whole number of words");
-   free(err);
-   return ok;
+   char *why = NULL, *msg;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if ((c->devs & (1u << d)) && !xe_isa_device_supported(&c->tools, d, &why)) {
+         if (asprintf(&msg, "--isa-check cannot judge %s: %s", xe_device_name(d), why) < 0)
+            abort();
+         free(why);
+         return msg;
+      }
+   }
+   if (!c->work)
+      return strdup("--isa-check cannot judge: no work directory could be made in $TMPDIR");
+   if (c->size % 4)
+      return strdup("--isa-check cannot judge: the input is not a whole number of words");
+   if (compile_bytes(c, c->bytes, c->size, "in", c->in, c->nin, &why))
+      return NULL;
+   if (c->failed < XE_DEV_COUNT) {
+      if (asprintf(&msg, "--isa-check cannot judge %s: IGC could not compile the input: %s",
+                   xe_device_name(c->failed), why ? why : "?") < 0)
+         abort();
+   } else if (asprintf(&msg, "--isa-check cannot judge: %s", why ? why : "?") < 0) {
+      abort();
+   }
+   free(why);
+   return msg;
+}
+
+/* r's error when the check cannot judge: the pipeline's own when it fails
+ * on the input (an invalid module says so, as without --isa-check), else
+ * why (taken). */
+static void fail_unjudged(check *c, xeopt_result *r, const xe_judge *j, char *why)
+{
+   reset(r);
+   c->optimize(r, &c->run, j, c->bytes, c->size, c->h);
+   if (r->status != XEOPT_OK) {
+      free(why);
+      return;
+   }
+   reset(r);
+   r->status = XEOPT_ERROR_INPUT;
+   r->error = why;
 }
 
 void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
                            const xe_pipeline_hooks *h, xe_optimize_fn optimize)
 {
    check c = { .run = *o, .devs = o->isa_check, .bytes = bytes, .size = size, .h = h,
-               .optimize = optimize, .work = xe_isa_workdir("isa") };
+               .optimize = optimize };
    c.run.measure_path = XE_MEASURE_NONE;
    c.notes.pass = "isa-check";
+   if (h && h->isa_workdir)
+      c.work = h->isa_workdir;
+   else
+      c.work = c.own = xe_isa_workdir("isa");
    /* IGC is the judge: every kernel is first rewritten without the cost
     * model (judge_round moves the ones IGC finds worse). */
    xe_judge j;
    xe_judge_init(&j, o, XE_JUDGE_IGC);
-   bool check_on = c.work && compile_input(&c);
-   bool probed = false, settled = !check_on;
    xe_remarks kept = { 0 };  /* the last round's "rewrite kept" verdicts */
+   char *why = NULL;
+   if (!xe_isa_tools_find(&c.tools, o->ocloc, &why) || (why = cannot_judge(&c))) {
+      fail_unjudged(&c, r, &j, why);
+      goto done;
+   }
+   bool probed = false, settled = false;
    unsigned rounds = max_rounds();
    for (unsigned round = 0; round <= rounds; round++) {
       reset(r);
       optimize(r, &c.run, &j, bytes, size, h);
-      if (r->status != XEOPT_OK || !check_on) {
+      if (r->status != XEOPT_OK) {
          xe_remarks_free(&kept);
          settled = true;
          break;
@@ -528,18 +578,18 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
       xe_remark(&r->remarks, c.notes.v[k].kernel, c.notes.v[k].kind, "%s", c.notes.v[k].message);
    for (unsigned k = 0; k < kept.n; k++)
       xe_remark(&r->remarks, kept.v[k].kernel, kept.v[k].kind, "%s", kept.v[k].message);
-   if (check_on) {
-      char *judge = xe_isa_judge();
-      xe_remark(&r->remarks, NULL, XE_REMARK_NOTE, "judged by %s: %u modules compiled, %u ocloc compiles",
-                judge, c.outputs, c.compiles);
-      free(judge);
-   }
+   char *judge = xe_isa_judge(&c.tools);
+   xe_remark(&r->remarks, NULL, XE_REMARK_NOTE, "judged by %s: %u modules compiled, %u ocloc compiles",
+             judge, c.outputs, c.compiles);
+   free(judge);
+done:
    xe_remarks_free(&kept);
    xe_remarks_free(&c.notes);
    for (int d = 0; d < XE_DEV_COUNT; d++)
       xe_isa_kernels_free(c.in[d], c.nin[d]);
    xe_judge_free(&j);
-   if (c.work)
-      xe_rm_rf(c.work);
-   free(c.work);
+   xe_isa_tools_free(&c.tools);
+   if (c.own)
+      xe_rm_rf(c.own);
+   free(c.own);
 }

@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,11 +45,11 @@ static char *find_tool(const char *env, const char *name)
    return found;
 }
 
-/* The ocloc to run: $XEOPT_OCLOC (what --ocloc sets), else $OCLOC, else
- * ocloc on PATH. */
-static char *find_ocloc(void)
+/* The ocloc to run: path (--ocloc) when given, else $XEOPT_OCLOC, else
+ * $OCLOC, else ocloc on PATH. */
+static char *find_ocloc(const char *path)
 {
-   const char *e = getenv("XEOPT_OCLOC");
+   const char *e = path && *path ? path : getenv("XEOPT_OCLOC");
    if (e && *e)
       return access(e, X_OK) == 0 ? strdup(e) : NULL;
    return find_tool("OCLOC", "ocloc");
@@ -56,82 +58,122 @@ static char *find_ocloc(void)
 static int run_tool(char *const argv[], const char *out, const char *log);
 static char *slurp(const char *path);
 
-/* What `ocloc --version` says, cached per ocloc path: "26.27.039122" for
- * ocloc 26 (IGC 2.x); ocloc 22.x has no --version ("" then).  The format
- * of ocloc's output is decided by what disasm writes, not by this. */
-static const char *ocloc_version(const char *ocloc)
+/* What `ocloc --version` prints on its first line, read through a pipe
+ * into version (size n): "26.27.039122" for ocloc 26 (IGC 2.x); ocloc
+ * 22.x has no --version ("" then).  Asked once per xe_isa_tools_find: no
+ * cache, since the library keeps no process-wide state.  The format of
+ * ocloc's output is decided by what disasm writes, not by this. */
+static void ocloc_version(const char *ocloc, char *version, size_t n)
 {
-   static char *path, version[64];
-   if (path && !strcmp(path, ocloc))
-      return version;
-   free(path);
-   path = strdup(ocloc);
    version[0] = 0;
-   char *tmpl = xe_isa_workdir("oclocv");
-   if (tmpl) {
-      char *out, *log;
-      if (asprintf(&out, "%s/out", tmpl) < 0 || asprintf(&log, "%s/log", tmpl) < 0)
-         abort();
-      char *argv[] = { (char *)ocloc, "--version", NULL };
-      char *text = run_tool(argv, out, log) == 0 ? slurp(out) : NULL;
-      if (text) {
-         size_t n = strcspn(text, " \t\r\n");
-         if (n && n < sizeof(version) && isdigit((unsigned char)text[0]))
-            memcpy(version, text, n), version[n] = 0;
+   int fd[2];
+   if (pipe2(fd, O_CLOEXEC))
+      return;
+   pid_t pid = fork();
+   if (pid == 0) {
+      int nul = open("/dev/null", O_RDWR);
+      dup2(fd[1], 1);
+      if (nul >= 0) {
+         dup2(nul, 0);
+         dup2(nul, 2);
       }
-      free(text);
-      unlink(out);
-      unlink(log);
-      rmdir(tmpl);
-      free(out);
-      free(log);
+      char *argv[] = { (char *)ocloc, "--version", NULL };
+      execv(ocloc, argv);
+      _exit(127);
    }
-   free(tmpl);
-   return version;
+   close(fd[1]);
+   char text[256];
+   size_t len = 0;
+   ssize_t k;
+   while (pid > 0 && (k = read(fd[0], text + len, sizeof(text) - 1 - len)) != 0) {
+      if (k < 0 && errno == EINTR)
+         continue;
+      if (k < 0)
+         break;
+      len += (size_t)k;
+      if (len == sizeof(text) - 1) {
+         char rest[256]; /* drain, so that ocloc never blocks on a full pipe */
+         while (read(fd[0], rest, sizeof(rest)) > 0)
+            ;
+         break;
+      }
+   }
+   close(fd[0]);
+   int st;
+   if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+      return;
+   text[len] = 0;
+   size_t w = strcspn(text, " \t\r\n");
+   if (w && w < n && isdigit((unsigned char)text[0]))
+      memcpy(version, text, w), version[w] = 0;
 }
 
-/* ocloc 23 and later (IGC 2.x) print their kernels as text themselves;
- * ocloc 22.x leaves kernel heaps for iga64. */
-static bool ocloc_is_new(const char *ocloc)
+bool xe_isa_tools_find(xe_isa_tools *t, const char *ocloc, char **err)
 {
-   return atoi(ocloc_version(ocloc)) >= 23;
+   memset(t, 0, sizeof(*t));
+   if (!(t->ocloc = find_ocloc(ocloc))) {
+      *err = strdup("--isa-check needs ocloc (IGC), not found");
+      return false;
+   }
+   ocloc_version(t->ocloc, t->version, sizeof(t->version));
+   /* ocloc 23 and later (IGC 2.x) print their kernels as text themselves;
+    * ocloc 22.x leaves kernel heaps for iga64. */
+   t->gen2 = atoi(t->version) >= 23;
+   if (!t->gen2 && !(t->iga = find_tool("IGA64", "iga64"))) {
+      *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
+      xe_isa_tools_free(t);
+      return false;
+   }
+   return true;
 }
 
-char *xe_isa_judge(void)
+bool xe_isa_check_tools(const char *ocloc, char **err)
 {
-   char *o = find_ocloc(), *s;
-   if (!o)
-      return strdup("no ocloc");
-   const char *v = ocloc_version(o);
-   if (asprintf(&s, "ocloc %s (%s, IGC %s)", *v ? v : "22.x", o, ocloc_is_new(o) ? "2.x" : "1.0") < 0)
+   xe_isa_tools t;
+   if (!xe_isa_tools_find(&t, ocloc, err))
+      return false;
+   xe_isa_tools_free(&t);
+   return true;
+}
+
+void xe_isa_tools_free(xe_isa_tools *t)
+{
+   free(t->ocloc);
+   free(t->iga);
+   memset(t, 0, sizeof(*t));
+}
+
+char *xe_isa_judge(const xe_isa_tools *t)
+{
+   char *s;
+   if (asprintf(&s, "ocloc %s (%s, IGC %s)", *t->version ? t->version : "22.x", t->ocloc,
+                t->gen2 ? "2.x" : "1.0") < 0)
       abort();
-   free(o);
    return s;
 }
 
-bool xe_isa_check_tools(char **err)
+bool xe_isa_device_supported(const xe_isa_tools *t, enum xe_device d, char **err)
 {
-   char *o = find_ocloc(), *i = NULL;
-   bool ok = o != NULL;
-   if (!o)
-      *err = strdup("--isa-check needs ocloc (IGC), not found");
-   else if (!ocloc_is_new(o) && !(i = find_tool("IGA64", "iga64"))) {
-      *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
-      ok = false;
-   }
-   free(o);
-   free(i);
-   return ok;
+   if (t->gen2 || xe_device_iga_platform(d))
+      return true;
+   if (asprintf(err, "%s needs ocloc 26 (IGC 2.x); %s is ocloc 22.x (--ocloc=PATH picks another)",
+                xe_device_name(d), t->ocloc) < 0)
+      abort();
+   return false;
 }
 
 /* Runs argv with standard output to out (NULL: a log file), standard
  * error to the log; returns the exit status, -1 if it could not run. */
 static int run_tool(char *const argv[], const char *out, const char *log)
 {
-   pid_t pid = fork();
+   pid_t parent = getpid(), pid = fork();
    if (pid < 0)
       return -1;
    if (pid == 0) {
+      /* IGC does not outlive an xeopt killed under it (SIGTERM reaches
+       * xeopt alone), nor writes into a work directory removed then. */
+      if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+         _exit(127);
       int lf = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
       int of = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600) : lf;
       if (lf < 0 || of < 0)
@@ -188,29 +230,22 @@ void xe_isa_kernels_free(xe_isa_kernel *k, unsigned n)
    free(k);
 }
 
-/* The first regular file in dir whose name starts with prefix: what ocloc
- * compile wrote.  ocloc 22.x writes -output's name exactly under
- * -output_no_suffix; ocloc 26 appends ".bin" (or a device suffix) anyway. */
-static char *find_output(const char *dir, const char *prefix)
+/* The binary ocloc compile wrote for -output BIN -output_no_suffix:
+ * ocloc 22.x writes BIN exactly, ocloc 26 BIN.bin whatever
+ * -output_no_suffix says.  An exact name, never a pattern: beside it
+ * ocloc 22.x writes BIN.dbg for a module with debug information (clang
+ * -g), which ocloc disasm cannot read (it crashes).  NULL when that file
+ * is not there. */
+static char *compiled_binary(const xe_isa_tools *t, const char *bin0)
 {
-   DIR *d = opendir(dir);
-   char *found = NULL;
-   struct dirent *de;
-   while (d && !found && (de = readdir(d))) {
-      struct stat st;
-      char *p;
-      if (strncmp(de->d_name, prefix, strlen(prefix)))
-         continue;
-      if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
-         abort();
-      if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-         found = p;
-      else
-         free(p);
-   }
-   if (d)
-      closedir(d);
-   return found;
+   char *p;
+   struct stat st;
+   if (asprintf(&p, t->gen2 ? "%s.bin" : "%s", bin0) < 0)
+      abort();
+   if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+      return p;
+   free(p);
+   return NULL;
 }
 
 /* IGC 2.x's own estimates: numCycles per kernel and SIMD width, from the
@@ -286,27 +321,19 @@ static unsigned igc_cycles(const igc_stat *v, unsigned n, const char *kernel, un
    return best;
 }
 
-bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, xe_isa_kernel **out,
-                          unsigned *nout, char **err)
+bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device d, const char *work,
+                          xe_isa_kernel **out, unsigned *nout, char **err)
 {
    *out = NULL;
    *nout = 0;
-   char *ocloc = find_ocloc(), *iga = NULL;
+   char *ocloc = t->ocloc, *iga = t->iga;
    char *cdir = NULL, *bin0 = NULL, *bin = NULL, *dump = NULL, *log = NULL, *igcdir = NULL,
         *igcopts = NULL;
    bool ok = false;
-   if (!ocloc) {
-      xe_isa_check_tools(err);
-      goto done;
-   }
-   bool gen2 = ocloc_is_new(ocloc);
+   bool gen2 = t->gen2;
    const char *dev = xe_device_name(d);
-   if (!gen2 && !xe_device_iga_platform(d)) {
-      if (asprintf(err, "%s needs ocloc 26 (IGC 2.x); %s is ocloc 22.x (--ocloc=PATH picks another)", dev,
-                   ocloc) < 0)
-         abort();
+   if (!xe_isa_device_supported(t, d, err))
       goto done;
-   }
    if (asprintf(&cdir, "%s/%s.c", work, dev) < 0 || asprintf(&bin0, "%s/bin", cdir) < 0 ||
        asprintf(&dump, "%s/%s.dump", work, dev) < 0 || asprintf(&log, "%s/%s.log", work, dev) < 0 ||
        asprintf(&igcdir, "%s/%s.igc", work, dev) < 0 ||
@@ -326,11 +353,16 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
    /* IGC 2.x: its per-kernel statistics (numCycles) and cost info too. */
    char *cargv[] = { ocloc, "compile", "-spirv_input", "-file", (char *)spv, "-device", (char *)dev,
                      "-output", bin0, "-output_no_suffix", "-q", gen2 ? "-options" : NULL, igcopts, NULL };
-   if (run_tool(cargv, NULL, log) != 0 || !(bin = find_output(cdir, "bin"))) {
+   if (run_tool(cargv, NULL, log) != 0) {
       char *l = slurp(log);
       if (asprintf(err, "ocloc compile for %s failed: %s", dev, l ? l : "") < 0)
          abort();
       free(l);
+      goto done;
+   }
+   if (!(bin = compiled_binary(t, bin0))) {
+      if (asprintf(err, "ocloc compile for %s wrote no %s%s", dev, bin0, gen2 ? ".bin" : "") < 0)
+         abort();
       goto done;
    }
    char *dargv[] = { ocloc, "disasm", "-file", bin, "-dump", dump, "-device", (char *)dev, NULL };
@@ -358,7 +390,7 @@ bool xe_isa_module_counts(const char *spv, enum xe_device d, const char *work, x
       if (len > sl && !strcmp(de->d_name + len - sl, suffix)) {
          heaps = true;
          const char *plat = xe_device_iga_platform(d);
-         if (!iga && !(iga = find_tool("IGA64", "iga64"))) {
+         if (!iga) {
             *err = strdup("--isa-check needs iga64 (Intel Graphics Assembler), not found");
             ok = false;
             break;
@@ -445,8 +477,6 @@ done:
       *out = NULL;
       *nout = 0;
    }
-   free(ocloc);
-   free(iga);
    free(cdir);
    free(bin0);
    free(bin);

@@ -71,7 +71,7 @@ bool xe_pipeline_check(const xe_options *o, char **err)
       }
    }
    /* IGC in the loop needs IGC (isa_check.c). */
-   if (o->isa_check && !xe_isa_check_tools(err))
+   if (o->isa_check && !xe_isa_check_tools(o->ocloc, err))
       return false;
    return true;
 }

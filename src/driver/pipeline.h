@@ -21,6 +21,10 @@ typedef struct xe_pipeline_hooks {
     * the manifest so that the JSON is printed once and never parsed back
     * (xeopt_result_manifest_json has it then; the C API leaves it out). */
    const char *manifest_module;
+   /* When set, the directory --isa-check works in (the command line's,
+    * which it removes, also on SIGINT and SIGTERM); else a new one in
+    * $TMPDIR, removed at the end. */
+   const char *isa_workdir;
 } xe_pipeline_hooks;
 
 enum xe_status {

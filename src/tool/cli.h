@@ -29,6 +29,13 @@ void *xe_read_file(const char *path, size_t *n, char **err);
  * Returns 0, or 1 with *err set. */
 int xe_write_file_atomic(const char *path, const void *data, size_t n, char **err);
 
+/* --isa-check's work directory ($TMPDIR/xeopt-isa.XXXXXX, malloc'd; NULL
+ * when it cannot be made), removed by a handler of SIGINT, SIGTERM and
+ * SIGHUP (src/tool/workdir.c) should one come before
+ * xe_cli_isa_workdir_remove, which removes it and frees dir. */
+char *xe_cli_isa_workdir(void);
+void xe_cli_isa_workdir_remove(char *dir);
+
 /* `xeopt run ...`: the interpreter's command (exec/). */
 int xe_cmd_run(int argc, char **argv);
 

@@ -386,7 +386,12 @@ static int run(cli *c)
       c->hooks.report = cJSON_CreateObject();
    char *mpath = manifest_path(c);
    c->hooks.manifest_module = mpath ? module_ref(c->out, mpath) : NULL;
+   /* --isa-check's files go where a signal handler can remove them. */
+   char *isa_dir = c->opt.isa_check ? xe_cli_isa_workdir() : NULL;
+   c->hooks.isa_workdir = isa_dir;
    xeopt_result *r = xe_optimize_ex(&c->opt, bytes, size, &c->hooks);
+   xe_cli_isa_workdir_remove(isa_dir);
+   c->hooks.isa_workdir = NULL;
    if (!c->report || !html_name(c->report)) {   /* the page shows the input's lines */
       free(bytes);
       bytes = NULL;
