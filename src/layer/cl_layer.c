@@ -340,7 +340,16 @@ link_program(cl_context ctx, cl_uint ndev, const cl_device_id *devices, const ch
    }
    free(with);
    free(stood_in);
-   return xl_next->clLinkProgram(ctx, ndev, devices, options, n, inputs, notify, user_data, errcode);
+   cl_int err = CL_SUCCESS;
+   cl_program out = xl_next->clLinkProgram(ctx, ndev, devices, options, n, inputs, notify, user_data, &err);
+   if (errcode)
+      *errcode = err;
+   for (cl_uint i = 0; out && err == CL_SUCCESS && !notify && inputs && i < n; i++) {
+      xl_cl_program *e = find_program(inputs[i]);
+      if (e)
+         xl_record_kernels(core, e, out);
+   }
+   return out;
 }
 
 /* Queries that depend on the build go to the shadow. */
