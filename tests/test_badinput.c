@@ -546,6 +546,97 @@ START_TEST(output_not_a_regular_file)
 }
 END_TEST
 
+/* Runs xeopt ARGS in dir; expects exit 1 and exactly "xeopt: error: MSG"
+ * on stderr. */
+static void expect_in(const char *dir, const char *args, const char *msg)
+{
+   char *err = NULL, *want;
+   int rc = tu_sh(NULL, &err, "cd '%s' && %s %s", dir, tu_xeopt(), args);
+   if (asprintf(&want, "xeopt: error: %s\n", msg) < 0)
+      abort();
+   ck_assert_msg(rc == 1, "'%s': exit %d (%s)", args, rc, err);
+   ck_assert_str_eq(err, want);
+   free(want);
+   free(err);
+}
+
+/* Fails unless the shell condition holds in dir. */
+static void check_in(const char *dir, const char *cond)
+{
+   char *out = NULL;
+   int rc = tu_sh(&out, NULL, "cd '%s' && { %s; } 2>&1; r=$?; ls -lA; exit $r", dir, cond);
+   ck_assert_msg(rc == 0, "does not hold: %s\n%s", cond, out);
+   free(out);
+}
+
+/* The module, manifest and report of a run are written as a set: an
+ * output that cannot be written stops them all before any is replaced
+ * (xeopt once replaced c.spv with the guard-free module, then failed on the
+ * manifest).  A read-only file or directory is not written into, even as
+ * root; a symbolic link's target is replaced and the link stays; a file
+ * keeps its mode; no temporary file is left. */
+START_TEST(outputs_written_as_a_set)
+{
+   char *name, *dir;
+   if (asprintf(&name, "outputs-%d", (int)getpid()) < 0)
+      abort();
+   dir = tu_tmp(name);
+   char *in = tu_src("testdata/spv/padding_copy.spv");
+   tu_sh(NULL, NULL, "rm -rf '%s' && mkdir -p '%s' && cd '%s' && cp '%s' in.spv && "
+         "printf OLD > c.spv && chmod 640 c.spv", dir, dir, dir, in);
+   const char *old = "test \"$(cat c.spv)\" = OLD && test \"$(stat -c %a c.spv)\" = 640";
+   expect_in(dir, "--assume-padded --manifest=missing/m.json in.spv -o c.spv",
+             "missing/m.json: cannot create a file in missing: No such file or directory");
+   check_in(dir, old);
+   expect_in(dir, "--assume-padded --report=missing/r.html in.spv -o c.spv",
+             "missing/r.html: cannot create a file in missing: No such file or directory");
+   check_in(dir, old);
+   check_in(dir, "test ! -e c.json");
+   /* A read-only manifest stops the module too; then a read-only module. */
+   check_in(dir, "printf RO > c.json && chmod 444 c.json");
+   expect_in(dir, "--assume-padded in.spv -o c.spv",
+             "c.json: is read-only: not replaced (make it writable, or remove it)");
+   check_in(dir, old);
+   check_in(dir, "test \"$(cat c.json)\" = RO && test \"$(stat -c %a c.json)\" = 444 && rm -f c.json");
+   check_in(dir, "chmod 444 c.spv");
+   expect_in(dir, "in.spv -o c.spv", "c.spv: is read-only: not replaced (make it writable, or remove it)");
+   check_in(dir, "test \"$(cat c.spv)\" = OLD && test \"$(stat -c %a c.spv)\" = 444 && chmod 640 c.spv");
+   check_in(dir, "mkdir ro && chmod 555 ro");
+   expect_in(dir, "--assume-padded --manifest=ro/m.json in.spv -o c.spv",
+             "ro/m.json: cannot create a file in ro: Permission denied");
+   check_in(dir, old);
+   /* Nothing failed so far that left a temporary file. */
+   check_in(dir, "test \"$(ls -A | tr '\\n' ' ')\" = 'c.spv in.spv ro '");
+   /* Success: the existing file keeps its mode; a link stays a link and
+    * its target (mode 600) is replaced. */
+   ck_assert_int_eq(tu_sh(NULL, NULL, "cd '%s' && %s --assume-padded in.spv -o c.spv", dir,
+                          tu_xeopt()), 0);
+   check_in(dir, "test \"$(stat -c %a c.spv)\" = 640 && test -s c.json && ! cmp -s c.spv in.spv");
+   check_in(dir, "mkdir t && printf OLD > t/k.spv && chmod 600 t/k.spv && ln -s t/k.spv k.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "cd '%s' && %s --assume-padded in.spv -o k.spv", dir,
+                          tu_xeopt()), 0);
+   check_in(dir, "test -L k.spv && test \"$(readlink k.spv)\" = t/k.spv && cmp -s t/k.spv c.spv && "
+                 "test \"$(stat -c %a t/k.spv)\" = 600 && test -z \"$(ls -A t | grep -v '^k.spv$')\"");
+   tu_sh(NULL, NULL, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
+   free(in);
+   free(dir);
+   free(name);
+}
+END_TEST
+
+/* A failed write to standard output blames the output, not the input. */
+START_TEST(stdout_error_blames_output)
+{
+   char *p = path_of("full"), *err = NULL;
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, &err, "%s -O0 '%s' -o - > /dev/full", tu_xeopt(), p);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_str_eq(err, "xeopt: error: <stdout>: cannot write: No space left on device\n");
+   free(err);
+   free(p);
+}
+END_TEST
+
 START_TEST(huge_bound_small_memory)
 {
    /* A valid module may declare a bound far above its ids (here 2^26 for
@@ -669,6 +760,8 @@ int main(void)
    tcase_add_test(tc, report_pass_changed);
    tcase_add_test(tc, output_not_a_regular_file);
    tcase_add_test(tc, file_size_limit);
+   tcase_add_test(tc, outputs_written_as_a_set);
+   tcase_add_test(tc, stdout_error_blames_output);
    tcase_add_test(tc, huge_bound_small_memory);
    tcase_add_test(tc, simplify_cfg_load_outside_block);
    suite_add_tcase(s, tc);
