@@ -336,6 +336,10 @@ static void expect_usage(const char *args, const char *msg)
    free(err);
 }
 
+#define PASS_LIST "canonicalize, generic-address, simplify-cfg, padding, block-io, " \
+                  "subgroup-versioning, loop-spec-constants, private-arrays, interface-vars, " \
+                  "block-order"
+
 START_TEST(usage_errors)
 {
    char *p = path_of("good");
@@ -353,7 +357,11 @@ START_TEST(usage_errors)
    free(args);
    if (asprintf(&args, "--passes=nope '%s' -o /dev/null", p) < 0)
       abort();
-   expect_usage(args, "unknown pass 'nope' (see --list-passes)");
+   expect_usage(args, "unknown pass 'nope' (the passes: " PASS_LIST ")");
+   free(args);
+   if (asprintf(&args, "--print-after=foo '%s' -o /dev/null", p) < 0)
+      abort();
+   expect_usage(args, "option --print-after: unknown pass 'foo' (the passes: " PASS_LIST ")");
    free(args);
    free(p);
 }
@@ -391,6 +399,33 @@ START_TEST(launch_option_errors)
       expect_usage(args, cases[k].msg);
       free(args);
    }
+   /* Promises: malformed values, and kernels the module does not have
+    * (they were once ignored: each of these exited 0). */
+   static const struct { const char *opts, *msg; } promises[] = {
+      { "--specialize=foo", "option --specialize: 'foo' is not KERNEL:ARG=VALUE" },
+      { "--specialize=k:=3", "option --specialize: 'k:=3' is not KERNEL:ARG=VALUE" },
+      { "--specialize=k:n=", "option --specialize: 'k:n=' is not KERNEL:ARG=VALUE" },
+      { "--specialize=k:n=ten", "option --specialize=k:n=ten: 'ten' is not an integer" },
+      { "--assume-padded=", "option --assume-padded=: an empty kernel name (give --assume-padded "
+                            "for every kernel, or --assume-padded=K1,K2)" },
+      { "--assume-padded=k,", "option --assume-padded=k,: an empty kernel name (give "
+                              "--assume-padded for every kernel, or --assume-padded=K1,K2)" },
+   };
+   for (unsigned k = 0; k < sizeof(promises) / sizeof(promises[0]); k++) {
+      char *args;
+      if (asprintf(&args, "%s '%s' -o /dev/null", promises[k].opts, p) < 0)
+         abort();
+      expect_usage(args, promises[k].msg);
+      free(args);
+   }
+   static const struct { const char *opts, *msg; } unknown[] = {
+      { "--assume-padded=k,kk", "option --assume-padded=k,kk: the module has no kernel 'kk' (its kernels: k)" },
+      { "--local-size=x:16", "option --local-size=x:16: the module has no kernel 'x' (its kernels: k)" },
+      { "--subgroup-size=K:16", "option --subgroup-size=K:16: the module has no kernel 'K' (its kernels: k)" },
+      { "--specialize=kk:n=3", "option --specialize=kk:n=3: the module has no kernel 'kk' (its kernels: k)" },
+   };
+   for (unsigned k = 0; k < sizeof(unknown) / sizeof(unknown[0]); k++)
+      expect(p, unknown[k].opts, 1, unknown[k].msg);
    /* Good values, for every kernel and for one, pass. */
    int rc = tu_sh(NULL, NULL, "%s --subgroup-size=8 --subgroup-size=k:32 --local-size=1024 "
                   "--local-size=k:16,2,1 '%s' -o /dev/null", tu_xeopt(), p);

@@ -199,6 +199,13 @@ static int parse_args(cli *c, int argc, char **argv)
       return 1;
    }
    char *err = NULL;
+   const char *pa = c->hooks.print_after;
+   if (pa && strcmp(pa, "all") && !xe_pass_find(pa)) {
+      err = xe_unknown_pass(pa);
+      xe_error(NULL, "option --print-after: %s", err);
+      free(err);
+      return 1;
+   }
    if (!xe_pipeline_check(&c->opt, &err)) {
       xe_error(NULL, "%s", err);
       free(err);
