@@ -131,6 +131,10 @@ START_TEST(header_errors)
    expect_words("bound0", w, NGOOD, "id bound is 0, but every module defines ids");
    w[3] = 4000000000u;
    expect_words("bound4g", w, NGOOD, "id bound 4000000000 is too large (xeopt accepts up to 67108864)");
+   /* A valid header and nothing else: an error, not a silent pass. */
+   w[3] = good[3];
+   expect_words("header_only", w, 5, "a header and no instructions: not a module of kernels (it "
+                                     "needs at least OpMemoryModel and an OpEntryPoint)");
    free(w);
 }
 END_TEST
