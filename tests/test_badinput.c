@@ -676,6 +676,37 @@ START_TEST(stdout_error_blames_output)
 }
 END_TEST
 
+/* With -o - and no --manifest the manifest is lost: a warning says so
+ * when the host must do something, and only then.  Plain -O2's
+ * loop-spec-constants makes constants whose defaults keep the input's
+ * behaviour: the host may set them, need not (docs/manifest.md), so no
+ * warning (there was one, against README's "Without opt-ins the host needs
+ * to do nothing"). */
+START_TEST(stdout_manifest_warning)
+{
+   static const char *warning = "xeopt: warning: the host must do what this module's manifest "
+                                "says, but the output is standard output: give --manifest=FILE "
+                                "to keep the manifest\n";
+   static const struct { const char *args, *input; bool warns; } cases[] = {
+      { "-O2", "loop_spec_constants_sum", false },
+      { "-O2 --specialize=sum:inner=16", "loop_spec_constants_sum", true },
+      { "-O2 --assume-padded", "padding_copy", true },
+   };
+   for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+      char *rel, *in, *err = NULL;
+      if (asprintf(&rel, "testdata/spv/%s.spv", cases[k].input) < 0)
+         abort();
+      in = tu_src(rel);
+      int rc = tu_sh(NULL, &err, "%s %s '%s' -o - > /dev/null", tu_xeopt(), cases[k].args, in);
+      ck_assert_int_eq(rc, 0);
+      ck_assert_str_eq(err, cases[k].warns ? warning : "");
+      free(err);
+      free(in);
+      free(rel);
+   }
+}
+END_TEST
+
 START_TEST(huge_bound_small_memory)
 {
    /* A valid module may declare a bound far above its ids (here 2^26 for
@@ -801,6 +832,7 @@ int main(void)
    tcase_add_test(tc, file_size_limit);
    tcase_add_test(tc, outputs_written_as_a_set);
    tcase_add_test(tc, stdout_error_blames_output);
+   tcase_add_test(tc, stdout_manifest_warning);
    tcase_add_test(tc, huge_bound_small_memory);
    tcase_add_test(tc, simplify_cfg_load_outside_block);
    suite_add_tcase(s, tc);

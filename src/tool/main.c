@@ -67,7 +67,7 @@ static const char *usage_text =
    "                           `xeopt run --launch` JSON; implies --verify)\n"
    "  --manifest=FILE          host-contract manifest (default: OUTPUT with .spv\n"
    "                           replaced by .json; written only when a pass changed\n"
-   "                           what the host must do)\n"
+   "                           what the host must or may do)\n"
    "  --remarks                print what each pass did and why it skipped candidates\n"
    "  --report=FILE            write remarks and pass statistics as JSON, or as a\n"
    "                           page to view when FILE ends in .html (docs/report.md)\n"
@@ -265,6 +265,29 @@ static char *manifest_path(const cli *c)
           : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
 }
 
+/* Does the manifest ask anything of the host?  Every section does but
+ * spec_constants with its flags false by default: then the module computes
+ * what the input did, and the host may set the constants or ignore them
+ * (docs/manifest.md). */
+static bool host_must_act(const char *json)
+{
+   cJSON *j = cJSON_Parse(json);
+   bool must = false;
+   const cJSON *k, *sec, *e;
+   cJSON_ArrayForEach(k, cJSON_GetObjectItem(j, "kernels")) {
+      cJSON_ArrayForEach(sec, k) {
+         if (strcmp(sec->string, "spec_constants")) {
+            must = true;
+            continue;
+         }
+         cJSON_ArrayForEach(e, sec)
+            must |= !cJSON_IsFalse(cJSON_GetObjectItem(e, "flag_default"));
+      }
+   }
+   cJSON_Delete(j);
+   return must;
+}
+
 /* When this run changed no contract, a manifest left where it would go by
  * an earlier run (other options, say) describes another module: a host
  * that read it would pad or specialize for nothing, so it goes.  Only our
@@ -364,9 +387,9 @@ static int write_outputs(const cli *c, const xeopt_result *r, const void *in, si
    for (unsigned k = 0; k < n; k++)
       xe_output_discard(&out[k]);
    free(err);
-   if (!rc && json && !mpath && !c->quiet)
-      xe_warning(NULL, "passes changed the host contract but the output is standard "
-                       "output: give --manifest=FILE to keep the manifest");
+   if (!rc && json && !mpath && !c->quiet && host_must_act(json))
+      xe_warning(NULL, "the host must do what this module's manifest says, but the output is "
+                       "standard output: give --manifest=FILE to keep the manifest");
    else if (!rc && !json)
       remove_stale_manifest(c, mpath);
    free(manifest);
