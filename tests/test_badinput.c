@@ -438,6 +438,23 @@ START_TEST(launch_option_errors)
 }
 END_TEST
 
+/* --verify's success is a note, not a warning (nothing is wrong). */
+START_TEST(verify_success_is_a_note)
+{
+   char *p = path_of("verified"), *o = path_of("verified-out"), *err = NULL, *want;
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, &err, "%s --verify '%s' -o '%s'", tu_xeopt(), p, o);
+   ck_assert_int_eq(rc, 0);
+   if (asprintf(&want, "xeopt: note: %s: verify: kernel k: 3 of 3 launches verified\n", p) < 0)
+      abort();
+   ck_assert_str_eq(err, want);
+   free(want);
+   free(err);
+   free(o);
+   free(p);
+}
+END_TEST
+
 START_TEST(output_equal_to_input)
 {
    char *p = path_of("inplace"), *q = path_of("inplace-copy");
@@ -825,6 +842,7 @@ int main(void)
    tcase_add_test(tc, file_errors);
    tcase_add_test(tc, usage_errors);
    tcase_add_test(tc, launch_option_errors);
+   tcase_add_test(tc, verify_success_is_a_note);
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
    tcase_add_test(tc, report_pass_changed);

@@ -247,12 +247,20 @@ static void print_remarks(const xe_remarks *r)
    }
 }
 
+/* The result's warning lines; --verify's notes among them (how many
+ * launches verified, which were skipped: the library has no other
+ * channel) are printed as notes, not warnings. */
 static void print_warnings(const char *file, const char *lines)
 {
+   static const char verify_note[] = "verify: note: ";
    while (*lines) {
       const char *e = strchr(lines, '\n');
       int n = e ? (int)(e - lines) : (int)strlen(lines);
-      xe_warning(file, "%.*s", n, lines);
+      int v = (int)sizeof verify_note - 1;
+      if (n > v && !strncmp(lines, verify_note, (size_t)v))
+         xe_note(file, "verify: %.*s", n - v, lines + v);
+      else
+         xe_warning(file, "%.*s", n, lines);
       lines += n + (e != NULL);
    }
 }
