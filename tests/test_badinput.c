@@ -131,6 +131,10 @@ START_TEST(header_errors)
    expect_words("bound0", w, NGOOD, "id bound is 0, but every module defines ids");
    w[3] = 4000000000u;
    expect_words("bound4g", w, NGOOD, "id bound 4000000000 is too large (xeopt accepts up to 67108864)");
+   /* A valid header and nothing else: an error, not a silent pass. */
+   w[3] = good[3];
+   expect_words("header_only", w, 5, "a header and no instructions: not a module of kernels (it "
+                                     "needs at least OpMemoryModel and an OpEntryPoint)");
    free(w);
 }
 END_TEST
@@ -336,6 +340,10 @@ static void expect_usage(const char *args, const char *msg)
    free(err);
 }
 
+#define PASS_LIST "canonicalize, generic-address, simplify-cfg, padding, block-io, " \
+                  "subgroup-versioning, loop-spec-constants, private-arrays, interface-vars, " \
+                  "block-order"
+
 START_TEST(usage_errors)
 {
    char *p = path_of("good");
@@ -353,7 +361,11 @@ START_TEST(usage_errors)
    free(args);
    if (asprintf(&args, "--passes=nope '%s' -o /dev/null", p) < 0)
       abort();
-   expect_usage(args, "unknown pass 'nope' (see --list-passes)");
+   expect_usage(args, "unknown pass 'nope' (the passes: " PASS_LIST ")");
+   free(args);
+   if (asprintf(&args, "--print-after=foo '%s' -o /dev/null", p) < 0)
+      abort();
+   expect_usage(args, "option --print-after: unknown pass 'foo' (the passes: " PASS_LIST ")");
    free(args);
    free(p);
 }
@@ -391,10 +403,54 @@ START_TEST(launch_option_errors)
       expect_usage(args, cases[k].msg);
       free(args);
    }
+   /* Promises: malformed values, and kernels the module does not have
+    * (they were once ignored: each of these exited 0). */
+   static const struct { const char *opts, *msg; } promises[] = {
+      { "--specialize=foo", "option --specialize: 'foo' is not KERNEL:ARG=VALUE" },
+      { "--specialize=k:=3", "option --specialize: 'k:=3' is not KERNEL:ARG=VALUE" },
+      { "--specialize=k:n=", "option --specialize: 'k:n=' is not KERNEL:ARG=VALUE" },
+      { "--specialize=k:n=ten", "option --specialize=k:n=ten: 'ten' is not an integer" },
+      { "--assume-padded=", "option --assume-padded=: an empty kernel name (give --assume-padded "
+                            "for every kernel, or --assume-padded=K1,K2)" },
+      { "--assume-padded=k,", "option --assume-padded=k,: an empty kernel name (give "
+                              "--assume-padded for every kernel, or --assume-padded=K1,K2)" },
+   };
+   for (unsigned k = 0; k < sizeof(promises) / sizeof(promises[0]); k++) {
+      char *args;
+      if (asprintf(&args, "%s '%s' -o /dev/null", promises[k].opts, p) < 0)
+         abort();
+      expect_usage(args, promises[k].msg);
+      free(args);
+   }
+   static const struct { const char *opts, *msg; } unknown[] = {
+      { "--assume-padded=k,kk", "option --assume-padded=k,kk: the module has no kernel 'kk' (its kernels: k)" },
+      { "--local-size=x:16", "option --local-size=x:16: the module has no kernel 'x' (its kernels: k)" },
+      { "--subgroup-size=K:16", "option --subgroup-size=K:16: the module has no kernel 'K' (its kernels: k)" },
+      { "--specialize=kk:n=3", "option --specialize=kk:n=3: the module has no kernel 'kk' (its kernels: k)" },
+   };
+   for (unsigned k = 0; k < sizeof(unknown) / sizeof(unknown[0]); k++)
+      expect(p, unknown[k].opts, 1, unknown[k].msg);
    /* Good values, for every kernel and for one, pass. */
    int rc = tu_sh(NULL, NULL, "%s --subgroup-size=8 --subgroup-size=k:32 --local-size=1024 "
                   "--local-size=k:16,2,1 '%s' -o /dev/null", tu_xeopt(), p);
    ck_assert_int_eq(rc, 0);
+   free(p);
+}
+END_TEST
+
+/* --verify's success is a note, not a warning (nothing is wrong). */
+START_TEST(verify_success_is_a_note)
+{
+   char *p = path_of("verified"), *o = path_of("verified-out"), *err = NULL, *want;
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, &err, "%s --verify '%s' -o '%s'", tu_xeopt(), p, o);
+   ck_assert_int_eq(rc, 0);
+   if (asprintf(&want, "xeopt: note: %s: verify: kernel k: 3 of 3 launches verified\n", p) < 0)
+      abort();
+   ck_assert_str_eq(err, want);
+   free(want);
+   free(err);
+   free(o);
    free(p);
 }
 END_TEST
@@ -546,6 +602,128 @@ START_TEST(output_not_a_regular_file)
 }
 END_TEST
 
+/* Runs xeopt ARGS in dir; expects exit 1 and exactly "xeopt: error: MSG"
+ * on stderr. */
+static void expect_in(const char *dir, const char *args, const char *msg)
+{
+   char *err = NULL, *want;
+   int rc = tu_sh(NULL, &err, "cd '%s' && %s %s", dir, tu_xeopt(), args);
+   if (asprintf(&want, "xeopt: error: %s\n", msg) < 0)
+      abort();
+   ck_assert_msg(rc == 1, "'%s': exit %d (%s)", args, rc, err);
+   ck_assert_str_eq(err, want);
+   free(want);
+   free(err);
+}
+
+/* Fails unless the shell condition holds in dir. */
+static void check_in(const char *dir, const char *cond)
+{
+   char *out = NULL;
+   int rc = tu_sh(&out, NULL, "cd '%s' && { %s; } 2>&1; r=$?; ls -lA; exit $r", dir, cond);
+   ck_assert_msg(rc == 0, "does not hold: %s\n%s", cond, out);
+   free(out);
+}
+
+/* The module, manifest and report of a run are written as a set: an
+ * output that cannot be written stops them all before any is replaced
+ * (xeopt once replaced c.spv with the guard-free module, then failed on the
+ * manifest).  A read-only file or directory is not written into, even as
+ * root; a symbolic link's target is replaced and the link stays; a file
+ * keeps its mode; no temporary file is left. */
+START_TEST(outputs_written_as_a_set)
+{
+   char *name, *dir;
+   if (asprintf(&name, "outputs-%d", (int)getpid()) < 0)
+      abort();
+   dir = tu_tmp(name);
+   char *in = tu_src("testdata/spv/padding_copy.spv");
+   tu_sh(NULL, NULL, "rm -rf '%s' && mkdir -p '%s' && cd '%s' && cp '%s' in.spv && "
+         "printf OLD > c.spv && chmod 640 c.spv", dir, dir, dir, in);
+   const char *old = "test \"$(cat c.spv)\" = OLD && test \"$(stat -c %a c.spv)\" = 640";
+   expect_in(dir, "--assume-padded --manifest=missing/m.json in.spv -o c.spv",
+             "missing/m.json: cannot create a file in missing: No such file or directory");
+   check_in(dir, old);
+   expect_in(dir, "--assume-padded --report=missing/r.html in.spv -o c.spv",
+             "missing/r.html: cannot create a file in missing: No such file or directory");
+   check_in(dir, old);
+   check_in(dir, "test ! -e c.json");
+   /* A read-only manifest stops the module too; then a read-only module. */
+   check_in(dir, "printf RO > c.json && chmod 444 c.json");
+   expect_in(dir, "--assume-padded in.spv -o c.spv",
+             "c.json: is read-only: not replaced (make it writable, or remove it)");
+   check_in(dir, old);
+   check_in(dir, "test \"$(cat c.json)\" = RO && test \"$(stat -c %a c.json)\" = 444 && rm -f c.json");
+   check_in(dir, "chmod 444 c.spv");
+   expect_in(dir, "in.spv -o c.spv", "c.spv: is read-only: not replaced (make it writable, or remove it)");
+   check_in(dir, "test \"$(cat c.spv)\" = OLD && test \"$(stat -c %a c.spv)\" = 444 && chmod 640 c.spv");
+   check_in(dir, "mkdir ro && chmod 555 ro");
+   expect_in(dir, "--assume-padded --manifest=ro/m.json in.spv -o c.spv",
+             "ro/m.json: cannot create a file in ro: Permission denied");
+   check_in(dir, old);
+   /* Nothing failed so far that left a temporary file. */
+   check_in(dir, "test \"$(ls -A | tr '\\n' ' ')\" = 'c.spv in.spv ro '");
+   /* Success: the existing file keeps its mode; a link stays a link and
+    * its target (mode 600) is replaced. */
+   ck_assert_int_eq(tu_sh(NULL, NULL, "cd '%s' && %s --assume-padded in.spv -o c.spv", dir,
+                          tu_xeopt()), 0);
+   check_in(dir, "test \"$(stat -c %a c.spv)\" = 640 && test -s c.json && ! cmp -s c.spv in.spv");
+   check_in(dir, "mkdir t && printf OLD > t/k.spv && chmod 600 t/k.spv && ln -s t/k.spv k.spv");
+   ck_assert_int_eq(tu_sh(NULL, NULL, "cd '%s' && %s --assume-padded in.spv -o k.spv", dir,
+                          tu_xeopt()), 0);
+   check_in(dir, "test -L k.spv && test \"$(readlink k.spv)\" = t/k.spv && cmp -s t/k.spv c.spv && "
+                 "test \"$(stat -c %a t/k.spv)\" = 600 && test -z \"$(ls -A t | grep -v '^k.spv$')\"");
+   tu_sh(NULL, NULL, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
+   free(in);
+   free(dir);
+   free(name);
+}
+END_TEST
+
+/* A failed write to standard output blames the output, not the input. */
+START_TEST(stdout_error_blames_output)
+{
+   char *p = path_of("full"), *err = NULL;
+   tu_write(p, good, sizeof(good));
+   int rc = tu_sh(NULL, &err, "%s -O0 '%s' -o - > /dev/full", tu_xeopt(), p);
+   ck_assert_int_eq(rc, 1);
+   ck_assert_str_eq(err, "xeopt: error: <stdout>: cannot write: No space left on device\n");
+   free(err);
+   free(p);
+}
+END_TEST
+
+/* With -o - and no --manifest the manifest is lost: a warning says so
+ * when the host must do something, and only then.  Plain -O2's
+ * loop-spec-constants makes constants whose defaults keep the input's
+ * behaviour: the host may set them, need not (docs/manifest.md), so no
+ * warning (there was one, against README's "Without opt-ins the host needs
+ * to do nothing"). */
+START_TEST(stdout_manifest_warning)
+{
+   static const char *warning = "xeopt: warning: the host must do what this module's manifest "
+                                "says, but the output is standard output: give --manifest=FILE "
+                                "to keep the manifest\n";
+   static const struct { const char *args, *input; bool warns; } cases[] = {
+      { "-O2", "loop_spec_constants_sum", false },
+      { "-O2 --specialize=sum:inner=16", "loop_spec_constants_sum", true },
+      { "-O2 --assume-padded", "padding_copy", true },
+   };
+   for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+      char *rel, *in, *err = NULL;
+      if (asprintf(&rel, "testdata/spv/%s.spv", cases[k].input) < 0)
+         abort();
+      in = tu_src(rel);
+      int rc = tu_sh(NULL, &err, "%s %s '%s' -o - > /dev/null", tu_xeopt(), cases[k].args, in);
+      ck_assert_int_eq(rc, 0);
+      ck_assert_str_eq(err, cases[k].warns ? warning : "");
+      free(err);
+      free(in);
+      free(rel);
+   }
+}
+END_TEST
+
 START_TEST(huge_bound_small_memory)
 {
    /* A valid module may declare a bound far above its ids (here 2^26 for
@@ -664,11 +842,15 @@ int main(void)
    tcase_add_test(tc, file_errors);
    tcase_add_test(tc, usage_errors);
    tcase_add_test(tc, launch_option_errors);
+   tcase_add_test(tc, verify_success_is_a_note);
    tcase_add_test(tc, output_equal_to_input);
    tcase_add_test(tc, stdin_stdout);
    tcase_add_test(tc, report_pass_changed);
    tcase_add_test(tc, output_not_a_regular_file);
    tcase_add_test(tc, file_size_limit);
+   tcase_add_test(tc, outputs_written_as_a_set);
+   tcase_add_test(tc, stdout_error_blames_output);
+   tcase_add_test(tc, stdout_manifest_warning);
    tcase_add_test(tc, huge_bound_small_memory);
    tcase_add_test(tc, simplify_cfg_load_outside_block);
    suite_add_tcase(s, tc);

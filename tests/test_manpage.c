@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,21 @@ START_TEST(help_matches_man_page)
          found |= !strcmp(a[k], b[j]);
       ck_assert_msg(found, "the man page names %s, --help does not", b[j]);
    }
+   /* And the file name endings --help gives meaning (".spv", ".json",
+    * ".html": the man page once left --report's .html page out). */
+   int endings = 0;
+   for (const char *p = strstr(help, " ."); p; p = strstr(p + 1, " .")) {
+      size_t n = 2;
+      while (p[n] >= 'a' && p[n] <= 'z')
+         n++;
+      if (n == 2)
+         continue;
+      char word[16];
+      snprintf(word, sizeof word, "%.*s", (int)(n - 1), p + 1);
+      ck_assert_msg(strstr(man, word), "--help names %s files, the man page does not", word);
+      endings++;
+   }
+   ck_assert_int_ge(endings, 3);
    free(help);
    free(path);
    free(roff);

@@ -2,6 +2,7 @@
  * Options and the helpers passes use to read per-kernel option values.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,33 @@ static bool parse_launch(xe_kernel_launch_opts *l, const char *name, const char 
    return true;
 }
 
+/* "K1,K2,...": no name empty (an empty value once meant every kernel). */
+static bool kernel_list_ok(const char *val)
+{
+   size_t n = strlen(val);
+   return n && val[0] != ',' && val[n - 1] != ',' && !strstr(val, ",,");
+}
+
+/* --specialize's value: KERNEL:ARG=VALUE, each part present and VALUE an
+ * integer as loop-spec-constants reads it (strtoll or strtoull, base 0);
+ * whether it fits the argument's type is the pass's to say. */
+static bool specialize_ok(const char *val, char **err)
+{
+   const char *colon = strchr(val, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+   if (!eq || colon == val || eq == colon + 1 || !eq[1])
+      return fail_opt(err, "option --specialize: '%s' is not KERNEL:ARG=VALUE%s", val, "");
+   char *end;
+   errno = 0;
+   (void)strtoll(eq + 1, &end, 0);
+   if (errno || *end) {
+      errno = 0;
+      (void)strtoull(eq + 1, &end, 0);
+      if (errno || *end || eq[1] == '-')
+         return fail_opt(err, "option --specialize=%s: '%s' is not an integer", val, eq + 1);
+   }
+   return true;
+}
+
 /* --verify-launch=FILE: one launch object or an array of them, each with
  * at least "kernel" and "global" (the rest is checked when the launch runs,
  * against the kernel's parameters). */
@@ -310,6 +338,9 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
       if (!o->verify)
          o->verify = 3;
    } else if (!strcmp(name, "--assume-padded")) {
+      if (val && !kernel_list_ok(val))
+         return fail_opt(err, "option --assume-padded=%s: an empty kernel name (give "
+                              "--assume-padded for every kernel, or --assume-padded=K1,K2)%s", val, "");
       xe_strlist_add(&o->assume_padded, val ? val : "");
    } else if (!strcmp(name, "--assume-aligned")) {
       o->assume_aligned = true;
@@ -318,6 +349,8 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
    } else if (!strcmp(name, "--local-size")) {
       return parse_launch(&o->local_size, name, val, err);
    } else if (!strcmp(name, "--specialize")) {
+      if (!specialize_ok(val, err))
+         return false;
       xe_strlist_add(&o->specialize, val);
    } else if (!strcmp(name, "--target") || !strcmp(name, "--isa-check")) {
       unsigned set;
@@ -342,4 +375,80 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
          return fail_opt(err, "option %s takes fast or slow, not '%s'", name, val);
    }
    return true;
+}
+
+/* Appends the module's kernels to *msg for an error: at most 20 names. */
+static void list_kernels(char **msg, const char *const *names, unsigned n)
+{
+   FILE *f = open_memstream(msg, &(size_t){ 0 });
+   if (!f)
+      abort();
+   if (!n)
+      fputs("it has none", f);
+   for (unsigned k = 0; k < n && k < 20; k++)
+      fprintf(f, "%s%s", k ? ", " : "its kernels: ", names[k]);
+   if (n > 20)
+      fprintf(f, ", ... (%u in all)", n);
+   fclose(f);
+}
+
+static bool known_kernel(const char *name, size_t len, const char *const *names, unsigned n)
+{
+   for (unsigned k = 0; k < n; k++) {
+      if (strlen(names[k]) == len && !strncmp(names[k], name, len))
+         return true;
+   }
+   return false;
+}
+
+/* The error for option opt=val naming kernel (len bytes) that the module
+ * does not have. */
+static bool no_kernel(char **err, const char *opt, const char *val, const char *kernel, size_t len,
+                      const char *const *names, unsigned n)
+{
+   char *list = NULL;
+   list_kernels(&list, names, n);
+   if (err && asprintf(err, "option %s=%s: the module has no kernel '%.*s' (%s)", opt, val, (int)len,
+                       kernel, list) < 0)
+      abort();
+   free(list);
+   return false;
+}
+
+static bool launch_kernels_ok(const xe_kernel_launch_opts *l, const char *opt,
+                              const char *const *names, unsigned n, char **err)
+{
+   for (unsigned k = 0; k < l->n; k++) {
+      const char *kn = l->v[k].kernel;
+      if (kn && !known_kernel(kn, strlen(kn), names, n)) {
+         char *val;
+         if (asprintf(&val, "%s:%s", kn, l->v[k].text) < 0)
+            abort();
+         no_kernel(err, opt, val, kn, strlen(kn), names, n);
+         free(val);
+         return false;
+      }
+   }
+   return true;
+}
+
+bool xe_options_check_kernels(const xe_options *o, const char *const *names, unsigned n, char **err)
+{
+   for (unsigned k = 0; k < o->assume_padded.n; k++) {
+      const char *v = o->assume_padded.v[k];
+      for (const char *s = v; *s;) {
+         size_t len = strcspn(s, ",");
+         if (!known_kernel(s, len, names, n))
+            return no_kernel(err, "--assume-padded", v, s, len, names, n);
+         s += len + (s[len] == ',');
+      }
+   }
+   for (unsigned k = 0; k < o->specialize.n; k++) {
+      const char *v = o->specialize.v[k];
+      size_t len = strcspn(v, ":");
+      if (!known_kernel(v, len, names, n))
+         return no_kernel(err, "--specialize", v, v, len, names, n);
+   }
+   return launch_kernels_ok(&o->subgroup_size, "--subgroup-size", names, n, err) &&
+          launch_kernels_ok(&o->local_size, "--local-size", names, n, err);
 }

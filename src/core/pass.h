@@ -75,6 +75,12 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err);
 /* True if arg names a pipeline option that requires a value (the command
  * line then also accepts the value as the next argument). */
 int xe_option_needs_value(const char *arg);
+/* Checks every kernel a promise names (--assume-padded=K,...,
+ * --specialize=K:..., --subgroup-size=K:..., --local-size=K:...) against
+ * the module's kernels, names[0..n).  False with *err (malloc'd), which
+ * lists the module's kernels, when one is not there. */
+bool xe_options_check_kernels(const xe_options *o, const char *const *names, unsigned n,
+                              char **err);
 /* Is kernel opted in by a list of "K,K" / "" entries? */
 bool xe_options_kernel_listed(const xe_strlist *l, const char *kernel);
 /* The value for kernel in a list of "[KERNEL:]VALUE" entries, a

@@ -101,6 +101,23 @@ static char *remarks_json(const xe_remarks *rem)
    return s;
 }
 
+/* A promise naming a kernel the module does not have is an error: it
+ * would otherwise be ignored without a word (a misspelt name). */
+static bool promises_ok(const xe_module *m, const xe_options *o, char **err)
+{
+   unsigned n;
+   xe_kernel *ks = xe_kernels_all(m, &n);
+   const char **names = malloc((n ? n : 1) * sizeof(*names));
+   if (!names)
+      abort();
+   for (unsigned k = 0; k < n; k++)
+      names[k] = ks[k].name;
+   bool ok = xe_options_check_kernels(o, names, n, err);
+   free(names);
+   free(ks);
+   return ok;
+}
+
 /* One run of the pipeline (two for plain -O2, below) under the judge j,
  * which the second run may extend with its plain flags. */
 static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, const void *bytes,
@@ -128,8 +145,9 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
          abort();
       free(unknown);
    }
-   if (!m) {
+   if (!m || !promises_ok(m, o, &err)) {
       fail(r, XEOPT_ERROR_INPUT, err);
+      xe_module_free(m);
       return;
    }
    if (m->reordered)

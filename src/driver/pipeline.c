@@ -61,12 +61,26 @@ const xe_pass_info *xe_pass_find(const char *name)
    return NULL;
 }
 
+char *xe_unknown_pass(const char *name)
+{
+   char *msg;
+   size_t n;
+   FILE *f = open_memstream(&msg, &n);
+   if (!f)
+      abort();
+   fprintf(f, "unknown pass '%s' (the passes: ", name);
+   for (unsigned k = 0; k < sizeof(registry) / sizeof(registry[0]); k++)
+      fprintf(f, "%s%s", k ? ", " : "", registry[k].name);
+   fputs(")", f);
+   fclose(f);
+   return msg;
+}
+
 bool xe_pipeline_check(const xe_options *o, char **err)
 {
    for (unsigned k = 0; k < o->passes.n; k++) {
       if (!xe_pass_find(o->passes.v[k])) {
-         if (asprintf(err, "unknown pass '%s' (see --list-passes)", o->passes.v[k]) < 0)
-            abort();
+         *err = xe_unknown_pass(o->passes.v[k]);
          return false;
       }
    }

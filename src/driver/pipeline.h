@@ -33,6 +33,9 @@ enum xe_status {
    XE_INTERNAL = 2,       /* a pass broke a valid module, or similar */
 };
 
+/* "unknown pass 'NAME' (the passes: canonicalize, ...)", malloc'd. */
+char *xe_unknown_pass(const char *name);
+
 /* Checks that every name in o->passes exists; on error sets *err. */
 bool xe_pipeline_check(const xe_options *o, char **err);
 

@@ -369,6 +369,14 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       free(words);
       return NULL;
    }
+   if (nwords == 5) {
+      /* spirv-val refuses it too (no OpMemoryModel); passed through, it
+       * would reach the runtime as a module without kernels. */
+      *err = strdup("a header and no instructions: not a module of kernels (it needs at least "
+                    "OpMemoryModel and an OpEntryPoint)");
+      free(words);
+      return NULL;
+   }
 
    struct reader r = { .m = xe_module_create(), .section = 0 };
    r.m->bound = bound;

@@ -552,20 +552,9 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
       unused_specializations(m, opt, k, args, nargs, r);
       progress |= nargs > 0;
    }
+   /* A --specialize naming no kernel of the module, or malformed, was
+    * refused before any pass ran (xe_options_parse, xe_options_check_kernels). */
    free(args);
-   for (unsigned s = 0; s < opt->specialize.n; s++) {
-      const char *v = opt->specialize.v[s], *colon = strchr(v, ':');
-      if (!colon || colon == v || !strchr(colon, '=')) {
-         xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: expected KERNEL:ARG=VALUE", v);
-         continue;
-      }
-      bool known = false;
-      for (unsigned ki = 0; ki < nk && !known; ki++)
-         known = strlen(ks[ki].name) == (size_t)(colon - v) &&
-                 !strncmp(ks[ki].name, v, (size_t)(colon - v));
-      if (!known)
-         xe_remark(r, NULL, XE_REMARK_MISSED, "--specialize %s: no kernel of that name", v);
-   }
    free(ks);
    return progress;
 }

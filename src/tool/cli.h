@@ -1,6 +1,6 @@
 /*
  * Helpers of the command line: diagnostics in the form
- * "xeopt: error: FILE: message", whole-file reads, atomic writes.
+ * "xeopt: error: FILE: message", whole-file reads, outputs written as a set.
  */
 #ifndef XEOPT_CLI_H
 #define XEOPT_CLI_H
@@ -22,10 +22,32 @@ void xe_note(const char *file, const char *fmt, ...) __attribute__((format(print
  * NULL with *err (malloc'd) on failure: missing, a directory, unreadable. */
 void *xe_read_file(const char *path, size_t *n, char **err);
 
-/* Writes n bytes to path ("-" = standard output) through a temporary file
- * in the same directory, renamed over path only when everything was
- * written and flushed, so path is never left partial.  A path that exists
- * and is not a regular file (/dev/null, a FIFO) is written in place.
+/* One output file of a run (src/tool/output.c). */
+typedef struct xe_output {
+   const char *path;     /* as given; "-" is standard output */
+   char *target;         /* path with its links followed: the file the rename replaces */
+   char *tmp;            /* the written temporary beside target, NULL when none */
+   int fd;               /* written in place: open descriptor (1: standard output), else -1 */
+   const void *data;     /* the bytes, kept by the caller until the output is done */
+   size_t n;
+} xe_output;
+
+/* The outputs of a run are written as a set: xe_output_stage each, and
+ * only when all succeeded xe_output_write_in_place and then
+ * xe_output_rename each; on any failure xe_output_discard all (a discarded
+ * or renamed output may be discarded again).  Staging writes data in full
+ * to a temporary file beside the target (following a symbolic link to the
+ * file it names; a file that exists keeps its mode); standard output and
+ * existing files that are not regular (/dev/null, a FIFO) are only opened
+ * then and written in place.  A missing or read-only directory, a
+ * read-only file (no write bit, even as root) or a directory is an error.
+ * Each returns 0, or 1 with *err (malloc'd, without the path). */
+int xe_output_stage(xe_output *o, const char *path, const void *data, size_t n, char **err);
+int xe_output_write_in_place(xe_output *o, char **err);
+int xe_output_rename(xe_output *o, char **err);
+void xe_output_discard(xe_output *o);
+
+/* A set of one output: path is never left partial or replaced on error.
  * Returns 0, or 1 with *err set. */
 int xe_write_file_atomic(const char *path, const void *data, size_t n, char **err);
 

@@ -1,9 +1,10 @@
 /*
  * `xeopt --cost=DEVICE[,DEVICE] MODULE.spv`: the cost model's estimate of
  * every kernel of a module as it is (no pass runs), one line per kernel
- * and device on standard output:
+ * and device on standard output, after a header line that names the
+ * columns:
  *
- *    kernel device cycles scattered block private
+ *    # kernel device cycles scattered block private
  *
  * cycles is the estimate (src/analysis/cost.h); the message counts are
  * per work-item, weighted by loop trip counts like the cycles.  bench/isa
@@ -35,6 +36,7 @@ int xe_cmd_cost(const char *devices, const char *path)
    }
    unsigned nk;
    xe_kernel *ks = xe_kernels_all(m, &nk);
+   printf("# kernel device cycles scattered block private\n");
    for (unsigned k = 0; k < nk; k++) {
       for (int d = 0; d < XE_DEV_COUNT; d++) {
          if (!(set & (1u << d)) || !ks[k].fn)

@@ -1,10 +1,9 @@
 /*
- * File input and output for the command line, with atomic replacement.
+ * Diagnostics and file input for the command line (output: output.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -138,74 +137,4 @@ void *xe_read_file(const char *path, size_t *n, char **err)
       close(fd);
    *n = len;
    return buf;
-}
-
-static int write_all(int fd, const void *data, size_t n)
-{
-   const char *p = data;
-   while (n) {
-      ssize_t w = write(fd, p, n);
-      if (w < 0 && errno == EINTR)
-         continue;
-      if (w <= 0)
-         return -1;
-      p += w;
-      n -= (size_t)w;
-   }
-   return 0;
-}
-
-int xe_write_file_atomic(const char *path, const void *data, size_t n, char **err)
-{
-   if (!strcmp(path, "-")) {
-      if (write_all(1, data, n)) {
-         *err = errmsg("cannot write standard output");
-         return 1;
-      }
-      return 0;
-   }
-   /* A path that is not a regular file (/dev/null, a FIFO, a terminal)
-    * is written in place: renaming over it would replace a device with a
-    * file (as root, /dev/null itself), and there is no partial file to
-    * avoid. */
-   struct stat st;
-   if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-      int fd = open(path, O_WRONLY);
-      bool bad = fd < 0 || write_all(fd, data, n);
-      if ((fd >= 0 && close(fd)) || bad) {
-         *err = errmsg("cannot write");
-         return 1;
-      }
-      return 0;
-   }
-   char *dircopy = strdup(path);
-   char *tmp;
-   if (asprintf(&tmp, "%s/.xeopt-XXXXXX", dirname(dircopy)) < 0)
-      abort();
-   free(dircopy);
-   int fd = mkstemp(tmp);
-   if (fd < 0) {
-      *err = errmsg("cannot create a temporary file beside the output");
-      free(tmp);
-      return 1;
-   }
-   /* mkstemp makes the file 0600; give it the usual umask-derived mode. */
-   mode_t mask = umask(0);
-   umask(mask);
-   fchmod(fd, 0666 & ~mask);
-   if (write_all(fd, data, n) || fsync(fd) || close(fd)) {
-      *err = errmsg("cannot write");
-      close(fd);
-      unlink(tmp);
-      free(tmp);
-      return 1;
-   }
-   if (rename(tmp, path)) {
-      *err = errmsg("cannot replace the output");
-      unlink(tmp);
-      free(tmp);
-      return 1;
-   }
-   free(tmp);
-   return 0;
 }

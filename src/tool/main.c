@@ -3,9 +3,11 @@
  * adds files, printing and the host-contract manifest file.
  *
  * Exit status: 0 success, 1 invalid input, usage or a --verify difference,
- * 2 internal error (a pass broke the module).  Output files are written to
- * a temporary file beside the destination and renamed, so an error never
- * leaves a partial or clobbered file; with an error no file is written.
+ * 2 internal error (a pass broke the module).  The outputs (module,
+ * manifest, report) are written as a set (output.c): each to a temporary
+ * file beside its destination, renamed when all were written, so an error
+ * never leaves a partial or clobbered file; with an error no file is
+ * written.
  */
 #define _GNU_SOURCE
 #include <malloc.h>
@@ -65,7 +67,7 @@ static const char *usage_text =
    "                           `xeopt run --launch` JSON; implies --verify)\n"
    "  --manifest=FILE          host-contract manifest (default: OUTPUT with .spv\n"
    "                           replaced by .json; written only when a pass changed\n"
-   "                           what the host must do)\n"
+   "                           what the host must or may do)\n"
    "  --remarks                print what each pass did and why it skipped candidates\n"
    "  --report=FILE            write remarks and pass statistics as JSON, or as a\n"
    "                           page to view when FILE ends in .html (docs/report.md)\n"
@@ -197,6 +199,13 @@ static int parse_args(cli *c, int argc, char **argv)
       return 1;
    }
    char *err = NULL;
+   const char *pa = c->hooks.print_after;
+   if (pa && strcmp(pa, "all") && !xe_pass_find(pa)) {
+      err = xe_unknown_pass(pa);
+      xe_error(NULL, "option --print-after: %s", err);
+      free(err);
+      return 1;
+   }
    if (!xe_pipeline_check(&c->opt, &err)) {
       xe_error(NULL, "%s", err);
       free(err);
@@ -229,21 +238,6 @@ static const char *module_ref(const char *out, const char *manifest)
    return out;
 }
 
-static int write_text(const char *path, const char *text)
-{
-   char *err = NULL;
-   size_t n = strlen(text);
-   char *buf = malloc(n + 2);
-   memcpy(buf, text, n);
-   buf[n] = '\n';
-   int rc = xe_write_file_atomic(path, buf, n + 1, &err);
-   if (rc)
-      xe_error(path, "%s", err);
-   free(err);
-   free(buf);
-   return rc;
-}
-
 static void print_remarks(const xe_remarks *r)
 {
    static const char *kinds[] = { "applied", "missed", "note" };
@@ -253,12 +247,20 @@ static void print_remarks(const xe_remarks *r)
    }
 }
 
+/* The result's warning lines; --verify's notes among them (how many
+ * launches verified, which were skipped: the library has no other
+ * channel) are printed as notes, not warnings. */
 static void print_warnings(const char *file, const char *lines)
 {
+   static const char verify_note[] = "verify: note: ";
    while (*lines) {
       const char *e = strchr(lines, '\n');
       int n = e ? (int)(e - lines) : (int)strlen(lines);
-      xe_warning(file, "%.*s", n, lines);
+      int v = (int)sizeof verify_note - 1;
+      if (n > v && !strncmp(lines, verify_note, (size_t)v))
+         xe_note(file, "verify: %.*s", n - v, lines + v);
+      else
+         xe_warning(file, "%.*s", n, lines);
       lines += n + (e != NULL);
    }
 }
@@ -271,17 +273,27 @@ static char *manifest_path(const cli *c)
           : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
 }
 
-/* Writes the manifest (json, which already names the module: run() hands
- * module_ref to the driver through hooks.manifest_module) to path. */
-static int write_manifest(const cli *c, const char *path, const char *json)
+/* Does the manifest ask anything of the host?  Every section does but
+ * spec_constants with its flags false by default: then the module computes
+ * what the input did, and the host may set the constants or ignore them
+ * (docs/manifest.md). */
+static bool host_must_act(const char *json)
 {
-   if (!path) {
-      if (!c->quiet)
-         xe_warning(NULL, "passes changed the host contract but the output is standard "
-                          "output: give --manifest=FILE to keep the manifest");
-      return 0;
+   cJSON *j = cJSON_Parse(json);
+   bool must = false;
+   const cJSON *k, *sec, *e;
+   cJSON_ArrayForEach(k, cJSON_GetObjectItem(j, "kernels")) {
+      cJSON_ArrayForEach(sec, k) {
+         if (strcmp(sec->string, "spec_constants")) {
+            must = true;
+            continue;
+         }
+         cJSON_ArrayForEach(e, sec)
+            must |= !cJSON_IsFalse(cJSON_GetObjectItem(e, "flag_default"));
+      }
    }
-   return write_text(path, json);
+   cJSON_Delete(j);
+   return must;
 }
 
 /* When this run changed no contract, a manifest left where it would go by
@@ -313,22 +325,83 @@ static bool html_name(const char *path)
    return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
 }
 
-static int write_report(const cli *c, const xeopt_result *r, const void *in, size_t size)
+/* text with a final line break, malloc'd. */
+static char *text_line(const char *text)
+{
+   char *s;
+   if (asprintf(&s, "%s\n", text) < 0)
+      abort();
+   return s;
+}
+
+/* The text of --report's file: a page, or the JSON report (malloc'd). */
+static char *report_text(const cli *c, const xeopt_result *r, const void *in, size_t size)
 {
    cJSON *rep = c->hooks.report;
    if (html_name(c->report)) {
       const char *title = strcmp(c->in, "-") ? c->in : "standard input";
       char *html = xe_report_html(r, in, size, title, strcmp(c->in, "-") ? c->in : NULL, rep);
-      int rc = write_text(c->report, html ? html : "");
+      char *text = text_line(html ? html : "");
       free(html);
-      return rc;
+      return text;
    }
    cJSON_AddNumberToObject(rep, "xeopt_report", 1);
    cJSON_AddStringToObject(rep, "input", c->in);
    cJSON_AddItemToObject(rep, "remarks", cJSON_Parse(xeopt_result_remarks_json(r)));
-   char *text = cJSON_Print(rep);
-   int rc = write_text(c->report, text);
-   cJSON_free(text);
+   char *json = cJSON_Print(rep), *text = text_line(json);
+   cJSON_free(json);
+   return text;
+}
+
+static void output_error(const char *path, const char *err)
+{
+   xe_error(strcmp(path, "-") ? path : "<stdout>", "%s", err);
+}
+
+/* Writes the module, the manifest (to mpath; NULL: none) and the report of
+ * a successful run as a set (output.c): when one cannot be written, none
+ * is replaced. */
+static int write_outputs(const cli *c, const xeopt_result *r, const void *in, size_t size,
+                         const char *mpath)
+{
+   size_t nw;
+   const uint32_t *w = xeopt_result_words(r, &nw);
+   const char *json = xeopt_result_manifest_json(r);
+   char *report = c->report ? report_text(c, r, in, size) : NULL;
+   char *manifest = json && mpath ? text_line(json) : NULL;
+   const struct { const char *path; const void *data; size_t n; } want[] = {
+      { c->out, w, nw * 4 },
+      { manifest ? mpath : NULL, manifest, manifest ? strlen(manifest) : 0 },
+      { c->report, report, report ? strlen(report) : 0 },
+   };
+   xe_output out[3];
+   unsigned n = 0;
+   int rc = 0;
+   char *err = NULL;
+   for (unsigned k = 0; k < 3 && !rc; k++) {
+      if (want[k].path && (rc = xe_output_stage(&out[n], want[k].path, want[k].data, want[k].n, &err)))
+         output_error(want[k].path, err);
+      else if (want[k].path)
+         n++;
+   }
+   for (unsigned k = 0; k < n && !rc; k++) {
+      if ((rc = xe_output_write_in_place(&out[k], &err)))
+         output_error(out[k].path, err);
+   }
+   for (unsigned k = 0; k < n && !rc; k++) {
+      if ((rc = xe_output_rename(&out[k], &err)))
+         output_error(out[k].path, err);
+   }
+   for (unsigned k = 0; k < n; k++)
+      xe_output_discard(&out[k]);
+   free(err);
+   if (!rc && json && !mpath && !c->quiet && host_must_act(json))
+      xe_warning(NULL, "the host must do what this module's manifest says, but the output is "
+                       "standard output: give --manifest=FILE to keep the manifest");
+   else if (!rc && !json)
+      remove_stale_manifest(c, mpath);
+   free(manifest);
+   free(report);
    return rc;
 }
 
@@ -401,26 +474,13 @@ static int run(cli *c)
    int rc = xeopt_result_status(r);
    if (rc == XEOPT_ERROR_VERIFY)
       rc = 1;
-   if (rc) {
+   if (rc)
       xe_error(c->in, "%s", xeopt_result_error(r));
-   } else {
-      size_t n;
-      const uint32_t *w = xeopt_result_words(r, &n);
-      rc = xe_write_file_atomic(c->out, w, n * 4, &err);
-      if (rc) {
-         xe_error(c->out, "%s", err);
-         free(err);
-      }
-      if (!rc && xeopt_result_manifest_json(r))
-         rc = write_manifest(c, mpath, xeopt_result_manifest_json(r));
-      else if (!rc)
-         remove_stale_manifest(c, mpath);
-   }
+   else
+      rc = write_outputs(c, r, bytes, size, mpath);
    free(mpath);
    if (c->remarks && !c->quiet)
       print_remarks(&r->remarks);
-   if (c->report && !rc)
-      rc = write_report(c, r, bytes, size);
    free(bytes);
    if (c->hooks.report)
       cJSON_Delete(c->hooks.report);

@@ -65,6 +65,32 @@ START_TEST(options_and_errors)
 }
 END_TEST
 
+/* A promise naming a kernel the module does not have is refused, with
+ * the module's kernels in the message; a malformed one when it is set. */
+START_TEST(promise_for_unknown_kernel)
+{
+   char path[1024], *err = NULL;
+   snprintf(path, sizeof path, "%s/testdata/spv/loop_spec_constants_sum.spv", XEOPT_SOURCE_DIR);
+   size_t n;
+   char *bytes = read_file(path, &n);
+   xeopt_options *o = xeopt_options_create();
+   ck_assert_int_eq(xeopt_options_set(o, "--specialize=foo", &err), XEOPT_ERROR_INPUT);
+   ck_assert_str_eq(err, "option --specialize: 'foo' is not KERNEL:ARG=VALUE");
+   free(err);
+   ck_assert_int_eq(xeopt_options_set(o, "--assume-padded=", &err), XEOPT_ERROR_INPUT);
+   free(err);
+   ck_assert_int_eq(xeopt_options_set(o, "--local-size=sumx:16", NULL), XEOPT_OK);
+   xeopt_result *r = xeopt_optimize(o, bytes, n);
+   ck_assert_int_eq(xeopt_result_status(r), XEOPT_ERROR_INPUT);
+   ck_assert_str_eq(xeopt_result_error(r), "option --local-size=sumx:16: the module has no kernel "
+                                           "'sumx' (its kernels: sum)");
+   ck_assert_ptr_null(xeopt_result_words(r, NULL));
+   xeopt_result_destroy(r);
+   xeopt_options_destroy(o);
+   free(bytes);
+}
+END_TEST
+
 START_TEST(optimize_O0_is_identity)
 {
    xeopt_options *o = xeopt_options_create();
@@ -182,6 +208,7 @@ int main(void)
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, options_and_errors);
    tcase_add_test(tc, optimize_O0_is_identity);
+   tcase_add_test(tc, promise_for_unknown_kernel);
    tcase_add_test(tc, verify_findings_are_warnings);
    tcase_add_test(tc, two_threads);
    suite_add_tcase(s, tc);
