@@ -56,7 +56,7 @@ static void assert_form(xe_affine_ctx *c, uint32_t id, const char *text, unsigne
 {
    const xe_affine *a = xe_affine_of(c, id);
    ck_assert_msg(a, "%%%u is not affine, expected %s", id, text);
-   char *s = xe_affine_str(a, NULL);
+   char *s = xe_affine_str(a, NULL, XE_AFF_SPELL_SHORT);
    ck_assert_str_eq(s, text);
    ck_assert_uint_eq(a->min_bits, bits);
    free(s);
@@ -114,7 +114,7 @@ START_TEST(row_major_index_and_formula)
    const xe_affine *a = xe_affine_of(c, store_index(m, f, 0));
    const char *names[] = { "out", "in", "w", "h" };
    ck_assert(a);
-   char *s = xe_affine_str(a, names);
+   char *s = xe_affine_str(a, names, XE_AFF_SPELL_SHORT);
    ck_assert_str_eq(s, "x + y*w");
    free(s);
    int64_t al, be;

@@ -474,13 +474,24 @@ bool xe_affine_ratio(const xe_affine *b, const xe_affine *k, int64_t *alpha, int
    return true;
 }
 
-static const char *var_name(int v)
+static const char *var_name(int v, xe_aff_spelling sp)
 {
    static const char *n[] = { "x", "y", "z", "lx", "ly", "lz", "bx", "by", "bz", "gx", "gy", "gz" };
-   return v >= 0 && v < XE_AFF_NVARS ? n[v] : "?";
+#define GBASE(d) "get_group_id(" d ")*get_local_size(" d ")"
+   static const char *cl[] = {
+      "get_global_id(0)", "get_global_id(1)", "get_global_id(2)",
+      "get_local_id(0)", "get_local_id(1)", "get_local_id(2)",
+      GBASE("0"), GBASE("1"), GBASE("2"),
+      GBASE("0") " + get_local_id(0)", GBASE("1") " + get_local_id(1)",
+      GBASE("2") " + get_local_id(2)",
+   };
+#undef GBASE
+   if (v < 0 || v >= XE_AFF_NVARS)
+      return "?";
+   return sp == XE_AFF_SPELL_OPENCL ? cl[v] : n[v];
 }
 
-char *xe_affine_str(const xe_affine *a, const char *const *names)
+char *xe_affine_str(const xe_affine *a, const char *const *names, xe_aff_spelling sp)
 {
    char *buf = NULL;
    size_t len = 0;
@@ -507,7 +518,12 @@ char *xe_affine_str(const xe_affine *a, const char *const *names)
             any = true;
          }
          if (t->var >= 0) {
-            fprintf(f, "%s%s", any ? "*" : "", var_name(t->var));
+            /* OpenCL's spelling of gx is a sum: bracketed when multiplied
+             * or subtracted. */
+            bool sum = sp == XE_AFF_SPELL_OPENCL && t->var >= XE_AFF_GLIN_X;
+            bool br = sum && (t->coeff != 1 || t->arg >= 0);
+            fprintf(f, "%s%s%s%s", any ? "*" : "", br ? "(" : "", var_name(t->var, sp),
+                    br ? ")" : "");
             any = true;
          }
          if (t->arg >= 0) {

@@ -82,8 +82,19 @@ bool xe_affine_sub(xe_affine *a, const xe_affine *b, const xe_affine *c);
 /* If b == alpha·k + beta with constants alpha, beta (k without constant
  * term), stores them and returns true. */
 bool xe_affine_ratio(const xe_affine *b, const xe_affine *k, int64_t *alpha, int64_t *beta);
-/* Human-readable text ("x + 4", "y*arg3 + x"); names[k] names argument k
- * when non-NULL.  Returns a malloc'd string. */
-char *xe_affine_str(const xe_affine *a, const char *const *names);
+/* How xe_affine_str spells the ids.  SHORT is the manifest's spelling
+ * (docs/manifest.md: x y z, lx, bx, gx, ...); OPENCL is OpenCL C's, for
+ * remarks, where a kernel argument may itself be named x:
+ * get_global_id(0), get_local_id(0), get_group_id(0)*get_local_size(0)
+ * and get_group_id(0)*get_local_size(0) + get_local_id(0). */
+typedef enum xe_aff_spelling {
+   XE_AFF_SPELL_SHORT,
+   XE_AFF_SPELL_OPENCL,
+} xe_aff_spelling;
+
+/* Human-readable text ("x + 4", "y*arg3 + x"; with XE_AFF_SPELL_OPENCL
+ * "get_global_id(0) + 4"); names[k] names argument k when non-NULL.
+ * Returns a malloc'd string. */
+char *xe_affine_str(const xe_affine *a, const char *const *names, xe_aff_spelling sp);
 
 #endif

@@ -147,7 +147,7 @@ char *xe_guard_loaded_bound(xe_guard_ctx *c, uint32_t id)
       if (!a || xe_affine_is_uniform(a) || !xe_affine_nonneg(a) || !ld || ld->opcode != SpvOpLoad ||
           xe_affine_of(c->aff, xe_op(i, 1 - side)) || !param_pointer(c, xe_op(ld, 0), 0))
          continue;
-      char *e = xe_affine_str(a, c->names), nb[64], *buf = NULL;
+      char *e = xe_affine_str(a, c->names, XE_AFF_SPELL_OPENCL), nb[64], *buf = NULL;
       if (asprintf(&buf, "%s %s load(%s)", e, IN_REL[side ? rel ^ 2 : rel],
                    xe_id_text(c->m, xe_op(ld, 0), nb, sizeof(nb))) < 0)
          buf = NULL;
@@ -157,14 +157,14 @@ char *xe_guard_loaded_bound(xe_guard_ctx *c, uint32_t id)
    return NULL;
 }
 
-char *xe_guard_text(xe_guard_ctx *c, const xe_guard *g)
+char *xe_guard_text(xe_guard_ctx *c, const xe_guard *g, xe_aff_spelling sp)
 {
    char *buf = NULL;
    size_t len = 0;
    FILE *f = open_memstream(&buf, &len);
    for (unsigned k = 0; k < g->nleaf; k++) {
-      char *e = xe_affine_str(g->leaves[k].expr, c->names);
-      char *b = xe_affine_str(g->leaves[k].bound, c->names);
+      char *e = xe_affine_str(g->leaves[k].expr, c->names, sp);
+      char *b = xe_affine_str(g->leaves[k].bound, c->names, sp);
       fprintf(f, "%s%s %s %s", k ? " && " : "", e, g->leaves[k].op, b);
       free(e);
       free(b);
@@ -322,7 +322,7 @@ static bool prove_same_index(xe_guard_ctx *c, xe_guard *g, const uint8_t *stored
       const xe_access *ac = &g->reg.acc[a];
       int64_t al, be;
       if (!xe_affine_ratio(&ac->off, &k, &al, &be) || al <= 0) {
-         char *s = xe_affine_str(&ac->off, c->names);
+         char *s = xe_affine_str(&ac->off, c->names, XE_AFF_SPELL_OPENCL);
          snprintf(why, n, "index %s into %s is not a multiple of the store index", s,
                   c->names[ac->arg]);
          free(s);

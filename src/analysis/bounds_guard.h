@@ -61,11 +61,13 @@ bool xe_guard_parse_cond(xe_guard_ctx *c, uint32_t id, xe_guard *g, bool *in_whe
  * loaded from kernel memory (a parameter, or constant indices into one:
  * hashcat's `gid >= kernel_param->gid_max`): a bounds check whose bound
  * the affine analysis cannot name, so xe_guard_parse_cond refuses it.
- * Returns the condition as text ("x < load(%gid_max)", in-bounds direction,
- * malloc'd), or NULL when id is not such a compare. */
+ * Returns the condition as text for a remark ("get_global_id(0) <
+ * load(%gid_max)", in-bounds direction, malloc'd), or NULL when id is not such a compare. */
 char *xe_guard_loaded_bound(xe_guard_ctx *c, uint32_t id);
-/* The condition as text ("x < n && y < m"), malloc'd. */
-char *xe_guard_text(xe_guard_ctx *c, const xe_guard *g);
+/* The condition as text, malloc'd: "x < n && y < m" with
+ * XE_AFF_SPELL_SHORT (the manifest's), "get_global_id(0) < n && ..." with
+ * XE_AFF_SPELL_OPENCL (remarks). */
+char *xe_guard_text(xe_guard_ctx *c, const xe_guard *g, xe_aff_spelling sp);
 /* The source position of the guard's branch (file without its folder);
  * false when it has no OpLine. */
 bool xe_guard_line(xe_guard_ctx *c, const xe_guard *g, const char **file, uint32_t *line);

@@ -222,7 +222,7 @@ bool xe_region_scan(xe_region *r)
             if (!resolve(r, ptr, a))
                return false;
             if (!xe_affine_nonneg(&a->off)) {
-               char *s = xe_affine_str(&a->off, r->names);
+               char *s = xe_affine_str(&a->off, r->names, XE_AFF_SPELL_OPENCL);
                fail(r, "the index %s into %s may be negative", s, r->names[a->arg]);
                free(s);
                return false;

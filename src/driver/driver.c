@@ -161,6 +161,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       err = NULL;
    }
    bool valid = input_valid;
+   unsigned first_run = xe_report_passes_count(h);
    enum xe_status s = xe_pipeline_run(m, o, j, &r->remarks, h, &valid, &err);
    /* canonicalize and simplify-cfg's bypasses, merges and selects cannot
     * be priced and serve the passes after them: where the model judges
@@ -182,8 +183,9 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       m = xe_read(bytes, size, &err);
       if (!m)
          abort(); /* it was read above */
-      if (h && h->report)
-         cJSON_DeleteItemFromObject(h->report, "passes");
+      /* The report keeps both runs' passes, each named (docs/report.md). */
+      xe_report_label_run(h, first_run, "first run");
+      unsigned second_run = xe_report_passes_count(h);
       unsigned nplain = xe_judge_count_plain(&j2, XE_PLAIN_CFG | XE_PLAIN_CANON);
       if (h && h->print_after && h->print_to)
          fprintf(h->print_to, "; *** second run: %u kernel%s no later pass rewrote ***\n",
@@ -193,6 +195,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
                  nplain, nplain == 1 ? "" : "s");
       valid = input_valid;
       s = xe_pipeline_run(m, o, &j2, &r->remarks, h, &valid, &err);
+      xe_report_label_run(h, second_run, "second run");
       if (s == XE_OK)
          xe_plain_merge_remarks(m, &j2, &first, &r->remarks);
       xe_remarks_free(&first);
@@ -243,6 +246,23 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
    xe_module_free(m);
 }
 
+/* Where the last run of the pipeline starts among the report's "passes"
+ * entries from index from on: the output of optimize is its last run's. */
+static unsigned last_run(const xe_pipeline_hooks *h, unsigned from)
+{
+   const cJSON *arr = h && h->report ? cJSON_GetObjectItem(h->report, "passes") : NULL;
+   int n = cJSON_GetArraySize(arr);
+   const char *last = n ? cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(arr, n - 1), "run")) : NULL;
+   int k = n;
+   while (k > (int)from && last) {
+      const char *run = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(arr, k - 1), "run"));
+      if (!run || strcmp(run, last))
+         break;
+      k--;
+   }
+   return last ? (unsigned)k : from;
+}
+
 xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size,
                              const xe_pipeline_hooks *h)
 {
@@ -250,6 +270,8 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
    if (!r)
       return NULL;
    r->warnings = strdup("");
+   r->target = o->target;
+   r->isa_check = o->isa_check;
    char *err = NULL;
    if (!xe_pipeline_check(o, &err))
       fail(r, XEOPT_ERROR_INPUT, err);
@@ -258,7 +280,9 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
    else {
       xe_judge j;
       xe_judge_init(&j, o, XE_JUDGE_MODEL);
+      unsigned from = xe_report_passes_count(h);
       optimize(r, o, &j, bytes, size, h);
+      xe_report_mark_shipped(h, last_run(h, from), xe_report_passes_count(h));
       xe_judge_free(&j);
    }
    return r;

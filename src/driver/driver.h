@@ -24,6 +24,8 @@ struct xeopt_result {
    char *remarks_json;     /* built on first request (xeopt_result_remarks_json), NULL before */
    char *manifest_json;    /* NULL when no contract entry */
    xe_remarks remarks;     /* for the command line's printing */
+   unsigned target;        /* the options' --target and --isa-check device sets, for */
+   unsigned isa_check;     /* the report's estimates (report_html.c) */
 };
 
 /* xeopt_optimize with the command line's hooks (print-after, timing,

@@ -133,7 +133,30 @@ typedef struct check {
    unsigned nin[XE_DEV_COUNT];
    unsigned outputs, compiles; /* modules compiled; ocloc compiles (one per device) */
    xe_remarks notes;          /* isa-check's remarks: moves, then the final verdicts */
+   char stage[48];            /* the report's name of the output being judged */
+   unsigned ship_from, ship_to; /* the report's entries of the run in the result */
 } check;
+
+/* One run of the pipeline into t under o and j, its report entries named
+ * run (xe_report_label_run).  Returns where they start. */
+static unsigned run_named(check *c, xeopt_result *t, const xe_options *o, const xe_judge *j,
+                          const char *run)
+{
+   unsigned from = xe_report_passes_count(c->h);
+   c->optimize(t, o, j, c->bytes, c->size, c->h);
+   xe_report_label_run(c->h, from, run);
+   return from;
+}
+
+/* run_named into the result r: the run whose output is written, unless a
+ * later one replaces it. */
+static void run_result(check *c, xeopt_result *r, const xe_options *o, const xe_judge *j,
+                       const char *run)
+{
+   reset(r);
+   c->ship_from = run_named(c, r, o, j, run);
+   c->ship_to = xe_report_passes_count(c->h);
+}
 
 /* Writes a module's size bytes to WORK/WHAT.spv and compiles it for every
  * checked device into k/n; false with *err (malloc'd) when that fails. */
@@ -191,7 +214,9 @@ static void paths_measure(check *c, const xe_judge *j, paths *p, char **err)
       o3.verify = 0;              /* a measured path is not the input's program */
       o3.verify_launches = NULL;
       xeopt_result t = { 0 };
-      c->optimize(&t, &o3, j, c->bytes, c->size, c->h);
+      char run[80];
+      snprintf(run, sizeof(run), "%s, %s path alone (measured)", c->stage, w ? "slow" : "fast");
+      run_named(c, &t, &o3, j, run);
       p->ok = compile_output(c, &t, w ? "slow" : "fast", p->k[w], p->n[w], err);
       result_free(&t);
    }
@@ -395,8 +420,9 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
    xeopt_result pt = { 0 };
    scored ps = { 0 };
    unsigned moved = 0;
+   snprintf(c->stage, sizeof(c->stage), "isa-check probe (cost model asked)");
    if (any)
-      c->optimize(&pt, &c->run, &pj, c->bytes, c->size, c->h);
+      run_named(c, &pt, &c->run, &pj, c->stage);
    bool differs = any && pt.status == XEOPT_OK &&
                   (pt.nwords != t->nwords || memcmp(pt.words, t->words, pt.nwords * 4));
    char *err = NULL;
@@ -518,8 +544,8 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    bool probed = false, settled = false;
    unsigned rounds = max_rounds();
    for (unsigned round = 0; round <= rounds; round++) {
-      reset(r);
-      optimize(r, &c.run, &j, bytes, size, h);
+      snprintf(c.stage, sizeof(c.stage), "isa-check round %u", round + 1);
+      run_result(&c, r, &c.run, &j, c.stage);
       if (r->status != XEOPT_OK) {
          xe_remarks_free(&kept);
          settled = true;
@@ -562,15 +588,14 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
       xe_remark(&c.notes, NULL, XE_REMARK_MISSED,
                 "every original kept: IGC's verdicts did not settle in %u judged output%s", rounds,
                 rounds == 1 ? "" : "s");
-      reset(r);
-      optimize(r, &c.run, &j, bytes, size, h);
+      run_result(&c, r, &c.run, &j, "isa-check: every original kept");
    }
    if (o->measure_path != XE_MEASURE_NONE && r->status == XEOPT_OK) {
       /* The rounds measured the real output; the one asked for is one path
        * of it, with the same verdicts. */
-      reset(r);
-      optimize(r, o, &j, bytes, size, h);
+      run_result(&c, r, o, &j, "the measured path asked for (--measure-path)");
    }
+   xe_report_mark_shipped(h, c.ship_from, c.ship_to);
    /* The check's remarks go after the final pipeline's: the moves, the
     * final verdicts, then who judged and at what cost. */
    r->remarks.pass = "isa-check";

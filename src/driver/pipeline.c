@@ -198,6 +198,37 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
    return XE_OK;
 }
 
+static cJSON *report_passes(const xe_pipeline_hooks *h)
+{
+   return h && h->report ? cJSON_GetObjectItem(h->report, "passes") : NULL;
+}
+
+unsigned xe_report_passes_count(const xe_pipeline_hooks *h)
+{
+   return (unsigned)cJSON_GetArraySize(report_passes(h));
+}
+
+void xe_report_label_run(const xe_pipeline_hooks *h, unsigned from, const char *run)
+{
+   cJSON *e, *arr = report_passes(h);
+   unsigned k = 0;
+   cJSON_ArrayForEach(e, arr) {
+      if (k++ >= from && !cJSON_GetObjectItem(e, "run") && !cJSON_AddStringToObject(e, "run", run))
+         abort();
+   }
+}
+
+void xe_report_mark_shipped(const xe_pipeline_hooks *h, unsigned from, unsigned to)
+{
+   cJSON *e, *arr = report_passes(h);
+   unsigned k = 0;
+   cJSON_ArrayForEach(e, arr) {
+      if (k >= from && k < to && !cJSON_AddBoolToObject(e, "shipped", true))
+         abort();
+      k++;
+   }
+}
+
 /* The passes model OpenCL kernels (OpenCL memory model, Kernel entry
  * points, SPIR-V 2.16's Kernel rules).  Anything else, a Vulkan compute
  * shader say, is written back as it came; says why in buf. */

@@ -48,4 +48,18 @@ bool xe_pipeline_check(const xe_options *o, char **err);
 enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge *j, xe_remarks *r,
                                const xe_pipeline_hooks *h, bool *valid, char **err);
 
+/* The report's runs.  One call of xeopt_optimize may run the pipeline
+ * several times (plain -O2's first and second run, --isa-check's rounds,
+ * probe and measured paths); each run's "passes" entries get a "run"
+ * member naming it, and the run whose output was written "shipped": true
+ * (docs/report.md).  All do nothing without h->report. */
+
+/* How many "passes" entries the report has: where the next run starts. */
+unsigned xe_report_passes_count(const xe_pipeline_hooks *h);
+/* Names the entries from index from on that have no "run" yet. */
+void xe_report_label_run(const xe_pipeline_hooks *h, unsigned from, const char *run);
+/* Marks the entries [from, to) "shipped": the run whose output the
+ * result holds. */
+void xe_report_mark_shipped(const xe_pipeline_hooks *h, unsigned from, unsigned to);
+
 #endif

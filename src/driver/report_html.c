@@ -34,6 +34,8 @@
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
 
+#include "cost.h"
+#include "io.h"
 #include "report_html.h"
 #include "report_module.h"
 
@@ -500,18 +502,26 @@ static unsigned requirements_count(const cJSON *k)
 
 /* ---- ISA figures (--isa-check's remarks) ---- */
 
-/* "rewrite kept: ISA estimate dg2 61 -> 50 (...); pvc 57 -> 49 (...)":
- * one row per device. */
-static bool isa_rows(sb *b, const char *msg)
+/* One device's figures in an isa-check remark: "dg2 61 -> 50 (counts)". */
+typedef struct isa_fig {
+   char dev[16];
+   double a, c;                /* estimate before -> after */
+   const char *detail;         /* the counts, without their parentheses */
+   size_t ndetail;
+} isa_fig;
+
+/* The figures of "... ISA estimate dg2 61 -> 50 (...); pvc 57 -> 49 (...)":
+ * up to max of them into f; returns how many. */
+static unsigned isa_figs(const char *msg, isa_fig *f, unsigned max)
 {
    const char *p = strstr(msg, "ISA estimate ");
    if (!p)
-      return false;
+      return 0;
    p += strlen("ISA estimate ");
    if (!strncmp(p, "without -> with the model: ", 27))
       p += 27;
-   bool any = false;
-   while (*p) {
+   unsigned n = 0;
+   while (*p && n < max) {
       /* one device: up to "; " outside parentheses, or ")" closing the message */
       const char *e = p;
       int depth = 0;
@@ -519,26 +529,19 @@ static bool isa_rows(sb *b, const char *msg)
          depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
          e++;
       }
-      char dev[16] = "";
-      double a = 0, c = 0;
+      isa_fig *x = &f[n];
       int used = 0;
-      if (sscanf(p, "%15s %lf -> %lf%n", dev, &a, &c, &used) == 3 && used <= e - p) {
-         const char *cls = c < a ? "better" : c > a ? "worse" : "same";
-         sb_fmt(b, "<tr><td>");
-         sb_esc(b, dev);
-         sb_fmt(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td><td class=\"%s\">%s</td><td>",
-                a, c, cls, c < a ? "lower (better)" : c > a ? "higher (worse)" : "same");
+      if (sscanf(p, "%15s %lf -> %lf%n", x->dev, &x->a, &x->c, &used) == 3 && used <= e - p) {
          const char *d = p + used, *de = e;
          while (*d == ' ')
             d++;
-         if (*d == '(' && de > d && de[-1] == ')') {   /* the counts without their parentheses */
+         if (*d == '(' && de > d && de[-1] == ')') {
             d++;
             de--;
          }
-         if (de > d)
-            sb_escn(b, d, (size_t)(de - d));
-         sb_str(b, "</td></tr>");
-         any = true;
+         x->detail = d;
+         x->ndetail = de > d ? (size_t)(de - d) : 0;
+         n++;
       }
       if (!*e || *e == ')')
          break;
@@ -546,7 +549,104 @@ static bool isa_rows(sb *b, const char *msg)
       while (*p == ' ')
          p++;
    }
-   return any;
+   return n;
+}
+
+/* What an isa-check remark's figures are.  Only "rewrite kept" describes
+ * the code written; the others describe an output the check discarded
+ * (the kernel was rewritten again, or its original kept) or compare two
+ * candidates (the probe). */
+enum isa_kind { ISA_NONE, ISA_SHIPPED, ISA_ORIGINAL, ISA_REDONE, ISA_PROBE };
+
+static enum isa_kind isa_kind_of(const xe_remark_entry *x)
+{
+   const char *m = x->message;
+   if (!x->pass || strcmp(x->pass, "isa-check") || !strstr(m, "ISA estimate "))
+      return ISA_NONE;
+   if (!strncmp(m, "rewrite kept:", 13))
+      return ISA_SHIPPED;
+   if (!strncmp(m, "original kept:", 14))
+      return ISA_ORIGINAL;
+   if (strstr(m, "without -> with the model"))
+      return ISA_PROBE;
+   return ISA_REDONE;
+}
+
+/* One row per device; colours (better, worse) only for the shipped
+ * result: a discarded output's figures are not what runs. */
+static void isa_rows(sb *b, const isa_fig *f, unsigned n, bool shipped)
+{
+   for (unsigned k = 0; k < n; k++) {
+      double a = f[k].a, c = f[k].c;
+      const char *cls = !shipped ? "same" : c < a ? "better" : c > a ? "worse" : "same";
+      const char *word = c < a ? (shipped ? "lower (better)" : "lower")
+                         : c > a ? (shipped ? "higher (worse)" : "higher") : "same";
+      sb_str(b, "<tr><td>");
+      sb_esc(b, f[k].dev);
+      sb_fmt(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td><td class=\"%s\">%s</td><td>",
+             a, c, cls, word);
+      sb_escn(b, f[k].detail, f[k].ndetail);
+      sb_str(b, "</td></tr>");
+   }
+}
+
+/* The ISA figures of one kernel: the shipped result first (the kept
+ * rewrite's figures, or the input's when the original was kept), then
+ * each discarded attempt, labelled so and without colours. */
+static void isa_section(sb *b, const xe_remarks *rs, const int *rk, int kidx)
+{
+   sb shipped = { 0 }, discarded = { 0 };
+   unsigned nd = 0;
+   for (unsigned k = 0; k < rs->n; k++) {
+      const xe_remark_entry *x = &rs->v[k];
+      enum isa_kind kind = rk[k] == kidx ? isa_kind_of(x) : ISA_NONE;
+      isa_fig f[8];
+      unsigned n = kind != ISA_NONE ? isa_figs(x->message, f, 8) : 0;
+      if (!n)
+         continue;
+      if (kind == ISA_SHIPPED) {
+         sb_str(&shipped, "<div class=\"box\">");
+         remark_html(&shipped, x, NULL);
+         sb_str(&shipped, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">input</th>"
+                          "<th class=\"num\">output (written)</th><th>estimate</th>"
+                          "<th>IGC's counts (input &rarr; output)</th></tr>");
+         isa_rows(&shipped, f, n, true);
+         sb_str(&shipped, "</table></div>");
+         continue;
+      }
+      if (kind == ISA_ORIGINAL) {
+         sb_str(&shipped, "<div class=\"box\"><p>The original code was written: the kernel runs as "
+                          "it came (ISA estimate ");
+         for (unsigned d = 0; d < n; d++) {
+            sb_str(&shipped, d ? ", " : "");
+            sb_esc(&shipped, f[d].dev);
+            sb_fmt(&shipped, " %.0f", f[d].a);
+         }
+         sb_str(&shipped, "). The rewrite IGC compiled worse is below, discarded.</p></div>");
+      }
+      nd++;
+      sb_str(&discarded, "<div class=\"box discarded\"><p class=\"tag\">");
+      sb_str(&discarded, kind == ISA_PROBE ? "Comparison of two candidates, not the written code"
+                                           : "Discarded attempt, not the written code");
+      sb_str(&discarded, "</p>");
+      remark_html(&discarded, x, NULL);
+      sb_fmt(&discarded, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">%s</th>"
+                         "<th class=\"num\">%s</th><th>estimate</th><th>IGC's counts</th></tr>",
+             kind == ISA_PROBE ? "without the model" : "input",
+             kind == ISA_PROBE ? "with the model" : "discarded output");
+      isa_rows(&discarded, f, n, false);
+      sb_str(&discarded, "</table></div>");
+   }
+   if (shipped.s || discarded.s)
+      sb_str(b, "<h3>ISA figures (--isa-check, IGC)</h3>");
+   if (shipped.s)
+      sb_str(b, shipped.s);
+   if (discarded.s) {
+      sb_fmt(b, "<h4>%u output%s the check discarded</h4>", nd, nd == 1 ? "" : "s");
+      sb_str(b, discarded.s);
+   }
+   free(shipped.s);
+   free(discarded.s);
 }
 
 /* ---- the page ---- */
@@ -599,6 +699,12 @@ static const char *css =
    "details.raw{display:inline}details.raw summary{display:inline;cursor:pointer;color:var(--mut);font-size:12px}"
    "details.raw code{display:block;font-size:12px;color:var(--mut);word-break:break-all}"
    ".better{color:var(--ok);font-weight:600}.worse{color:var(--miss);font-weight:600}.same{color:var(--mut)}"
+   ".box.discarded{border-style:dashed;background:var(--bg);color:var(--mut)}"
+   ".box.discarded .tag{margin:0 0 4px;font-weight:700;font-size:12px;text-transform:uppercase;"
+   "letter-spacing:.04em}"
+   "h4{font-size:13px;margin:14px 0 4px;color:var(--mut)}"
+   "h3.run{text-transform:none;letter-spacing:0}"
+   "details.runs>summary{cursor:pointer;color:var(--mut);margin:10px 0}"
    ".box{background:var(--pane);border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:8px 0}"
    ".legend span{margin-right:14px}"
    "code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px}"
@@ -904,7 +1010,10 @@ static void kernel_section(sb *b, rep_module *m, const kinfo *ki, const xe_remar
          remark_html(b, pr[k].r, NULL);
    }
    if (!nr)
-      sb_str(b, "<p class=\"meta\">No remark for this kernel.</p>");
+      sb_str(b, ki->applied + ki->missed + ki->notes
+                   ? "<p class=\"meta\">No remark beside the code: this kernel's --isa-check "
+                     "verdicts are under ISA figures.</p>"
+                   : "<p class=\"meta\">No remark for this kernel.</p>");
 
    /* Host requirements. */
    sb_str(b, "<h3 id=\"");
@@ -921,33 +1030,218 @@ static void kernel_section(sb *b, rep_module *m, const kinfo *ki, const xe_remar
       sb_str(b, "<p class=\"meta\">None: the host launches this kernel as before.</p>");
    }
 
-   /* ISA figures. */
-   sb isa = { 0 };
-   for (unsigned k = 0; k < rs->n; k++) {
-      const xe_remark_entry *x = &rs->v[k];
-      if (rk[k] != ki->idx || !strstr(x->message, "ISA estimate"))
-         continue;
-      sb rows = { 0 };
-      if (isa_rows(&rows, x->message)) {
-         bool probe = strstr(x->message, "without -> with the model") != NULL;
-         sb_str(&isa, "<div class=\"box\">");
-         remark_html(&isa, x, NULL);
-         sb_fmt(&isa, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">%s</th>"
-                      "<th class=\"num\">%s</th><th>estimate</th><th>IGC's counts (input &rarr; output)</th></tr>",
-                probe ? "without the model" : "input", probe ? "with the model" : "output");
-         sb_str(&isa, rows.s);
-         sb_str(&isa, "</table></div>");
-      }
-      free(rows.s);
-   }
-   if (isa.s) {
-      sb_str(b, "<h3>ISA figures (--isa-check, IGC)</h3>");
-      sb_str(b, isa.s);
-      free(isa.s);
-   }
+   isa_section(b, rs, rk, ki->idx);
    sb_str(b, "</section>");
    srcfile_free(&sf);
    free(pr);
+}
+
+/* ---- passes ---- */
+
+/* The "passes" entries [from, to) as a table. */
+static void passes_table(sb *b, const cJSON *passes, int from, int to)
+{
+   sb_str(b, "<table class=\"stats\"><tr><th>pass</th><th>changed the module</th>"
+             "<th class=\"num\">milliseconds</th></tr>");
+   for (int k = from; k < to; k++) {
+      const cJSON *p = cJSON_GetArrayItem(passes, k);
+      sb_str(b, "<tr><td><code>");
+      sb_esc(b, jstr(p, "name"));
+      bool ch = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "changed"));
+      sb_fmt(b, "</code></td><td>%s</td><td class=\"num\">%.3f</td></tr>",
+             ch ? "<span class=\"yes\">yes</span>" : "<span class=\"no\">no</span>",
+             jnum(p, "milliseconds", 0));
+   }
+   sb_str(b, "</table>");
+}
+
+/* Where the run holding entry k ends: the first entry after it with
+ * another "run". */
+static int run_end(const cJSON *passes, int k, int n)
+{
+   const char *run = jstr(cJSON_GetArrayItem(passes, k), "run");
+   int e = k + 1;
+   while (e < n && run && jstr(cJSON_GetArrayItem(passes, e), "run") &&
+          !strcmp(jstr(cJSON_GetArrayItem(passes, e), "run"), run))
+      e++;
+   return run ? e : n;
+}
+
+/* The passes of each run of the pipeline (pipeline.h: xe_report_label_run),
+ * the run whose output was written first, the others folded. */
+static void passes_html(sb *b, const cJSON *passes)
+{
+   int n = cJSON_GetArraySize(passes);
+   if (n <= 0)
+      return;
+   sb_str(b, "<h2>Passes</h2>");
+   if (!jstr(cJSON_GetArrayItem(passes, 0), "run")) {
+      sb_str(b, "<p class=\"meta\">One run of the pipeline; its output was written.</p>");
+      passes_table(b, passes, 0, n);
+      return;
+   }
+   int nruns = 0, ship = -1;
+   for (int k = 0; k < n; k = run_end(passes, k, n)) {
+      nruns++;
+      if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(passes, k), "shipped")))
+         ship = k;
+   }
+   sb_fmt(b, "<p class=\"meta\">The pipeline ran %d times", nruns);
+   if (ship >= 0) {
+      sb_str(b, "; the output written comes from: <b>");
+      sb_esc(b, jstr(cJSON_GetArrayItem(passes, ship), "run"));
+      sb_str(b, "</b>");
+   }
+   sb_str(b, " (docs/report.md).</p>");
+   if (ship >= 0) {
+      sb_str(b, "<h3 class=\"run\">");
+      sb_esc(b, jstr(cJSON_GetArrayItem(passes, ship), "run"));
+      sb_str(b, " &middot; written</h3>");
+      passes_table(b, passes, ship, run_end(passes, ship, n));
+   }
+   if (nruns - (ship >= 0) <= 0)
+      return;
+   sb_fmt(b, "<details class=\"runs\"><summary>The other %d run%s (not written)</summary>",
+          nruns - (ship >= 0), nruns - (ship >= 0) == 1 ? "" : "s");
+   for (int k = 0; k < n; k = run_end(passes, k, n)) {
+      if (k == ship)
+         continue;
+      sb_str(b, "<h3 class=\"run\">");
+      sb_esc(b, jstr(cJSON_GetArrayItem(passes, k), "run"));
+      sb_str(b, " &middot; not written</h3>");
+      passes_table(b, passes, k, run_end(passes, k, n));
+   }
+   sb_str(b, "</details>");
+}
+
+/* ---- per device ---- */
+
+/* Did subgroup-versioning version kernel kidx?  The model's estimate of
+ * the output then counts both copies. */
+static bool versioned(const xe_remarks *rs, const int *rk, int kidx)
+{
+   for (unsigned k = 0; k < rs->n; k++)
+      if (rk[k] == kidx && rs->v[k].kind == XE_REMARK_APPLIED && rs->v[k].pass &&
+          !strcmp(rs->v[k].pass, "subgroup-versioning") && !strncmp(rs->v[k].message, "versioned ", 10))
+         return true;
+   return false;
+}
+
+/* The estimates of the rewritten kernels, summed per device: IGC's from
+ * --isa-check's "rewrite kept" remarks, else the cost model's of the
+ * input's and the output's code.  have[d] counts the kernels with
+ * figures on d. */
+typedef struct dev_sums {
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   unsigned have[XE_DEV_COUNT];
+} dev_sums;
+
+static void sums_igc(dev_sums *ds, const xe_remarks *rs, const int *rk, const kinfo *ks)
+{
+   for (unsigned k = 0; k < rs->n; k++) {
+      if (rk[k] < 0 || !ks[rk[k]].changed || isa_kind_of(&rs->v[k]) != ISA_SHIPPED)
+         continue;
+      isa_fig f[8];
+      unsigned n = isa_figs(rs->v[k].message, f, 8);
+      for (unsigned q = 0; q < n; q++)
+         for (int d = 0; d < XE_DEV_COUNT; d++)
+            if (!strcmp(f[q].dev, xe_device_name((enum xe_device)d))) {
+               ds->before[d] += f[q].a;
+               ds->after[d] += f[q].c;
+               ds->have[d]++;
+            }
+   }
+}
+
+static void sums_model(dev_sums *ds, unsigned devs, const xeopt_result *r, const void *input,
+                       size_t size, const kinfo *ks, unsigned nk)
+{
+   char *err = NULL;
+   size_t nw = 0;
+   const uint32_t *ow = xeopt_result_words(r, &nw);
+   xe_module *mi = xe_read(input, size, &err);
+   free(err);
+   err = NULL;
+   xe_module *mo = ow ? xe_read(ow, nw * 4, &err) : NULL;
+   free(err);
+   for (unsigned k = 0; k < nk && mi && mo; k++) {
+      xe_kernel a, b;
+      if (!ks[k].changed || !xe_kernel_by_name(mi, ks[k].name, &a) || !xe_kernel_by_name(mo, ks[k].name, &b) ||
+          !a.fn || !b.fn)
+         continue;
+      for (int d = 0; d < XE_DEV_COUNT; d++) {
+         if (!(devs & (1u << d)))
+            continue;
+         ds->before[d] += xe_cost_function(mi, a.fn, (enum xe_device)d, NULL).cycles;
+         ds->after[d] += xe_cost_function(mo, b.fn, (enum xe_device)d, NULL).cycles;
+         ds->have[d]++;
+      }
+   }
+   xe_module_free(mi);
+   xe_module_free(mo);
+}
+
+/* The table at the top: per target device, the kernels rewritten and
+ * kept as they were, and the estimate of the rewritten ones before ->
+ * after (IGC's with --isa-check, else the cost model's). */
+static void device_summary(sb *b, const xeopt_result *r, const void *input, size_t size,
+                           const kinfo *ks, unsigned nk, const int *rk)
+{
+   const xe_remarks *rs = &r->remarks;
+   bool igc = r->isa_check != 0;
+   unsigned devs = igc ? r->isa_check
+                   : r->target == XE_TARGET_NONE ? 0 : r->target ? r->target : XE_DEV_DEFAULT;
+   unsigned nch = 0, nvers = 0;
+   for (unsigned k = 0; k < nk; k++) {
+      nch += ks[k].changed;
+      nvers += ks[k].changed && versioned(rs, rk, ks[k].idx);
+   }
+   dev_sums ds = { 0 };
+   if (igc)
+      sums_igc(&ds, rs, rk, ks);
+   else if (devs && nch)
+      sums_model(&ds, devs, r, input, size, ks, nk);
+   sb_str(b, "<h2>Per device</h2>");
+   if (!devs) {
+      sb_fmt(b, "<p>%u of %u kernel%s rewritten; no device estimate (<code>--target=none</code>).</p>",
+             nch, nk, nk == 1 ? "" : "s");
+      return;
+   }
+   sb_fmt(b, "<p class=\"meta\">The devices %s; the estimate is %s, summed over the rewritten "
+             "kernels (the others are unchanged).</p>",
+          igc ? "IGC checked (<code>--isa-check</code>)" : "the cost model targets (<code>--target</code>)",
+          igc ? "IGC's ISA estimate of the code written (a kernel whose original was kept counts as "
+                "kept)"
+              : "the cost model's of the input's and the output's code");
+   sb_str(b, "<table class=\"sum dev\"><tr><th>device</th><th class=\"num\">kernels rewritten</th>"
+             "<th class=\"num\">kept as they were</th><th class=\"num\">estimate before</th>"
+             "<th class=\"num\">after</th><th>change</th></tr>");
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if (!(devs & (1u << d)))
+         continue;
+      sb_fmt(b, "<tr><td>%s</td><td class=\"num\">%u</td><td class=\"num\">%u</td>",
+             xe_device_name((enum xe_device)d), nch, nk - nch);
+      if (!ds.have[d]) {
+         sb_fmt(b, "<td class=\"num no\">&mdash;</td><td class=\"num no\">&mdash;</td><td class=\"no\">%s</td></tr>",
+                nch ? "no figures (see the remarks)" : "nothing rewritten");
+         continue;
+      }
+      double a = ds.before[d], c = ds.after[d];
+      const char *cls = c < a ? "better" : c > a ? "worse" : "same";
+      sb_fmt(b, "<td class=\"num\">%.0f</td><td class=\"num\">%.0f%s</td><td class=\"%s\">", a, c,
+             !igc && nvers ? " *" : "", cls);
+      if (a > 0)
+         sb_fmt(b, "%+.1f%% ", 100.0 * (c - a) / a);
+      sb_str(b, c < a ? "lower (better)" : c > a ? "higher (worse)" : "same");
+      if (igc && ds.have[d] < nch)
+         sb_fmt(b, " <span class=\"no\">(%u of %u rewritten kernels measured)</span>", ds.have[d], nch);
+      sb_str(b, "</td></tr>");
+   }
+   sb_str(b, "</table>");
+   if (!igc && nvers)
+      sb_fmt(b, "<p class=\"meta\">* the model's estimate of the code as written counts both copies "
+                "of %u versioned kernel%s; the weighted estimate the pass decided by is in its "
+                "remarks (each sub-group runs one copy).</p>", nvers, nvers == 1 ? "" : "s");
 }
 
 char *xe_report_html(const xeopt_result *r, const void *input, size_t size, const char *title,
@@ -1026,6 +1320,9 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
             ki->notes += rs->v[j].kind == XE_REMARK_NOTE;
          }
    }
+
+   if (have_in && xeopt_result_status(r) == XEOPT_OK)
+      device_summary(&b, r, input, size, ks, nk, rk);
 
    sb_fmt(&b, "<h2>Summary</h2><p>%u kernel%s, %u changed. "
               "<span class=\"legend\"><span class=\"pill applied\">&#10003; applied</span> a rewrite was made "
@@ -1119,22 +1416,7 @@ char *xe_report_html(const xeopt_result *r, const void *input, size_t size, cons
    free(dc.text);
    free(dc.lines);
 
-   /* Pass statistics. */
-   const cJSON *passes = cJSON_GetObjectItemCaseSensitive(stats, "passes");
-   if (cJSON_GetArraySize(passes) > 0) {
-      sb_str(&b, "<h2>Passes</h2><table class=\"stats\"><tr><th>pass</th><th>changed the module</th>"
-                 "<th class=\"num\">milliseconds</th></tr>");
-      const cJSON *p;
-      cJSON_ArrayForEach(p, passes) {
-         sb_str(&b, "<tr><td><code>");
-         sb_esc(&b, jstr(p, "name"));
-         bool ch = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "changed"));
-         sb_fmt(&b, "</code></td><td>%s</td><td class=\"num\">%.3f</td></tr>",
-                ch ? "<span class=\"yes\">yes</span>" : "<span class=\"no\">no</span>",
-                jnum(p, "milliseconds", 0));
-      }
-      sb_str(&b, "</table>");
-   }
+   passes_html(&b, cJSON_GetObjectItemCaseSensitive(stats, "passes"));
    sb_str(&b, "</main></body></html>\n");
 
    free(ks);

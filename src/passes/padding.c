@@ -203,7 +203,9 @@ static void remove_guard(xe_guard_ctx *c, xe_guard *g)
 static void report(xe_guard_ctx *c, const char *kn, xe_guard *g, bool apply, xe_remarks *r,
                    need *needs)
 {
-   char *cond = xe_guard_text(c, g);
+   /* The remark spells the ids as OpenCL C does (a kernel argument may be
+    * named x); the manifest keeps its documented short names. */
+   char *cond = xe_guard_text(c, g, XE_AFF_SPELL_OPENCL);
    const char *file = NULL;
    uint32_t line = 0;
    char where[300] = "";
@@ -252,7 +254,9 @@ static void report(xe_guard_ctx *c, const char *kn, xe_guard *g, bool apply, xe_
                 cond, where, g->proof, kept, buf);
       cJSON *e = cJSON_CreateObject();
       cJSON_AddStringToObject(e, "kind", "guard");
-      cJSON_AddStringToObject(e, "condition", cond);
+      char *mcond = xe_guard_text(c, g, XE_AFF_SPELL_SHORT);
+      cJSON_AddStringToObject(e, "condition", mcond);
+      free(mcond);
       cJSON_AddStringToObject(e, "proof", g->proof);
       if (g->split)
          cJSON_AddStringToObject(e, "narrowed", g->split_why);

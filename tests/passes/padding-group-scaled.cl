@@ -10,7 +10,7 @@
 // CHECK-LABEL: %padding_group_scaled = OpFunction
 // CHECK-NOT: OpBranchConditional
 // CHECK: OpFunctionEnd
-// REMARK: padding_group_scaled: [padding] applied: removed guard 'lx + 2*bx < n' (same_index); buffers padded: out (arg 0) to local_size[0] + 2*global_size[0] - 2 elements, in (arg 1) to local_size[0] + 2*global_size[0] - 2 elements
+// REMARK: padding_group_scaled: [padding] applied: removed guard 'get_local_id(0) + 2*get_group_id(0)*get_local_size(0) < n' (same_index); buffers padded: out (arg 0) to local_size[0] + 2*global_size[0] - 2 elements, in (arg 1) to local_size[0] + 2*global_size[0] - 2 elements
 // MANIFEST: "condition": "lx + 2*bx < n",
 // MANIFEST: "text": "local_size[0] + 2*global_size[0] - 2",
 kernel void padding_group_scaled(global float *out, global const float *in, int n)

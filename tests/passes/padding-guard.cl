@@ -9,7 +9,7 @@
 // CHECK: OpLoad %float
 // CHECK: OpStore
 // CHECK: OpFunctionEnd
-// REMARK: padding_guard: [padding] applied: removed guard 'x < n' {{.*}}(disjoint); buffers padded: out (arg 0) to global_size[0] + global_offset[0] elements, in (arg 1) to global_size[0] + global_offset[0] elements
+// REMARK: padding_guard: [padding] applied: removed guard 'get_global_id(0) < n' {{.*}}(disjoint); buffers padded: out (arg 0) to global_size[0] + global_offset[0] elements, in (arg 1) to global_size[0] + global_offset[0] elements
 // MANIFEST: "padding_guard":
 // MANIFEST: "kind": "guard",
 // MANIFEST-NEXT: "condition": "x < n",
@@ -22,7 +22,7 @@
 //
 // RUN-NOTE: --passes=padding
 // NOTE: OpBranchConditional
-// NOTE-REMARK: padding_guard: [padding] note: could remove guard 'x < n' {{.*}}with --assume-padded if buffers were padded: out (arg 0) to global_size[0] + global_offset[0] elements
+// NOTE-REMARK: padding_guard: [padding] note: could remove guard 'get_global_id(0) < n' {{.*}}with --assume-padded if buffers were padded: out (arg 0) to global_size[0] + global_offset[0] elements
 // NOTE-MANIFEST-NOT: {{.}}
 kernel void padding_guard(global float *out, global const float *in, int n)
 {

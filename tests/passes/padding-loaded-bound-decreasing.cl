@@ -12,7 +12,7 @@
 // CHECK-LABEL: %offset_bound = OpFunction
 // CHECK: OpBranchConditional
 // REMARK-NOT: countdown
-// REMARK: offset_bound: [padding] missed: guard 'x + 8 < load(%gid_max)' stays: its bound is loaded from memory, and padding needs a bound computed from scalar kernel arguments
+// REMARK: offset_bound: [padding] missed: guard 'get_global_id(0) + 8 < load(%gid_max)' stays: its bound is loaded from memory, and padding needs a bound computed from scalar kernel arguments
 // REMARK-NOT: countdown
 // MANIFEST-NOT: {{.}}
 typedef struct { ulong cnt[12]; ulong gid_max; } param_t;

@@ -12,7 +12,7 @@
 // CHECK: OpBranchConditional
 // CHECK-LABEL: %lane_bound = OpFunction
 // CHECK: OpBranchConditional
-// REMARK: loaded_bound: [padding] missed: guard 'x < load(%gid_max)' stays: its bound is loaded from memory, and padding needs a bound computed from scalar kernel arguments
+// REMARK: loaded_bound: [padding] missed: guard 'get_global_id(0) < load(%gid_max)' stays: its bound is loaded from memory, and padding needs a bound computed from scalar kernel arguments
 // REMARK-NOT: lane_bound
 // MANIFEST-NOT: {{.}}
 typedef struct { ulong cnt[12]; ulong gid_max; } param_t;

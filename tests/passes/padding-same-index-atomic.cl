@@ -14,7 +14,7 @@
 // CHECK: OpBranchConditional %or_cond
 // CHECK: OpAtomicIIncrement
 // CHECK: OpFunctionEnd
-// REMARK: copy_count: [padding] applied: removed guard 'x < w && y < h' (same_index); buffers padded: out (arg 0) to {{.*}}, in (arg 1) to {{.*}} elements
+// REMARK: copy_count: [padding] applied: removed guard 'get_global_id(0) < w && get_global_id(1) < h' (same_index); buffers padded: out (arg 0) to {{.*}}, in (arg 1) to {{.*}} elements
 // REMARK-NOT: both read and written
 // MANIFEST: "copy_count":
 // MANIFEST: "kind": "guard",

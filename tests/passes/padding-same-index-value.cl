@@ -10,7 +10,7 @@
 // RUN: --passes=padding --assume-padded
 // CHECK-LABEL: %store_row = OpFunction
 // CHECK: OpBranchConditional
-// REMARK: store_row: [padding] missed: guard 'x < w && y < h' stays: the guard is not a threshold on one id; and a value stored to rows depends on the ids other than through its index
+// REMARK: store_row: [padding] missed: guard 'get_global_id(0) < w && get_global_id(1) < h' stays: the guard is not a threshold on one id; and a value stored to rows depends on the ids other than through its index
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}
 kernel void store_row(global int *out, global int *rows, int w, int h)

@@ -9,8 +9,8 @@
 // CHECK: OpBranchConditional
 // CHECK-LABEL: %shift_left = OpFunction
 // CHECK: OpBranchConditional
-// REMARK: store_out0: [padding] missed: guard 'x < n' stays: the store index into out is not `s*id + c` in the guarded id
-// REMARK: shift_left: [padding] missed: guard 'x < n' stays: stores to a past the bound may hit elements in bounds
+// REMARK: store_out0: [padding] missed: guard 'get_global_id(0) < n' stays: the store index into out is not `s*id + c` in the guarded id
+// REMARK: shift_left: [padding] missed: guard 'get_global_id(0) < n' stays: stores to a past the bound may hit elements in bounds
 // REMARK-NOT: applied
 // MANIFEST-NOT: {{.}}
 kernel void store_out0(global float *out, global const float *in, int n)

@@ -14,7 +14,7 @@
 // CHECK-NOT: OpBranchConditional
 // CHECK: OpSubgroupBlockWriteINTEL {{%[0-9]+}} [[V]]
 // CHECK: OpFunctionEnd
-// REMARK: guarded_copy: [padding] applied: removed guard 'x < n' (disjoint)
+// REMARK: guarded_copy: [padding] applied: removed guard 'get_global_id(0) < n' (disjoint)
 // REMARK-NEXT: guarded_copy: [block-io] applied: load via %arrayidx: sub-group block read (SG 16)
 // REMARK-NEXT: guarded_copy: [block-io] applied: store via %arrayidx3: sub-group block write (SG 16), argument alignment assumed
 // REMARK-NOT: missed
@@ -33,7 +33,7 @@
 // which refuses a lone copy) versions the guarded region instead.
 // RUN-PLAIN: -O2 --target=none
 // PLAIN: OpGroupIAdd %uint %uint_3 Reduce
-// PLAIN-REMARK: guarded_copy: [padding] note: could remove guard 'x < n'
+// PLAIN-REMARK: guarded_copy: [padding] note: could remove guard 'get_global_id(0) < n'
 // PLAIN-REMARK: guarded_copy: [block-io] missed: load via %arrayidx: unknown sub-group size
 // PLAIN-REMARK: guarded_copy: [subgroup-versioning] applied: versioned the region guarded by %cmp
 // PLAIN-MANIFEST-NOT: {{.}}

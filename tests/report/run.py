@@ -13,6 +13,13 @@ is in the page, escaped, with its kind as a word, and that the page loads
 nothing from outside; then puts the source text into the -g module's
 OpSource (spirv-dis/spirv-as), names a file that does not exist, and checks
 the page shows the module's copy with the remarks at the same lines.
+It also checks the per-device table at the top (the model's estimates of
+the rewritten kernels per target; with --isa-check IGC's, summed from the
+kept rewrites), that each run of the pipeline has a labelled pass table
+(plain -O2's first and second run on testdata exec_classify; --isa-check's
+rounds), and, with ocloc and iga64, that only the written code's ISA
+figures are coloured as a result while a discarded output's are labelled
+discarded.
 
 `chromium` opens the -g page in headless Chromium, fails on any console
 message, and writes DIR/report.png (a screenshot) and DIR/report-nodebug.png.
@@ -236,6 +243,115 @@ def check_nodebug(p, remarks, text):
         fail("no -g: the manifest's padding requirement is not on the page")
 
 
+DEVICES = ("dg2", "pvc", "bmg", "lnl", "ptl")
+
+
+def device_rows(text):
+    """The per-device table at the top: {device: [cells]}."""
+    top = text.split("<h2>Summary</h2>")[0]
+    if "<h2>Per device</h2>" not in top:
+        fail("no per-device table before the summary")
+    rows = {}
+    for tr in re.findall(r"<tr>(.*?)</tr>", top.split("<h2>Per device</h2>")[1]):
+        cells = [re.sub(r"<[^>]*>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+        if cells:
+            rows[cells[0]] = cells
+    return rows
+
+
+def run_headings(text):
+    """The labels of the pass tables' runs, in page order, and the one written."""
+    sec = text.split("<h2>Passes</h2>")[1] if "<h2>Passes</h2>" in text else ""
+    runs = re.findall(r'<h3 class="run">(.*?) &middot; (written|not written)</h3>', sec)
+    return runs, sec.count('<table class="stats">')
+
+
+def runs_and_devices(xeopt, work, spv):
+    """Plain -O2: the per-device table names every device the model
+    targets, with the model's estimate of the rewritten kernels; a module
+    plain -O2 runs twice (testdata exec_classify) labels both runs, the
+    second written."""
+    page, text, remarks = optimize(xeopt, work, spv, "devices")
+    rows = device_rows(text)
+    if sorted(rows) != sorted(DEVICES):
+        fail("per device: rows %r, not the default targets %r" % (sorted(rows), DEVICES))
+    for d, c in rows.items():
+        # device, rewritten, kept, before, after, change
+        if c[1] != "2" or c[2] != "0" or not re.match(r"^\d+$", c[3]) or not re.match(r"^\d+\D*$", c[4]):
+            fail("per device: row %r lacks the 2 rewritten kernels' estimates" % c)
+        if int(re.match(r"\d+", c[4]).group()) >= int(c[3]):
+            fail("per device: the model's estimate of the rewrite does not fall on %s: %r" % (d, c))
+    two = os.path.join(HERE, "..", "..", "testdata", "spv", "exec_classify.spv")
+    page2 = os.path.join(work, "two-runs.html")
+    run([xeopt, "-O2", "--report=" + page2, two, "-o", os.path.join(work, "two-runs.spv")])
+    with open(page2, encoding="utf-8") as f:
+        runs, tables = run_headings(f.read())
+    if runs != [("second run", "written"), ("first run", "not written")] or tables != 2:
+        fail("plain -O2's two runs are not labelled, the second written: %r (%d tables)" % (runs, tables))
+
+
+def isa_check(xeopt, work, spv):
+    """--isa-check: IGC rewrites report_copy again with the cost model
+    asked (the first output is discarded).  Only the written code's
+    figures are coloured as a result; the discarded ones are labelled so;
+    every run of the pipeline has a label, one written; the per-device
+    table sums the kept rewrites' figures."""
+    if not shutil.which("ocloc") or not shutil.which("iga64"):
+        print("note: ocloc/iga64 not found, --isa-check's page not checked")
+        return
+    page = os.path.join(work, "isa.html")
+    rep = os.path.join(work, "isa.json")
+    for out in (page, rep):
+        run([xeopt, "-O2", "--assume-padded", "--isa-check=dg2,pvc", "--report=" + out, spv,
+             "-o", os.path.join(work, "isa.spv")])
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    with open(rep, encoding="utf-8") as f:
+        report = json.load(f)
+    remarks = report["remarks"]
+    check_common(text, remarks, "isa-check")
+    redone = [r for r in remarks if r["pass"] == "isa-check" and r["message"].startswith("rewritten again")]
+    kept = [r for r in remarks if r["pass"] == "isa-check" and r["message"].startswith("rewrite kept")]
+    if not redone or not kept:
+        fail("isa-check: expected a discarded and a kept output, got %r" % remarks)
+    boxes = re.findall(r'<div class="box( discarded)?">(.*?)</table></div>', text, re.S)
+    for disc, body in boxes:
+        coloured = 'class="better"' in body or 'class="worse"' in body
+        if "rewrite kept: ISA estimate" in body:
+            if disc or not coloured:
+                fail("isa-check: the written code's figures are not shown as the result")
+        elif coloured or not disc or "Discarded attempt" not in body and "Comparison" not in body:
+            fail("isa-check: a discarded output's figures are shown as a result: %s" % body[:300])
+    if not any(d for d, _ in boxes):
+        fail("isa-check: no discarded output on the page")
+    # Every run labelled, the written one first and once.
+    passes = report["passes"]
+    if any("run" not in p for p in passes):
+        fail("isa-check: a pass entry of the JSON report names no run")
+    shipped = {p["run"] for p in passes if p.get("shipped")}
+    if len(shipped) != 1 or not next(iter(shipped)).startswith("isa-check round"):
+        fail("isa-check: not one written round: %r" % shipped)
+    runs, tables = run_headings(text)
+    labels = []
+    for p in passes:
+        if not labels or labels[-1] != p["run"]:
+            labels.append(p["run"])
+    if tables != len(labels) or runs[0] != (next(iter(shipped)), "written") or \
+            sorted(r for r, _ in runs) != sorted(labels):
+        fail("isa-check: the pass tables are not labelled by run: %r vs %r" % (runs, labels))
+    # Per device: dg2 and pvc, IGC's figures of the kept rewrites summed.
+    rows = device_rows(text)
+    if sorted(rows) != ["dg2", "pvc"]:
+        fail("isa-check: per device rows %r" % sorted(rows))
+    for d in ("dg2", "pvc"):
+        a = c = 0
+        for r in kept:
+            m = re.search(r"\b%s (\d+) -> (\d+)" % d, r["message"])
+            a, c = a + int(m.group(1)), c + int(m.group(2))
+        if rows[d][3] != str(a) or rows[d][4] != str(c):
+            fail("isa-check: per device %s shows %r, the kept rewrites say %d -> %d" % (d, rows[d], a, c))
+
+
 def embedded(xeopt, work, spv_g):
     """The -g module with the source text in OpSource and its OpString
     naming a file that does not exist: the page must show the module's
@@ -316,6 +432,8 @@ def screenshot(browser, page, png, work):
             fail("console messages on %s:\n%s" % (page, "\n".join(console)))
     if "report_copy" not in dom.stdout or "Summary" not in dom.stdout:
         fail("chromium's DOM of %s lacks the summary" % page)
+    if dom.stdout.find("Per device") < 0 or dom.stdout.find("Per device") > dom.stdout.find("Summary"):
+        fail("chromium's DOM of %s lacks the per-device table at the top" % page)
     if not os.path.exists(png) or os.path.getsize(png) < 10000:
         fail("no screenshot at %s" % png)
     print("screenshot: %s" % png)
@@ -344,6 +462,8 @@ def main():
         check_debug(p, rem_g)
         p = check_common(text, rem, "no -g")
         check_nodebug(p, rem, text)
+        runs_and_devices(a.xeopt, a.work, spv)
+        isa_check(a.xeopt, a.work, spv)
         embedded(a.xeopt, a.work, spv_g)
         nonsemantic(a.xeopt, a.work)
         print("ok: %d + %d remarks placed" % (len(rem_g), len(rem)))
