@@ -687,7 +687,8 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
       if (_k != XE_IDMAP_NONE && !live[_k]) { live[_k] = 1; stack[sp++] = _id; } } while (0)
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
-         if (!has_side_effect(i))
+         /* Debug info keeps nothing alive: -g must not change an estimate. */
+         if (!has_side_effect(i) || xe_inst_is_debug_info(m, i))
             continue;
          bool conv = address_dropped(wk, i);
          for (unsigned k = 0; k < xe_nops(i); k++) {
@@ -917,6 +918,8 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       xe_foreach_inst(i, &b->insts) {
          if (i->result_id && !has_side_effect(i) && !live[xe_idmap_find(&ids, i->result_id)])
             continue;
+         if (xe_inst_is_debug_info(m, i))
+            continue; /* describes the source: no code */
          total += freq * inst_cost(wk, f, i, freq);
       }
    }

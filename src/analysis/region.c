@@ -254,7 +254,7 @@ bool xe_region_buffers_private(xe_region *r, const uint8_t *stored)
       if (bi != XE_NONE && r->blocks[bi])
          continue;
       xe_foreach_inst(i, &blk->insts) {
-         if (pointer_op(i->opcode) || i->opcode == SpvOpLine)
+         if (pointer_op(i->opcode) || i->opcode == SpvOpLine || xe_inst_is_debug_info(r->m, i))
             continue;
          bool writes = writes_memory(r->m, i);
          for (unsigned k = 0; k < xe_nops(i); k++) {

@@ -167,6 +167,10 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
       xe_module_invalidate(m);
    else
       xe_uses_release(m);
+   /* The passes count no debug info as a use: what they deleted or moved
+    * a DebugValue may still name. */
+   if (progress)
+      xe_debug_info_repair(m);
    if (!check_after(p, m, err))
       return XE_INTERNAL;
    if (h && h->time_passes && h->time_to)

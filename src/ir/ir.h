@@ -72,6 +72,8 @@ struct xe_inst {
    uint16_t first_op;    /* index of the first word after type and result */
    bool pooled;          /* carved from its module's pool (pool.c): freed with the
                           * module, not by xe_inst_free */
+   bool debug_info;      /* linked as a debug-info instruction: its id words are
+                          * not uses for xe_uses and xe_use_count (uses.c) */
    uint32_t type_id;     /* 0 if none */
    uint32_t result_id;   /* 0 if none */
    uint32_t *words;      /* nwords words; words[0] = nwords << 16 | opcode */
@@ -355,9 +357,19 @@ static inline bool xe_use_is_call(const xe_use *u)
    return u->inst->opcode == SpvOpFunctionCall && u->word == u->inst->first_op;
 }
 
+/* Is i an OpExtInst of a debug-info instruction set (OpenCL.DebugInfo.100,
+ * NonSemantic.Shader.DebugInfo.100/.200, the older DebugInfo and
+ * SPIRV.debug)?  Such instructions describe the source and have no effect:
+ * `-g` must not change what is optimized, so they are no uses for any
+ * analysis (below), and what a pass deletes they may no longer name
+ * (xe_debug_info_repair, src/passes/passes.h, fixes them after each pass). */
+bool xe_inst_is_debug_info(const xe_module *m, const xe_inst *i);
+
 /* Every use of id in layout order, as a pointer to *count entries owned by
  * the module: a copy of id's use list taken now, so the caller may edit the
- * users while walking it.  The copy lives until xe_module_invalidate or
+ * users while walking it.  Debug-info instructions (xe_inst_is_debug_info)
+ * are not uses, here nor in xe_uses_unordered and xe_use_count;
+ * xe_replace_all_uses rewrites them with the rest.  The copy lives until xe_module_invalidate or
  * xe_uses_release.  The use lists are built on the first call (one walk of
  * the module) and kept current by the edit functions afterwards. */
 const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count);

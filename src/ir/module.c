@@ -392,7 +392,7 @@ void xe_set_opcode(xe_inst *i, uint16_t opcode)
 {
    xe_module *m = i->uslot ? xe__module_of(i) : NULL;
    bool keyed = m && (xe__uses_keyed(m, i) || opcode == SpvOpDecorate || opcode == SpvOpName ||
-                      opcode == SpvOpVariable);
+                      opcode == SpvOpVariable || opcode == SpvOpExtInst);
    if (keyed)
       xe__uses_unlink(m, i);
    bool cfg = xe_opcode_is_terminator(i->opcode) || xe_opcode_is_terminator(opcode);

@@ -24,6 +24,22 @@ unsigned xe_ocl_ext_info(unsigned n)
    return n < xe_opinfo_ocl_count ? xe_opinfo_ocl[n] : UNKNOWN;
 }
 
+/* The debug-info sets: their instructions only describe the source. */
+static bool debug_info_set(const char *name)
+{
+   return !strcmp(name, "OpenCL.DebugInfo.100") || !strcmp(name, "DebugInfo") ||
+          !strcmp(name, "SPIRV.debug") ||
+          (!strncmp(name, "NonSemantic.", 12) && strstr(name, "DebugInfo"));
+}
+
+bool xe_inst_is_debug_info(const xe_module *m, const xe_inst *i)
+{
+   if (i->opcode != SpvOpExtInst || xe_nops(i) < 2)
+      return false;
+   const xe_inst *set = xe_def(m, xe_op(i, 0));
+   return set && set->opcode == SpvOpExtInstImport && debug_info_set(xe_op_string(set, 0));
+}
+
 unsigned xe_inst_info(const xe_module *m, const xe_inst *i)
 {
    if (i->opcode != SpvOpExtInst)
@@ -36,8 +52,7 @@ unsigned xe_inst_info(const xe_module *m, const xe_inst *i)
       return UNKNOWN;
    if (!strcmp(name, "OpenCL.std"))
       return xe_ocl_ext_info(xe_op(i, 1));
-   if (!strncmp(name, "NonSemantic.", 12) || !strcmp(name, "OpenCL.DebugInfo.100") ||
-       !strcmp(name, "DebugInfo"))
+   if (!strncmp(name, "NonSemantic.", 12) || debug_info_set(name))
       return XE_OPI_PURE;
    return UNKNOWN;
 }

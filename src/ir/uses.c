@@ -37,6 +37,9 @@ typedef struct idinfo {
                             * (xe_use_is_call), so that counting a function's
                             * callers reads no user: at 1,600 kernels each
                             * user is a cache miss, per kernel and per pass */
+   uint32_t ndebug;        /* uses by debug-info instructions (xe_inst.debug_info):
+                            * in v, for xe_replace_all_uses and the repair of
+                            * what a pass deletes, but no uses for xe_uses */
    /* Bit d % 32 is set when an OpDecorate(Id) with decoration d targets the
     * id.  Never cleared (a superset), so asking for a decoration the id
     * does not have reads none of its names and decorations: llvm-spirv
@@ -322,9 +325,14 @@ static bool global_variable(const xe_module *m, const xe_inst *i)
           xe_op(i, 0) != SpvStorageClassFunction;
 }
 
+/* Instructions whose words are linked and unlinked all together.  An
+ * OpExtInst is among them because whether it is debug info (counted in
+ * ndebug) depends on its set operand: deciding it once per link keeps
+ * the count exact. */
 bool xe__uses_keyed(const xe_module *m, const xe_inst *i)
 {
-   return meta_keyed(m, i) || global_keyed(m, i) || global_variable(m, i);
+   return meta_keyed(m, i) || global_keyed(m, i) || global_variable(m, i) ||
+          i->opcode == SpvOpExtInst;
 }
 
 /* ---- linking ---- */
@@ -385,6 +393,7 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
    e->v[e->n].inst = i;
    e->v[e->n].word = (uint16_t)w;
    i->uslot[w] = e->n++;
+   e->ndebug += i->debug_info;
    if (callee_word(i, w)) {
       e->ncalls++;
       m->calls_gen++;
@@ -398,6 +407,7 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
    if (k == NO_SLOT)
       return;
    idinfo *e = &d->ids[i->words[w]];
+   e->ndebug -= i->debug_info;
    if (callee_word(i, w)) {
       e->ncalls--;
       m->calls_gen++;
@@ -427,6 +437,7 @@ void xe__uses_link(xe_module *m, xe_inst *i)
    i->uslot = xe__inline_uslot(i);
    if (!i->uslot)
       i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
+   i->debug_info = xe_inst_is_debug_info(m, i);
    for (unsigned w = 0; w < i->nwords; w++) {
       i->uslot[w] = NO_SLOT;
       if (w && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE))
@@ -496,6 +507,7 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
    if (i->uslot != xe__inline_uslot(i))
       free(i->uslot);
    i->uslot = NULL;
+   i->debug_info = false;
 }
 
 typedef void (*inst_visitor)(xe_module *m, xe_inst *i, void *data);
@@ -546,7 +558,7 @@ static void build_link(xe_module *m, xe_inst *i, void *data)
    if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd || i->uslot)
       return;
    struct xe_defuse *d = m->defuse;
-   if (meta_keyed(m, i) || global_keyed(m, i) || global_variable(m, i)) {
+   if (xe__uses_keyed(m, i)) {
       xe__uses_link(m, i);
       return;
    }
@@ -684,33 +696,38 @@ static xe_use *arena_take(struct xe_defuse *d, size_t n)
    return p;
 }
 
-const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count)
+/* A copy of id's use list, in layout order when ordered; with the uses by
+ * debug-info instructions when debug (xe_replace_all_uses), else without. */
+static const xe_use *copy_uses(xe_module *m, uint32_t id, uint32_t *count, bool ordered,
+                               bool debug)
 {
    struct xe_defuse *d = built(m);
-   if (id >= d->cap || !d->ids[id].n) {
-      *count = 0;
+   idinfo *e = id < d->cap ? &d->ids[id] : NULL;
+   uint32_t n = !e ? 0 : debug ? e->n : e->n - e->ndebug;
+   *count = n;
+   if (!n)
       return NULL;
+   if (ordered)
+      sort_uses(m, e);
+   xe_use *copy = arena_take(d, n);
+   if (n == e->n) {
+      memcpy(copy, e->v, n * sizeof(xe_use));
+      return copy;
    }
-   idinfo *e = &d->ids[id];
-   sort_uses(m, e);
-   xe_use *copy = arena_take(d, e->n);
-   memcpy(copy, e->v, e->n * sizeof(xe_use));
-   *count = e->n;
+   for (uint32_t k = 0, j = 0; k < e->n; k++)
+      if (!e->v[k].inst->debug_info)
+         copy[j++] = e->v[k];
    return copy;
+}
+
+const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count)
+{
+   return copy_uses(m, id, count, true, false);
 }
 
 const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count)
 {
-   struct xe_defuse *d = built(m);
-   if (id >= d->cap || !d->ids[id].n) {
-      *count = 0;
-      return NULL;
-   }
-   idinfo *e = &d->ids[id];
-   xe_use *copy = arena_take(d, e->n);
-   memcpy(copy, e->v, e->n * sizeof(xe_use));
-   *count = e->n;
-   return copy;
+   return copy_uses(m, id, count, false, false);
 }
 
 xe_inst *const *xe_global_variables(xe_module *m, uint32_t *count)
@@ -754,7 +771,7 @@ void xe__uses_opcode_changed(xe_module *m, xe_inst *i, uint16_t old_opcode)
 uint32_t xe_use_count(xe_module *m, uint32_t id)
 {
    struct xe_defuse *d = built(m);
-   return id < d->cap ? d->ids[id].n : 0;
+   return id < d->cap ? d->ids[id].n - d->ids[id].ndebug : 0;
 }
 
 void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to)
@@ -762,7 +779,8 @@ void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to)
    if (from == to)
       return;
    uint32_t n;
-   const xe_use *u = xe_uses(m, from, &n);
+   /* Debug info follows the value, as SPIRV-Tools' ReplaceAllUsesWith. */
+   const xe_use *u = copy_uses(m, from, &n, true, true);
    for (uint32_t k = 0; k < n; k++)
       xe__set_word(u[k].inst, u[k].word, to);
 }
@@ -1040,11 +1058,16 @@ bool xe_check_uses(xe_module *m, char **err)
             break;
          }
       }
-      uint32_t calls = 0;
-      for (uint32_t k = 0; k < n; k++)
+      uint32_t calls = 0, debug = 0;
+      for (uint32_t k = 0; k < n; k++) {
          calls += xe_use_is_call(&f.use[f.start[id] + k]);
+         debug += xe_inst_is_debug_info(m, f.use[f.start[id] + k].inst);
+      }
       if (ok && e->ncalls != calls)
          ok = fail(err, "%%%u has %u calls counted, %u in the module", id, e->ncalls, calls);
+      if (ok && e->ndebug != debug)
+         ok = fail(err, "%%%u has %u debug-info uses counted, %u in the module", id, e->ndebug,
+                   debug);
       for (uint32_t k = 0; ok && e && k < e->nmeta; k++) {
          if (dec_bit(e->meta[k]) & ~e->decs)
             ok = fail(err, "%%%u: a decoration is missing from its decoration bits", id, 0, 0);

@@ -23,5 +23,12 @@ bool xeopt_pass_subgroup_versioning(xe_ctx *ctx);
 bool xeopt_pass_private_arrays(xe_ctx *ctx);
 bool xeopt_pass_generic_address(xe_ctx *ctx);
 bool xeopt_pass_block_order(xe_ctx *ctx);
+/* Not a pass: run after every pass that made progress (debug_info.c).
+ * Deletes debug-info instructions in functions that name a value the pass
+ * deleted or that no longer dominates them, and points global ones naming
+ * a deleted id at DebugInfoNone, so that the module stays valid although
+ * the passes never count debug info as a use (xe_inst_is_debug_info).
+ * Returns whether it changed anything. */
+bool xe_debug_info_repair(xe_module *m);
 
 #endif
