@@ -139,7 +139,7 @@ static bool compile_bytes(check *c, const void *b, size_t size, const char *what
 {
    char *path, *dir;
    if (asprintf(&path, "%s/%s.spv", c->work, what) < 0 || asprintf(&dir, "%s/%s", c->work, what) < 0)
-      abort();
+      xe_out_of_memory();
    bool ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) && write_bytes(path, b, size);
    if (!ok && !*err)
       *err = strdup("could not write the module");

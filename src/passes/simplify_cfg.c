@@ -1182,7 +1182,7 @@ static void mark_reachable(xe_module *m, xe_function *f, unsigned mark)
                cap *= 2;
                stack = realloc(stack, cap * sizeof(*stack));
                if (!stack)
-                  abort();
+                  xe_out_of_memory();
             }
             stack[n++] = callee;
          }
