@@ -24,7 +24,8 @@ extern "C" {
 typedef enum xeopt_status {
    XEOPT_OK = 0,
    XEOPT_ERROR_INPUT = 1,     /* invalid module or invalid option */
-   XEOPT_ERROR_INTERNAL = 2,  /* a pass broke a valid module (a bug in xeopt) */
+   XEOPT_ERROR_INTERNAL = 2,  /* a pass broke a valid module (a bug in xeopt), or memory
+                               * ran out (error "out of memory") */
    XEOPT_ERROR_VERIFY = 3,    /* --verify found a difference (the CLI exits 1) */
 } xeopt_status;
 
@@ -58,8 +59,14 @@ void xeopt_options_destroy(xeopt_options *options);
 xeopt_status xeopt_options_set(xeopt_options *options, const char *option, char **error);
 
 /* Optimizes the module in bytes[0..size).  Always returns a result (NULL
- * only when out of memory), whose status says whether it worked; the
- * input is not modified.  The result owns everything it hands out.
+ * only when out of memory before the run starts), whose status says
+ * whether it worked; the input is not modified.  The result owns
+ * everything it hands out.  Memory running out during the run ends it
+ * with XEOPT_ERROR_INTERNAL and the error "out of memory" (never an
+ * abort); what that run had allocated besides the result is then not
+ * freed.  Memory follows the module's size, not its id bound: a module
+ * whose ids are far sparser than its size has them renumbered (in order)
+ * as it is read, so its output's ids differ from the input's.
  * A module that is not an OpenCL kernel module, or that has an opcode or
  * extended instruction set SPIRV-Tools does not know, comes back with
  * XEOPT_OK and its own words (a remark or a warning says why); the latter

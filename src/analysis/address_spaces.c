@@ -123,7 +123,7 @@ void xe_as_analyze(xe_module *m, xe_function *f, const int *params, uint32_t npa
    a->space = malloc(sizeof(int) * (nl ? nl : 1));
    a->conflict = calloc(nl ? nl : 1, 1);
    if (!a->space || !a->conflict)
-      abort();
+      xe_out_of_memory();
    for (uint32_t k = 0; k < nl; k++)
       a->space[k] = XE_AS_NONE;
    xe_foreach_inst(p, &f->params)
@@ -203,7 +203,7 @@ int *xe_as_param_spaces(xe_module *m, uint8_t **conflict_out)
             cap = cap ? 2 * cap : 64;
             calls = realloc(calls, cap * sizeof(*calls));
             if (!calls)
-               abort();
+               xe_out_of_memory();
          }
          calls[ncalls++] = i;
       }

@@ -52,7 +52,7 @@ static memo *memo_of(xe_affine_ctx *c, uint32_t id)
       c->cap *= 2;
       c->slots = calloc(c->cap, sizeof(memo));
       if (!c->slots)
-         abort();
+         xe_out_of_memory();
       for (uint32_t k = 0; k < n; k++)
          if (old[k].id)
             *slot_of(c, old[k].id) = old[k];
@@ -68,13 +68,13 @@ xe_affine_ctx *xe_affine_create(xe_module *m, xe_function *body)
 {
    xe_affine_ctx *c = calloc(1, sizeof(*c));
    if (!c)
-      abort();
+      xe_out_of_memory();
    c->m = m;
    c->body = body;
    c->cap = 64;
    c->slots = calloc(c->cap, sizeof(memo));
    if (!c->slots)
-      abort();
+      xe_out_of_memory();
    return c;
 }
 
@@ -278,7 +278,7 @@ static const xe_affine *get(xe_affine_ctx *c, uint32_t id)
       return NULL;
    e->form = malloc(sizeof(xe_affine));
    if (!e->form)
-      abort();
+      xe_out_of_memory();
    *e->form = a;
    return e->form;
 }

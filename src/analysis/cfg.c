@@ -15,7 +15,7 @@ static void *xalloc(size_t n)
 {
    void *p = calloc(n ? n : 1, 1);
    if (!p)
-      abort();
+      xe_out_of_memory();
    return p;
 }
 

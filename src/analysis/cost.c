@@ -682,7 +682,7 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
    uint32_t *stack = malloc(n * sizeof(uint32_t));
    unsigned sp = 0;
    if (!live || !stack)
-      abort();
+      xe_out_of_memory();
 #define MARK(id) do { uint32_t _id = (id), _k = xe_idmap_find(ids, _id); \
       if (_k != XE_IDMAP_NONE && !live[_k]) { live[_k] = 1; stack[sp++] = _id; } } while (0)
    xe_foreach_block(b, f) {

@@ -492,7 +492,7 @@ static void init_ids(ctx *c)
    l->fact = calloc(l->nfact ? l->nfact : 1, sizeof(*l->fact));
    c->bvec = malloc((l->nfact ? l->nfact : 1) * sizeof(int16_t));
    if (!l->fact || !c->bvec)
-      abort();
+      xe_out_of_memory();
    memset(c->bvec, 0xff, l->nfact * sizeof(int16_t));
    for (uint32_t k = 0; k <= l->ids.mask; k++) {
       uint32_t id = l->ids.keys[k];
@@ -537,7 +537,7 @@ xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
    const xe_cfg *cfg = xe_function_cfg(f);
    xe_lanes *l = calloc(1, sizeof(*l));
    if (!l)
-      abort();
+      xe_out_of_memory();
    l->bound = m->bound;
    l->m = m;
    l->fn = f;
@@ -640,7 +640,7 @@ const xe_lane_fact *xe_lanes_fact(const xe_lanes *cl, uint32_t id)
       }
       xe_lane_fact *e = malloc(sizeof(*e));
       if (!l->extra || !e)
-         abort();
+         xe_out_of_memory();
       *e = g;
       l->extra[l->nextra] = e;
       xe_idmap_add(&l->ids, id);   /* index nfact + nextra */

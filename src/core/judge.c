@@ -37,11 +37,11 @@ void xe_judge_copy(xe_judge *dst, const xe_judge *src)
    dst->cap = src->n;
    dst->v = src->n ? malloc(src->n * sizeof(*dst->v)) : NULL;
    if (src->n && !dst->v)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < src->n; k++) {
       dst->v[k] = src->v[k];
       if (!(dst->v[k].kernel = strdup(src->v[k].kernel)))
-         abort();
+         xe_out_of_memory();
    }
 }
 
@@ -75,13 +75,13 @@ static xe_judge_entry *entry(xe_judge *j, const char *kernel)
       j->cap = j->cap ? 2 * j->cap : 16;
       j->v = realloc(j->v, j->cap * sizeof(*j->v));
       if (!j->v)
-         abort();
+         xe_out_of_memory();
    }
    memmove(&j->v[at + 1], &j->v[at], (j->n - at) * sizeof(*j->v));
    j->n++;
    j->v[at] = (xe_judge_entry){ strdup(kernel), j->fallback, 0 };
    if (!j->v[at].kernel)
-      abort();
+      xe_out_of_memory();
    return &j->v[at];
 }
 
@@ -147,7 +147,7 @@ bool *xe_judge_plain_flags(const xe_judge *j, unsigned plain, const xe_kernel *k
       return NULL;
    bool *flags = calloc(nk + 1, sizeof(*flags));
    if (!flags)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < nk; k++) {
       bool found;
       unsigned at = lookup(j, ks[k].name, &found);

@@ -16,7 +16,7 @@ void xe_strlist_add(xe_strlist *l, const char *s)
 {
    l->v = realloc(l->v, (l->n + 1) * sizeof(char *));
    if (!l->v)
-      abort();
+      xe_out_of_memory();
    l->v[l->n++] = strdup(s);
 }
 
@@ -163,7 +163,7 @@ static void split_into(xe_strlist *l, const char *s)
 static bool fail_opt(char **err, const char *fmt, const char *a, const char *b)
 {
    if (err && asprintf(err, fmt, a, b) < 0)
-      abort();
+      xe_out_of_memory();
    return false;
 }
 
@@ -219,7 +219,7 @@ static bool parse_launch(xe_kernel_launch_opts *l, const char *name, const char 
    e.text = strdup(text);
    l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
    if (!l->v || !e.text || (colon && !e.kernel))
-      abort();
+      xe_out_of_memory();
    l->v[l->n++] = e;
    return true;
 }

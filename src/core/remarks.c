@@ -21,13 +21,13 @@ void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind, cons
       r->cap = r->cap ? r->cap * 2 : 16;
       r->v = realloc(r->v, r->cap * sizeof(xe_remark_entry));
       if (!r->v)
-         abort();
+         xe_out_of_memory();
    }
    va_list ap;
    va_start(ap, fmt);
    char *msg = NULL;
    if (vasprintf(&msg, fmt, ap) < 0)
-      abort();
+      xe_out_of_memory();
    va_end(ap);
    xe_remark_entry *x = &r->v[r->n++];
    x->pass = r->pass ? r->pass : "xeopt";

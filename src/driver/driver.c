@@ -70,7 +70,7 @@ static void warn(xeopt_result *r, const char *fmt, const char *msg)
    *o = 0;
    char *line, *all;
    if (asprintf(&line, fmt, folded) < 0 || asprintf(&all, "%s%s\n", r->warnings, line) < 0)
-      abort();
+      xe_out_of_memory();
    free(folded);
    free(line);
    free(r->warnings);
@@ -133,7 +133,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       free(unknown);
       r->words = malloc(size);
       if (!r->words)
-         abort();
+         xe_out_of_memory();
       memcpy(r->words, bytes, size);
       r->nwords = size / 4;
       return;
@@ -142,7 +142,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       free(err);
       if (asprintf(&err, "%s, so %s cannot check it (without either option the module is passed "
                    "through unchanged)", unknown, o->validate ? "--validate" : "--verify") < 0)
-         abort();
+         xe_out_of_memory();
       free(unknown);
    }
    if (!m || !promises_ok(m, o, &err)) {
@@ -182,7 +182,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       memset(&r->remarks, 0, sizeof(r->remarks));
       m = xe_read(bytes, size, &err);
       if (!m)
-         abort(); /* it was read above */
+         xe_out_of_memory(); /* it was read above */
       /* The report keeps both runs' passes, each named (docs/report.md). */
       xe_report_label_run(h, first_run, "first run");
       unsigned second_run = xe_report_passes_count(h);
@@ -217,7 +217,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       size_t len = 0;
       FILE *log = open_memstream(&text, &len);
       if (!log)
-         abort();
+         xe_out_of_memory();
       bool same = before && xe_verify_modules(before, m, o, log, &err);
       xe_module_free(before);
       fclose(log);
@@ -240,7 +240,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
    if (m->manifest) {
       if (h && h->manifest_module &&
           !cJSON_AddStringToObject(m->manifest, "module", h->manifest_module))
-         abort();
+         xe_out_of_memory();
       r->manifest_json = cJSON_Print(m->manifest);
    }
    xe_module_free(m);
@@ -266,12 +266,33 @@ static unsigned last_run(const xe_pipeline_hooks *h, unsigned from)
 xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size,
                              const xe_pipeline_hooks *h)
 {
-   xeopt_result *r = calloc(1, sizeof(*r));
+   xeopt_result *volatile r = calloc(1, sizeof(*r));
    if (!r)
       return NULL;
    r->warnings = strdup("");
    r->target = o->target;
    r->isa_check = o->isa_check;
+   if (!r->warnings) {
+      free(r);
+      return NULL;
+   }
+   /* Out of memory anywhere below ends this call here (ir.h: xe_oom_arm)
+    * with XEOPT_ERROR_INTERNAL and "out of memory".  The result keeps
+    * what it owned; the module, judge and scratch of the failed run are
+    * not freed (no frame below can run again to free them): a process
+    * that ran out of memory should end, as the command line does. */
+   jmp_buf oom;
+   jmp_buf *volatile prev = xe_oom_arm(&oom);
+   if (setjmp(oom)) {
+      xe_oom_arm(prev);
+      free(r->words);
+      r->words = NULL;
+      r->nwords = 0;
+      free(r->error);
+      r->status = XEOPT_ERROR_INTERNAL;
+      r->error = strdup("out of memory");
+      return r;
+   }
    char *err = NULL;
    if (!xe_pipeline_check(o, &err))
       fail(r, XEOPT_ERROR_INPUT, err);
@@ -285,6 +306,7 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
       xe_report_mark_shipped(h, last_run(h, from), xe_report_passes_count(h));
       xe_judge_free(&j);
    }
+   xe_oom_arm(prev);
    return r;
 }
 

@@ -165,7 +165,7 @@ static bool compile_bytes(check *c, const void *b, size_t size, const char *what
 {
    char *path, *dir;
    if (asprintf(&path, "%s/%s.spv", c->work, what) < 0 || asprintf(&dir, "%s/%s", c->work, what) < 0)
-      abort();
+      xe_out_of_memory();
    bool ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) && write_bytes(path, b, size);
    if (!ok && !*err)
       *err = strdup("could not write the module");
@@ -482,7 +482,7 @@ static char *cannot_judge(check *c)
    for (int d = 0; d < XE_DEV_COUNT; d++) {
       if ((c->devs & (1u << d)) && !xe_isa_device_supported(&c->tools, d, &why)) {
          if (asprintf(&msg, "--isa-check cannot judge %s: %s", xe_device_name(d), why) < 0)
-            abort();
+            xe_out_of_memory();
          free(why);
          return msg;
       }
@@ -496,9 +496,9 @@ static char *cannot_judge(check *c)
    if (c->failed < XE_DEV_COUNT) {
       if (asprintf(&msg, "--isa-check cannot judge %s: IGC could not compile the input: %s",
                    xe_device_name(c->failed), why ? why : "?") < 0)
-         abort();
+         xe_out_of_memory();
    } else if (asprintf(&msg, "--isa-check cannot judge: %s", why ? why : "?") < 0) {
-      abort();
+      xe_out_of_memory();
    }
    free(why);
    return msg;

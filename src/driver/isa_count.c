@@ -42,7 +42,7 @@ typedef struct counter {
 static void compile(regex_t *re, const char *pattern)
 {
    if (regcomp(re, pattern, REG_EXTENDED))
-      abort(); /* a constant pattern: cannot fail */
+      xe_out_of_memory(); /* a constant pattern: fails only for memory */
 }
 
 static bool counter_init(counter *c, enum xe_device d)
@@ -523,7 +523,7 @@ bool xe_isa_zeinfo_loop_cycles(const char *zi, const char *kernel, double trips,
    enum { MAX = 4096 };
    double *v = malloc(5 * MAX * sizeof(double));
    if (!v)
-      abort();
+      xe_out_of_memory();
    double *cycle = v, *nloops = v + MAX, *factor = v + 2 * MAX, *argsym = v + 3 * MAX, *c = v + 4 * MAX;
    unsigned ncost = zeinfo_fields(k, next, "cycle:", cycle, MAX);
    unsigned nl = zeinfo_fields(k, next, "num_loops:", nloops, MAX);

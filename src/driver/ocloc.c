@@ -35,7 +35,7 @@ static char *find_tool(const char *env, const char *name)
    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
       char *p;
       if (asprintf(&p, "%s/%s", *d ? d : ".", name) < 0)
-         abort();
+         xe_out_of_memory();
       if (access(p, X_OK) == 0)
          found = p;
       else
@@ -148,7 +148,7 @@ char *xe_isa_judge(const xe_isa_tools *t)
    char *s;
    if (asprintf(&s, "ocloc %s (%s, IGC %s)", *t->version ? t->version : "22.x", t->ocloc,
                 t->gen2 ? "2.x" : "1.0") < 0)
-      abort();
+      xe_out_of_memory();
    return s;
 }
 
@@ -158,7 +158,7 @@ bool xe_isa_device_supported(const xe_isa_tools *t, enum xe_device d, char **err
       return true;
    if (asprintf(err, "%s needs ocloc 26 (IGC 2.x); %s is ocloc 22.x (--ocloc=PATH picks another)",
                 xe_device_name(d), t->ocloc) < 0)
-      abort();
+      xe_out_of_memory();
    return false;
 }
 
@@ -205,7 +205,7 @@ static char *slurp(const char *path)
          cap = (len + k + 1) * 2;
          buf = realloc(buf, cap);
          if (!buf)
-            abort();
+            xe_out_of_memory();
       }
       memcpy(buf + len, chunk, k);
       len += k;
@@ -241,7 +241,7 @@ static char *compiled_binary(const xe_isa_tools *t, const char *bin0)
    char *p;
    struct stat st;
    if (asprintf(&p, t->gen2 ? "%s.bin" : "%s", bin0) < 0)
-      abort();
+      xe_out_of_memory();
    if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
       return p;
    free(p);
@@ -272,7 +272,7 @@ static igc_stat *igc_stats_read(const char *dir, unsigned *n)
       unsigned width = w ? (unsigned)strtoul(w + 5, NULL, 10) : 0;
       char *p;
       if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
-         abort();
+         xe_out_of_memory();
       char *text = slurp(p);
       free(p);
       cJSON *j = text ? cJSON_Parse(text) : NULL;
@@ -285,10 +285,10 @@ static igc_stat *igc_stats_read(const char *dir, unsigned *n)
             continue;
          v = realloc(v, (*n + 1) * sizeof(*v));
          if (!v)
-            abort();
+            xe_out_of_memory();
          v[*n] = (igc_stat){ strdup(nm->valuestring), width, (unsigned)cy->valuedouble };
          if (!v[*n].name)
-            abort();
+            xe_out_of_memory();
          (*n)++;
       }
       cJSON_Delete(j);
@@ -340,14 +340,14 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
        asprintf(&igcopts, "-igc_opts 'EnableKernelCostInfo=1,ShaderDumpEnable=1,DumpToCustomDir=%s,"
                 "VISAOptions=-dumpVISAJsonStats'",
                 igcdir) < 0)
-      abort();
+      xe_out_of_memory();
    /* Nothing of an earlier compile in the same work directory may be read. */
    xe_rm_rf(cdir);
    xe_rm_rf(dump);
    xe_rm_rf(igcdir);
    if (mkdir(cdir, 0700)) {
       if (asprintf(err, "cannot make %s", cdir) < 0)
-         abort();
+         xe_out_of_memory();
       goto done;
    }
    /* IGC 2.x: its per-kernel statistics (numCycles) and cost info too. */
@@ -356,25 +356,25 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
    if (run_tool(cargv, NULL, log) != 0) {
       char *l = slurp(log);
       if (asprintf(err, "ocloc compile for %s failed: %s", dev, l ? l : "") < 0)
-         abort();
+         xe_out_of_memory();
       free(l);
       goto done;
    }
    if (!(bin = compiled_binary(t, bin0))) {
       if (asprintf(err, "ocloc compile for %s wrote no %s%s", dev, bin0, gen2 ? ".bin" : "") < 0)
-         abort();
+         xe_out_of_memory();
       goto done;
    }
    char *dargv[] = { ocloc, "disasm", "-file", bin, "-dump", dump, "-device", (char *)dev, NULL };
    if (run_tool(dargv, NULL, log) != 0) {
       if (asprintf(err, "ocloc disasm for %s failed", dev) < 0)
-         abort();
+         xe_out_of_memory();
       goto done;
    }
    DIR *dir = opendir(dump);
    if (!dir) {
       if (asprintf(err, "ocloc disasm for %s wrote no %s", dev, dump) < 0)
-         abort();
+         xe_out_of_memory();
       goto done;
    }
    /* ocloc 22.x: <kernel>_KernelHeap.dat, disassembled by iga64.  ocloc
@@ -399,11 +399,11 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
          snprintf(pflag, sizeof(pflag), "-p=%s", plat ? plat : "?");
          if (asprintf(&heap, "%s/%s", dump, de->d_name) < 0 ||
              asprintf(&asmf, "%s/%s.%s.asm", work, de->d_name, dev) < 0)
-            abort();
+            xe_out_of_memory();
          char *iargv[] = { iga, "-d", pflag, heap, NULL };
          if (!plat || run_tool(iargv, asmf, log) != 0 || !(text = slurp(asmf)) || !*text) {
             if (asprintf(err, "iga64 failed on %s", heap) < 0)
-               abort();
+               xe_out_of_memory();
             ok = false;
          } else {
             name = strndup(de->d_name, len - sl);
@@ -416,12 +416,12 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
                  strcmp(de->d_name, ".text.Intel_Symbol_Table_Void_Program.asm")) {
          char *asmf;
          if (asprintf(&asmf, "%s/%s", dump, de->d_name) < 0)
-            abort();
+            xe_out_of_memory();
          text = slurp(asmf);
          free(asmf);
          if (!text) {
             if (asprintf(err, "cannot read %s/%s", dump, de->d_name) < 0)
-               abort();
+               xe_out_of_memory();
             ok = false;
          } else {
             name = strndup(de->d_name + pl26, len - pl26 - sl26);
@@ -432,14 +432,14 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
          xe_isa_kernel *k = &(*out)[(*nout)++];
          k->name = name;
          if (!xe_isa_count(d, text, &k->c))
-            abort(); /* out of memory */
+            xe_out_of_memory(); /* out of memory */
       }
       free(text);
    }
    closedir(dir);
    if (ok && !*out) {
       if (asprintf(err, "ocloc disasm for %s wrote no kernel to %s", dev, dump) < 0)
-         abort();
+         xe_out_of_memory();
       ok = false;
    }
    if (ok) {
@@ -447,7 +447,7 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
        * scale: PTM.txt (ocloc 22.x) or .ze_info (ocloc 26). */
       char *f;
       if (asprintf(&f, heaps ? "%s/PTM.txt" : "%s/.ze_info", dump) < 0)
-         abort();
+         xe_out_of_memory();
       char *info = slurp(f);
       unsigned nstats = 0;
       igc_stat *stats = gen2 ? igc_stats_read(igcdir, &nstats) : NULL;
@@ -497,7 +497,7 @@ void xe_rm_rf(const char *path)
             continue;
          char *p;
          if (asprintf(&p, "%s/%s", path, de->d_name) < 0)
-            abort();
+            xe_out_of_memory();
          xe_rm_rf(p);
          free(p);
       }
@@ -513,7 +513,7 @@ char *xe_isa_workdir(const char *what)
    const char *tmpdir = getenv("TMPDIR");
    char *tmpl;
    if (asprintf(&tmpl, "%s/xeopt-%s.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp", what) < 0)
-      abort();
+      xe_out_of_memory();
    if (!mkdtemp(tmpl)) {
       free(tmpl);
       return NULL;

@@ -123,13 +123,13 @@ static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
       msg = strdup("use lists differ");
    const char *kwhy = msg ? NULL : xe_check_kernels(m);
    if (kwhy && asprintf(&msg, "the remembered kernel list is stale (%s)", kwhy) < 0)
-      abort();
+      xe_out_of_memory();
    const char *fwhy = msg ? NULL : xe_check_layout_facts(m);
    if (fwhy)
       msg = strdup(fwhy);
    if (msg) {
       if (asprintf(err, "after pass %s: %s", p->name, msg) < 0)
-         abort();
+         xe_out_of_memory();
       free(msg);
       return false;
    }
@@ -143,7 +143,7 @@ static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
       if (why) {
          if (asprintf(err, "after pass %s: the cached %s of function %%%u is stale (%s)", p->name,
                       what, xe_function_id(f), why) < 0)
-            abort();
+            xe_out_of_memory();
          return false;
       }
    }
@@ -192,7 +192,7 @@ static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_opti
       bool ok = xe_validate(m, &msg);
       if (!ok && *valid) {
          if (asprintf(err, "pass %s produced an invalid module: %s", p->name, msg) < 0)
-            abort();
+            xe_out_of_memory();
          free(msg);
          return XE_INTERNAL;
       }
@@ -285,7 +285,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge
          const xe_pass_info *p = xe_pass_find(o->passes.v[k]);
          if (!p) {
             if (asprintf(err, "unknown pass '%s'", o->passes.v[k]) < 0)
-               abort();
+               xe_out_of_memory();
             return XE_BAD_INPUT;
          }
          enum xe_status s = run_one(p, m, o, j, r, h, valid, err);

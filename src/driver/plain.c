@@ -69,7 +69,7 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
    const char **used_canon = malloc((rem->n + 1) * sizeof(char *));
    const char **canon = malloc((rem->n + 1) * sizeof(char *));
    if (!used_cfg || !used_canon || !canon)
-      abort();
+      xe_out_of_memory();
    unsigned ncfg = 0, ncanon_used = 0, ncanon = 0;
    bool simplified = false, canon_helpers = false;
    for (unsigned k = 0; k < rem->n; k++) {
@@ -157,7 +157,7 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
    bool *plain = xe_judge_plain_flags(j, XE_PLAIN_CFG | XE_PLAIN_CANON, ks, nk);
    const char **pn = malloc((3 * nk + 1) * sizeof(char *));
    if (!pn)
-      abort();
+      xe_out_of_memory();
    unsigned npn = 0;
    for (unsigned k = 0; k < nk; k++) {
       if (!(plain && plain[k]))
@@ -175,7 +175,7 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
    xe_passes(&npasses);
    ranked *v = malloc((first->n + second->n + 1) * sizeof(*v));
    if (!v)
-      abort();
+      xe_out_of_memory();
    unsigned n = 0;
    xe_remarks *runs[2] = { second, first };
    for (int r = 0; r < 2; r++) {
@@ -195,7 +195,7 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
    xe_remarks_free(second);
    second->v = malloc((n + 1) * sizeof(xe_remark_entry));
    if (!second->v)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < n; k++)
       second->v[k] = v[k].e;
    second->n = second->cap = n;

@@ -52,7 +52,7 @@ static void sb_put(sb *b, const char *s, size_t n)
       b->cap = (b->n + n + 1) * 2;
       b->s = realloc(b->s, b->cap);
       if (!b->s)
-         abort();
+         xe_out_of_memory();
    }
    memcpy(b->s + b->n, s, n);
    b->n += n;
@@ -73,7 +73,7 @@ static void sb_fmt(sb *b, const char *fmt, ...)
    int n = vasprintf(&t, fmt, ap);
    va_end(ap);
    if (n < 0)
-      abort();
+      xe_out_of_memory();
    sb_put(b, t, (size_t)n);
    free(t);
 }
@@ -190,7 +190,7 @@ static void load_source(srcfile *s, const rep_module *m, uint32_t file, const ch
          char *alt = NULL;
          if (asprintf(&alt, "%.*s/%s", (int)(strrchr(input_path, '/') - input_path), input_path,
                       base) < 0)
-            abort();
+            xe_out_of_memory();
          s->text = read_whole(alt);
          if (s->text)
             s->path_read = alt;

@@ -81,7 +81,7 @@ bool xe_exec_check_module(const xe_module *m, char **err)
    size_t n;
    uint32_t *w = xe_write(m, &n, true);
    if (!w)
-      abort();
+      xe_out_of_memory();
    xe_module *c = xe_read(w, n * 4, err);
    free(w);
    if (!c)

@@ -454,7 +454,7 @@ static const char *global_var(xe_prog *p, const xe_inst *i)
          return "program-scope variables past the interpreter's 1 GiB";
       ptr = PTR(SP_PROGRAM, 0, at);
       p->program = realloc(p->program, (size_t)p->prog_size + 16);
-      if (!p->program) abort();
+      if (!p->program) xe_out_of_memory();
       memset(p->program + at, 0, s);
       if (xe_nops(i) > 1)
          memcpy(p->program + at, p->tmpl + p->slot[xe_op(i, 1)], s);

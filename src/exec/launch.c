@@ -318,13 +318,13 @@ bool xe_launch_from_json(const cJSON *js, xe_launch *l, xe_arg_spec *specs, unsi
       unsigned k = 0;
       cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, dn[d])) {
          if (k == 3 || !cJSON_IsNumber(it) || it->valuedouble < (d == 2 ? 0 : 1)) {
-            if (asprintf(err, "launch of %s: bad \"%s\"", l->kernel, dn[d]) < 0) abort();
+            if (asprintf(err, "launch of %s: bad \"%s\"", l->kernel, dn[d]) < 0) xe_out_of_memory();
             return false;
          }
          dv[d][k++] = (uint64_t)it->valuedouble;
       }
       if (d == 0 && !k) {
-         if (asprintf(err, "launch of %s: no \"global\" size", l->kernel) < 0) abort();
+         if (asprintf(err, "launch of %s: no \"global\" size", l->kernel) < 0) xe_out_of_memory();
          return false;
       }
       if (d == 0) l->dims = k;
@@ -334,7 +334,7 @@ bool xe_launch_from_json(const cJSON *js, xe_launch *l, xe_arg_spec *specs, unsi
    unsigned k = 0;
    cJSON_ArrayForEach(it, cJSON_GetObjectItem(js, "args")) {
       if (k >= XE_EXEC_MAX_ARGS || !cJSON_IsString(it) || !xe_arg_spec_parse(it->valuestring, &specs[k])) {
-         if (asprintf(err, "launch of %s: bad argument %u", l->kernel, k) < 0) abort();
+         if (asprintf(err, "launch of %s: bad argument %u", l->kernel, k) < 0) xe_out_of_memory();
          return false;
       }
       k++;

@@ -705,7 +705,7 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
        * with the NDRange often do not race. */
       if (ran && !reached_past(&la) && la.races) {
          if (asprintf(&err, "the input races on it: %s", la.race) < 0)
-            abort();
+            xe_out_of_memory();
          ran = false;
          la.fault.kind = XE_FAULT_OTHER;
       }
@@ -725,7 +725,7 @@ static int one_launch(xe_module *a, xe_module *b, vkernel *vk, unsigned slot, ui
          free(last);
          if (asprintf(&last, "kernel %s: the buffers it reaches need more than %llu MiB", vk->name,
                       (unsigned long long)(BUFFER_CAP >> 20)) < 0)
-            abort();
+            xe_out_of_memory();
          err = strdup(last);
          la.fault.kind = XE_FAULT_OTHER;
       }
@@ -790,7 +790,7 @@ static int user_launches(xe_module *a, xe_module *b, vkernel *vk, const cJSON *l
       if (!xe_launch_from_json(js, &l, specs, &ns, &err) || ns != (unsigned)vk->np) {
          if (!err && asprintf(&err, "launch of %s gives %u arguments, the kernel takes %d",
                               vk->name, ns, vk->np) < 0)
-            abort();
+            xe_out_of_memory();
          fprintf(log, "--verify-launch: launch %u: %s\n", idx, err);
          free(err);
          return 2;

@@ -276,7 +276,7 @@ static xe_kernel *kernels_fresh_all(const xe_module *m, unsigned *n)
    *n = kernels_fresh(m, NULL, 0);
    xe_kernel *v = calloc(*n ? *n : 1, sizeof(xe_kernel));
    if (!v)
-      abort();
+      xe_out_of_memory();
    kernels_fresh(m, v, *n);
    return v;
 }
@@ -301,11 +301,11 @@ static const struct xe_kernel_memo *memo(const xe_module *cm)
    xe__kernel_memo_free(m);
    struct xe_kernel_memo *km = calloc(1, sizeof(*km));
    if (!km)
-      abort();
+      xe_out_of_memory();
    km->v = kernels_fresh_all(m, &km->n);
    km->fn_gen = calloc(km->n ? km->n : 1, sizeof(uint32_t));
    if (!km->fn_gen)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < km->n; k++)
       km->fn_gen[k] = km->v[k].fn ? km->v[k].fn->code_gen : 0;
    /* Read after the fill: its first call builds the use lists. */
@@ -321,7 +321,7 @@ xe_kernel *xe_kernels_all(const xe_module *m, unsigned *n)
    *n = km->n;
    xe_kernel *ks = malloc((km->n ? km->n : 1) * sizeof(xe_kernel));
    if (!ks)
-      abort();
+      xe_out_of_memory();
    memcpy(ks, km->v, km->n * sizeof(xe_kernel));
    return ks;
 }

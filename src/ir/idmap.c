@@ -9,7 +9,7 @@ static void alloc_table(xe_idmap *map, uint32_t cap)
    map->keys = calloc(cap, sizeof(uint32_t));
    map->vals = malloc(cap * sizeof(uint32_t));
    if (!map->keys || !map->vals)
-      abort();
+      xe_out_of_memory();
    map->mask = cap - 1;
 }
 
@@ -79,7 +79,7 @@ void xe_idtab_set(xe_idtab *t, uint32_t id, uint32_t value)
          cap *= 2;
       t->v = realloc(t->v, cap * sizeof(uint32_t));
       if (!t->v)
-         abort();
+         xe_out_of_memory();
       memset(t->v + t->cap, 0, (cap - t->cap) * sizeof(uint32_t));
       t->cap = cap;
    }

@@ -17,6 +17,7 @@
 #ifndef XEOPT_IR_H
 #define XEOPT_IR_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -491,5 +492,14 @@ uint64_t xe_type_layout(const xe_module *m, uint32_t type_id, uint64_t *align);
 uint64_t xe_type_size(const xe_module *m, uint32_t type_id);
 /* Byte offset of member k of struct type struct_id. */
 uint64_t xe_type_member_offset(const xe_module *m, uint32_t struct_id, unsigned k);
+
+/* Out of memory (oom.c).  Every allocation failure in the library calls
+ * xe_out_of_memory, which longjmps to the target armed on this thread by
+ * xe_oom_arm (the driver's xe_optimize_ex; it returns the previous target,
+ * to re-arm when done), or prints a message and exits with 2 when none is.  The
+ * jump leaves what the failed call had allocated to the frame that armed
+ * it (see driver.c). */
+jmp_buf *xe_oom_arm(jmp_buf *target);
+_Noreturn void xe_out_of_memory(void);
 
 #endif

@@ -119,4 +119,10 @@ uint32_t xe__spec_id_fresh(const xe_module *m, uint32_t from);
 uint32_t xe__find_global(xe_module *m, uint16_t op, uint32_t type_id, unsigned nops,
                          const uint32_t *ops);
 
+/* Renumbers the ids of a module (host-order words, header included) in
+ * place when its largest id is far above what its size can define, keeping
+ * their order (dense_ids.c); leaves every other module as it is.  False
+ * when out of memory. */
+bool xe__dense_ids(uint32_t *words, size_t nwords);
+
 #endif

@@ -22,7 +22,7 @@ static void *xcalloc(size_t n, size_t s)
 {
    void *p = calloc(n ? n : 1, s);
    if (!p)
-      abort();
+      xe_out_of_memory();
    return p;
 }
 
@@ -101,7 +101,7 @@ static void defs_reserve(xe_module *m, uint32_t id, bool clamp)
       cap = (uint64_t)m->bound + 1024;
    m->defs = realloc(m->defs, cap * sizeof(*m->defs));
    if (!m->defs)
-      abort();
+      xe_out_of_memory();
    memset(m->defs + m->defs_cap, 0, (cap - m->defs_cap) * sizeof(*m->defs));
    m->defs_cap = (uint32_t)cap;
 }
@@ -367,7 +367,7 @@ bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *k
    uint32_t *w = malloc(n * 4);
    uint8_t *kd = malloc(n);
    if (!w || !kd)
-      abort();
+      xe_out_of_memory();
    memcpy(w, i->words, i->first_op * 4);
    memcpy(kd, i->kinds, i->first_op);
    for (unsigned k = 0; k < nops; k++) {

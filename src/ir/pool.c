@@ -97,7 +97,7 @@ static void new_chunk(struct xe_pool *p, size_t n)
    size_t map_size = huge ? round_up(room, HUGE_PAGE) + HUGE_PAGE : room;
    char *map = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
    if (map == MAP_FAILED)
-      abort();
+      xe_out_of_memory();
    char *base = map;
    if (huge) {
       base = (char *)round_up((uintptr_t)map, HUGE_PAGE);
@@ -121,7 +121,7 @@ static void pool_reserve(struct xe_pool **pp, size_t n)
    if (!*pp) {
       *pp = calloc(1, sizeof(struct xe_pool));
       if (!*pp)
-         abort();
+         xe_out_of_memory();
    }
    struct xe_pool *p = *pp;
    if ((size_t)(p->end - p->cur) < n)

@@ -53,7 +53,7 @@ static void counts_reserve(struct reader *r, uint32_t id)
    r->uses = realloc(r->uses, n * sizeof(uint32_t));
    r->meta = realloc(r->meta, n * sizeof(uint32_t));
    if (!r->uses || !r->meta)
-      abort();
+      xe_out_of_memory();
    memset(r->uses + r->ncounts, 0, (n - r->ncounts) * sizeof(uint32_t));
    memset(r->meta + r->ncounts, 0, (n - r->ncounts) * sizeof(uint32_t));
    r->ncounts = (uint32_t)n;
@@ -286,7 +286,7 @@ static uint32_t *host_words(const void *bytes, size_t nbytes, bool *swapped)
 {
    uint32_t *w = malloc(nbytes);
    if (!w)
-      abort();
+      xe_out_of_memory();
    memcpy(w, bytes, nbytes);
    *swapped = w[0] == swap32(SpvMagicNumber);
    if (*swapped)
@@ -378,6 +378,12 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
       return NULL;
    }
 
+   if (!xe__dense_ids(words, nwords)) {
+      *err = strdup("out of memory");
+      free(words);
+      return NULL;
+   }
+   bound = words[3];
    struct reader r = { .m = xe_module_create(), .section = 0 };
    r.m->bound = bound;
    reserve_pool(r.m, words, nwords);

@@ -36,7 +36,7 @@ static char *fail(const char *fmt, ...)
    va_start(ap, fmt);
    char *s;
    if (vasprintf(&s, fmt, ap) < 0)
-      abort();
+      xe_out_of_memory();
    va_end(ap);
    return s;
 }

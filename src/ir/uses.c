@@ -110,7 +110,7 @@ static void *xrealloc(void *p, size_t n)
 {
    p = realloc(p, n ? n : 1);
    if (!p)
-      abort();
+      xe_out_of_memory();
    return p;
 }
 
@@ -118,7 +118,7 @@ static void *xcalloc(size_t n, size_t s)
 {
    void *p = calloc(n ? n : 1, s);
    if (!p)
-      abort();
+      xe_out_of_memory();
    return p;
 }
 
@@ -589,7 +589,7 @@ void xe__uses_hint(xe_module *m, uint32_t n, uint32_t *uses, uint32_t *meta)
       free(m->use_hint->uses);
       free(m->use_hint->meta);
    } else if (!(m->use_hint = malloc(sizeof(struct xe_use_hint)))) {
-      abort();
+      xe_out_of_memory();
    }
    *m->use_hint = (struct xe_use_hint){ n, uses, meta };
 }

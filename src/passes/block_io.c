@@ -521,7 +521,7 @@ static bool run_kernel(const xe_ctx *ctx, xe_kernel *k)
        * is one the host may pass unaligned to a block access. */
       uint32_t *done = malloc((nacc + 1) * sizeof(uint32_t));
       if (!done)
-         abort();
+         xe_out_of_memory();
       unsigned ndone = 0;
       for (unsigned n = 0; n < nacc; n++) {
          if (!acc[n].inst || !acc[n].use_argalign)

@@ -98,7 +98,7 @@ bool xeopt_pass_block_order(xe_ctx *ctx)
          cap = cap ? 2 * cap : 16;
          todo = realloc(todo, cap * sizeof(*todo));
          if (!todo)
-            abort();
+            xe_out_of_memory();
       }
       todo[n++] = f;
    }

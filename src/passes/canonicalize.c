@@ -180,7 +180,7 @@ static unsigned drop_repeated_decorations(xe_module *m)
       count++;
    prev = calloc(count ? count : 1, sizeof(xe_inst *));
    if (!last || !prev)
-      abort();
+      xe_out_of_memory();
    unsigned k = 0;
    xe_foreach_inst_safe(i, next, &m->sec[XE_SEC_ANNOTATION]) {
       unsigned idx = k++;
@@ -449,13 +449,13 @@ static bool vector_component_cast(xe_module *m, xe_inst *i)
    /* Rewrite every use (the list is copied: the edits change it). */
    xe_inst **users = malloc((n ? n : 1) * sizeof *users);
    if (!users)
-      abort();
+      xe_out_of_memory();
    for (uint32_t k = 0; k < n; k++)
       users[k] = u[k].inst;
    unsigned ne = xe_nops(e);
    uint32_t *ops = malloc((ne + 1) * sizeof *ops);
    if (!ops)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < ne; k++)
       ops[k] = xe_op(e, k);
    for (uint32_t k = 0; k < n; k++) {
@@ -620,7 +620,7 @@ static bool dedupe_phi(const xe_module *m, xe_inst *i)
    uint32_t *t = malloc(np * 3 * sizeof(uint32_t));
    bool *drop = calloc(np, sizeof(bool));
    if (!t || !drop)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < np; k++) {
       t[3 * k] = xe_op(i, 2 * k + 1);
       t[3 * k + 1] = xe_op(i, 2 * k);
@@ -637,7 +637,7 @@ static bool dedupe_phi(const xe_module *m, xe_inst *i)
    if (ndrop) {
       uint32_t *ops = malloc(2 * np * sizeof(uint32_t));
       if (!ops)
-         abort();
+         xe_out_of_memory();
       unsigned n = 0;
       for (unsigned k = 0; k < np; k++) {
          if (drop[k])
@@ -710,7 +710,7 @@ static unsigned fold_function(xe_module *m, xe_function *f)
          if (i->opcode != SpvOpBitcast)
             continue;
          if (ncast == cap && !(casts = realloc(casts, (cap = cap ? 2 * cap : 16) * sizeof *casts)))
-            abort();
+            xe_out_of_memory();
          casts[ncast++] = i;
       }
    }

@@ -364,7 +364,7 @@ static const char **kernel_names(xe_module *m, const xe_kernel *ks, unsigned nk)
 {
    const char **names = calloc(m->bound, sizeof(char *));
    if (!names)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = nk; k-- > 0;) {
       if (ks[k].body)
          names[xe_function_id(ks[k].body)] = ks[k].name;
@@ -389,7 +389,7 @@ static const char **kernel_owners(xe_module *m, const xe_kernel *ks, unsigned nk
    xe_function **stack = NULL;
    unsigned depth = 0, cap = 0;
    if (!own || !shared || !seen)
-      abort();
+      xe_out_of_memory();
    for (unsigned k = 0; k < nk; k++) {
       xe_function *roots[2] = { ks[k].body, ks[k].fn };
       for (unsigned q = 0; q < 2; q++) {
@@ -470,7 +470,7 @@ static uint32_t *sorted_ids(const xe_idmap *map, const uint8_t *sel, uint32_t *n
 {
    uint32_t *v = malloc((map->n ? map->n : 1) * sizeof(uint32_t));
    if (!v)
-      abort();
+      xe_out_of_memory();
    *n = 0;
    for (uint32_t k = 0; k <= map->mask; k++)
       if (map->keys[k] && sel[map->vals[k]])
@@ -484,7 +484,7 @@ static uint32_t local_index(const xe_as_info *a, uint32_t id)
 {
    uint32_t k = xe_idmap_find(&a->ids, id);
    if (k == XE_IDMAP_NONE)
-      abort();   /* only f's ids get here: a bug otherwise */
+      xe_out_of_memory();   /* only f's ids get here: a bug otherwise */
    return k;
 }
 

@@ -110,7 +110,7 @@ static void *grow(void *p, unsigned *cap, unsigned n, size_t size)
    *cap = *cap ? 2 * *cap : 8;
    p = realloc(p, *cap * size);
    if (!p)
-      abort();
+      xe_out_of_memory();
    return p;
 }
 
@@ -253,7 +253,7 @@ static void seed(walk *w, xe_function *f, xe_inst *ep)
    /* Two entry points name one function: rare, so an allocation each. */
    xe_inst **v = realloc(re->eps, (re->n + 1) * sizeof(*v));
    if (!v)
-      abort();
+      xe_out_of_memory();
    if (!re->eps)
       v[0] = re->one;
    re->eps = v;

@@ -527,7 +527,7 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
     * entry it takes). */
    spec_arg *args = malloc(MAX_PARAMS * sizeof(spec_arg));
    if (!args)
-      abort();
+      xe_out_of_memory();
    for (unsigned ki = 0; ki < nk; ki++) {
       const xe_kernel *k = &ks[ki];
       if (!k->body || !k->body->first || !xe_judge_rewritable(ctx, k->name))

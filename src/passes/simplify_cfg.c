@@ -124,8 +124,10 @@
 
 /* xe_function.mark during the pass: leave the function alone (a kernel the
  * driver keeps, and what it calls), or make the enabling rewrites in it
- * (the judge's XE_PLAIN_CFG). */
-enum { MARK_KEEP = 1, MARK_ENABLE = 2 };
+ * (the judge's XE_PLAIN_CFG); the two low bits, set by mark_reachable.
+ * MARK_KERNEL and MARK_FREE are the shape gate's (shape_marks), added
+ * after those walks. */
+enum { MARK_KEEP = 1, MARK_ENABLE = 2, MARK_REACH = 3, MARK_KERNEL = 4, MARK_FREE = 8 };
 
 /* A switch that can take more values than this is left alone. */
 #define MAX_VALUES 16
@@ -1180,7 +1182,7 @@ static void mark_reachable(xe_module *m, xe_function *f, unsigned mark)
                cap *= 2;
                stack = realloc(stack, cap * sizeof(*stack));
                if (!stack)
-                  abort();
+                  xe_out_of_memory();
             }
             stack[n++] = callee;
          }
@@ -1195,23 +1197,34 @@ static void mark_reachable(xe_module *m, xe_function *f, unsigned mark)
  * --isa-check's first try) or asked for pvc alone (where such merges
  * gained), or --assume-padded names it (padding then removes the guard
  * the merge builds).  For any other function (a helper): when that holds
- * without --assume-padded for every kernel of the module. */
-static bool shape_allowed(const xe_ctx *ctx, const xe_kernel *ks, unsigned nk, const xe_function *f)
+ * without --assume-padded for every kernel of the module.
+ *
+ * Worked out once for the module: MARK_KERNEL on each kernel's entry and
+ * body, MARK_FREE on those of a kernel whose merges are free; returns
+ * whether every kernel's are without --assume-padded (the helpers' gate).
+ * Asking per function walked every kernel for each (a module of 10,000
+ * kernels took 30 s in this gate). */
+static bool shape_marks(const xe_ctx *ctx, const xe_kernel *ks, unsigned nk)
 {
    const xe_options *o = ctx->options;
-   bool kernel = false, all_free = true;
+   bool all_free = true;
    for (unsigned k = 0; k < nk; k++) {
       /* Only pvc was measured to gain from such merges. */
       bool pvc_only = !(xe_judge_devices(ctx, ks[k].name) & ~(1u << XE_DEV_PVC));
       bool free_k = pvc_only || xe_options_kernel_listed(&o->assume_padded, ks[k].name);
-      if (ks[k].fn == f || ks[k].body == f) {
-         if (free_k)
-            return true;
-         kernel = true;
-      }
       all_free &= pvc_only;
+      xe_function *fs[2] = { ks[k].fn, ks[k].body };
+      for (unsigned e = 0; e < 2; e++) {
+         if (fs[e])
+            fs[e]->mark |= MARK_KERNEL | (free_k ? MARK_FREE : 0);
+      }
    }
-   return !kernel && all_free;
+   return all_free;
+}
+
+static bool shape_allowed(const xe_function *f, bool all_free)
+{
+   return f->mark & MARK_KERNEL ? (f->mark & MARK_FREE) != 0 : all_free;
 }
 
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
@@ -1242,14 +1255,15 @@ bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
       if (!plain[k])
          mark_reachable(m, all[k].fn, MARK_ENABLE);
    }
+   bool all_free = shape_marks(ctx, all, nall);
    xe_foreach_fn(f, m) {
       if (!f->first)
          continue; /* an import */
-      if (f->mark == MARK_KEEP || single_returning_block(f))
+      if ((f->mark & MARK_REACH) == MARK_KEEP || single_returning_block(f))
          continue;
       simplify c = { .m = m, .f = f, .r = ctx->remarks,
-                     .shape = shape_allowed(ctx, all, nall, f),
-                     .enable = !plain || f->mark == MARK_ENABLE };
+                     .shape = shape_allowed(f, all_free),
+                     .enable = !plain || (f->mark & MARK_REACH) == MARK_ENABLE };
       bool changed = simplify_function(&c);
       if (changed) {
          progress = true;

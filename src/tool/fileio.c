@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ir.h"
 
 /* Only the command line sets this; library calls never print. */
 static int color_mode; /* 0 auto, 1 always, 2 never */
@@ -92,7 +93,7 @@ static char *errmsg(const char *what)
 {
    char *s;
    if (asprintf(&s, "%s: %s", what, strerror(errno)) < 0)
-      abort();
+      xe_out_of_memory();
    return s;
 }
 
@@ -117,7 +118,7 @@ void *xe_read_file(const char *path, size_t *n, char **err)
          cap *= 2;
          buf = realloc(buf, cap);
          if (!buf)
-            abort();
+            xe_out_of_memory();
       }
       ssize_t r = read(fd, buf + len, cap - len);
       if (r < 0 && errno == EINTR)

@@ -178,7 +178,7 @@ static int parse_args(cli *c, int argc, char **argv)
          char *joined = NULL, *err = NULL;
          if (!strchr(a, '=') && xe_option_needs_value(a) && k + 1 < argc &&
              asprintf(&joined, "%s=%s", a, argv[++k]) < 0)
-            abort();
+            xe_out_of_memory();
          bool ok = xe_options_parse(&c->opt, joined ? joined : a, &err);
          free(joined);
          if (!ok) {

@@ -22,12 +22,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ir.h"
 
 static char *errmsg(const char *what)
 {
    char *s;
    if (asprintf(&s, "%s: %s", what, strerror(errno)) < 0)
-      abort();
+      xe_out_of_memory();
    return s;
 }
 
@@ -80,7 +81,7 @@ static char *follow_links(const char *path)
       } else {
          char *dir = dir_of(p);
          if (asprintf(&next, "%s/%s", dir, target) < 0)
-            abort();
+            xe_out_of_memory();
          free(dir);
       }
       free(p);
@@ -128,12 +129,12 @@ static int stage_temporary(xe_output *o, const char *target, const struct stat *
                      : read_only(dir, &ds) ? strerror(EACCES) : NULL;
    if (why) {
       if (asprintf(err, "cannot create a file in %s: %s", dir, why) < 0)
-         abort();
+         xe_out_of_memory();
       free(dir);
       return 1;
    }
    if (asprintf(&o->tmp, "%s/.xeopt-XXXXXX", dir) < 0)
-      abort();
+      xe_out_of_memory();
    free(dir);
    int fd = mkstemp(o->tmp);
    if (fd < 0) {

@@ -117,7 +117,7 @@ static int compare(int argc, char **argv)
    char *text = NULL;
    size_t len = 0;
    FILE *log = open_memstream(&text, &len);
-   if (!log) abort();
+   if (!log) xe_out_of_memory();
    int rc = xe_exec_verify(a, b, n ? n : 3, false, log);
    fclose(log);
    for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
@@ -227,7 +227,7 @@ int xe_cmd_run(int argc, char **argv)
    l.racecheck = racecheck;
    char *race_text = NULL;
    size_t race_len = 0;
-   if (racecheck && !(l.race_log = open_memstream(&race_text, &race_len))) abort();
+   if (racecheck && !(l.race_log = open_memstream(&race_text, &race_len))) xe_out_of_memory();
    size_t nbytes;
    void *bytes = xe_read_file(path, &nbytes, &err);
    if (!bytes) { xe_error(path, "%s", err); free(err); return 1; }

@@ -230,7 +230,7 @@ xe_inst **pa_local_users(xe_function *f, uint32_t id, uint32_t *n)
                cap = cap ? 2 * cap : 8;
                us = realloc(us, cap * sizeof(xe_inst *));
                if (!us)
-                  abort();
+                  xe_out_of_memory();
             }
             us[(*n)++] = i;
          }

@@ -169,7 +169,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
             continue;
          vols = realloc(vols, (nvols + 1) * sizeof(*vols));
          if (!vols)
-            abort();
+            xe_out_of_memory();
          vols[nvols++] = root;
       }
    }
@@ -196,7 +196,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
                 pa_var_name(m, &a), a.len, xe_device_name(worst), est);
       keep = realloc(keep, (*n + 1) * sizeof(uint32_t));
       if (!keep)
-         abort();
+         xe_out_of_memory();
       keep[(*n)++] = v->result_id;
    }
    /* The rest, scalars included, is asked as one change: a gain under
@@ -230,7 +230,7 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
       /* Every variable with a Volatile access, the arrays kept above among them. */
       keep = realloc(keep, nvols * sizeof(uint32_t));
       if (!keep)
-         abort();
+         xe_out_of_memory();
       for (*n = 0; *n < nvols; (*n)++)
          keep[*n] = vols[*n]->result_id;
    }

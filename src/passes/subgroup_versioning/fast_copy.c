@@ -28,7 +28,7 @@ static uint32_t hoist(vctx *c, uint32_t id)
    uint32_t ops[32];
    unsigned n = xe_nops(d);
    if (n > 32)
-      abort();   /* xe_sgv_hoistable() saw it; access chains of 30+ indices are not emitted */
+      xe_out_of_memory();   /* xe_sgv_hoistable() saw it; access chains of 30+ indices are not emitted */
    for (unsigned k = 0; k < n; k++)
       ops[k] = xe_op_kind(d, k) == XE_W_ID ? hoist(c, xe_op(d, k)) : xe_op(d, k);
    uint32_t r = xe_fresh_id(c->m);
