@@ -279,8 +279,12 @@ compile_program(cl_program p, cl_uint ndev, const cl_device_id *devices, const c
          notify(p, user_data);
       return CL_SUCCESS;
    }
-   return xl_next->clCompileProgram(p, ndev, devices, options, nheaders, headers, header_names,
-                                    notify, user_data);
+   double t0 = xl_now();
+   cl_int err = xl_next->clCompileProgram(p, ndev, devices, options, nheaders, headers,
+                                          header_names, notify, user_data);
+   if (e)
+      xl_program_add_build_seconds(core, e->rec, xl_now() - t0);
+   return err;
 }
 
 /* Linking failed with the shadows: each input the layer stood in for is
@@ -341,12 +345,16 @@ link_program(cl_context ctx, cl_uint ndev, const cl_device_id *devices, const ch
    free(with);
    free(stood_in);
    cl_int err = CL_SUCCESS;
+   double t0 = xl_now();
    cl_program out = xl_next->clLinkProgram(ctx, ndev, devices, options, n, inputs, notify, user_data, &err);
+   double seconds = xl_now() - t0;
    if (errcode)
       *errcode = err;
-   for (cl_uint i = 0; out && err == CL_SUCCESS && !notify && inputs && i < n; i++) {
+   for (cl_uint i = 0; inputs && i < n; i++) {
       xl_cl_program *e = find_program(inputs[i]);
       if (e)
+         xl_program_add_build_seconds(core, e->rec, seconds / n);
+      if (e && out && err == CL_SUCCESS && !notify)
          xl_record_kernels(core, e, out);
    }
    return out;

@@ -153,6 +153,13 @@ static void *input_module(xl_core *core, xl_cl_program *p, const facts *f, const
       *size = p->il_size;
       return p->il;
    }
+   if (options && strstr(options, "-cl-kernel-arg-info")) {
+      /* argument names and type names as written come from the source;
+       * a program built from SPIR-V may not have them */
+      xl_program_set_result(core, p->rec, XL_PASSED_THROUGH,
+                            "-cl-kernel-arg-info: the source's argument info is kept");
+      return NULL;
+   }
    if (!f->same_extensions) {
       xl_program_set_result(core, p->rec, XL_PASSED_THROUGH,
                             "devices with different extensions: one front end run cannot serve them");

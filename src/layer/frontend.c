@@ -272,6 +272,9 @@ static char **clang_argv(const xl_frontend_request *rq, const char *clang, bool 
    argv[n++] = ext;
    for (size_t i = 0; i < nopts; i++)
       argv[n++] = opts[i];
+   /* the driver compiles the source in memory: "x.h" is found from the
+    * working directory, not from our temporary one */
+   argv[n++] = "-I.";
    return argv;
 }
 
