@@ -105,7 +105,7 @@ def base_env(rt):
         with open(icd, 'w') as f:
             f.write(so + '\n')
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(('XEOPT_LAYER_', 'SYCL_', 'SYCL_CACHE', 'UR_', 'OCL_ICD_'))
+           if not k.startswith(('XEOPT_LAYER_', 'SYCL_', 'UR_', 'OCL_ICD_'))
            and k not in ('OPENCL_LAYERS', 'ONEAPI_DEVICE_SELECTOR', 'PYTHONPATH')}
     env.update(OCL_ICD_VENDORS=vendors, ONEAPI_DEVICE_SELECTOR='opencl:cpu',
                # The SYCL runtime's on-disk program cache (off by default)
