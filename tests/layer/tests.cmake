@@ -17,3 +17,32 @@ if(TARGET xeopt_cl_layer AND TARGET oclcpu-host AND Python3_Interpreter_FOUND)
   # The runtime is installed by oclcpu_compare when missing.
   set_tests_properties(layer_harness PROPERTIES DEPENDS oclcpu_compare)
 endif()
+
+# dpnp's own tests, a part of them, on Intel's CPU OpenCL runtime without and
+# with the OpenCL layer (docs/oclcpu.md, "dpnp under the layer"): the same
+# test ids must pass, fail and be skipped, and the layer's summary must show
+# optimized programs and no failed one.  dpnp, dpctl and the runtime come from
+# PyPI into ${CMAKE_BINARY_DIR}/oclcpu/dpnp-venv (dpnp_suite.py --setup, or
+# automatically when XEOPT_REQUIRE_OCLCPU=1); skipped (77) without them unless
+# XEOPT_REQUIRE_OCLCPU=1.  Label oclcpu: the sanitizer build leaves it out.
+# The planted test counts one passed test failed under the layer (on one
+# small file, test_absolute.py) and must see the difference.
+# Registered only when the layer's target exists: it must be defined before
+# tests/ is added.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND AND TARGET xeopt_cl_layer)
+  add_test(NAME layer_dpnp
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layer/dpnp_suite.py
+            --runtime ${CMAKE_BINARY_DIR}/oclcpu --layer $<TARGET_FILE:xeopt_cl_layer>)
+  add_test(NAME layer_dpnp_planted
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layer/dpnp_suite.py
+            --runtime ${CMAKE_BINARY_DIR}/oclcpu --layer $<TARGET_FILE:xeopt_cl_layer>
+            --tests test_absolute.py --expect-difference)
+  # Two runs of about 70 s each (2 min 17 s together with other jobs running);
+  # a pytest run gives up at 600 s.
+  set_tests_properties(layer_dpnp layer_dpnp_planted PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500
+    LABELS oclcpu)
+  set_tests_properties(layer_dpnp_planted PROPERTIES ENVIRONMENT XEOPT_DPNP_PLANT=1)
+  # Both install dpnp into the same directory when it is missing.
+  set_tests_properties(layer_dpnp_planted PROPERTIES DEPENDS layer_dpnp)
+endif()
