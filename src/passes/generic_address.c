@@ -499,10 +499,10 @@ static bool is_retyped(const xe_as_info *a, const uint8_t *retype, uint32_t id)
 /* The first instruction of an entry block after its OpVariables (SPIR-V
  * 2.16.1: they must come first in the function; DPC++'s helpers have some,
  * and a cast placed before them made an invalid module). */
-static xe_inst *after_variables(xe_block *entry)
+static xe_inst *after_variables(const xe_module *m, xe_block *entry)
 {
-   xe_inst *i = xe_block_first_non_phi(entry);
-   while (i && (i->opcode == SpvOpVariable || i->opcode == SpvOpLine || i->opcode == SpvOpNoLine))
+   xe_inst *i = xe_block_first_non_phi(m, entry);
+   while (i && (i->opcode == SpvOpVariable || xe_inst_is_source_info(m, i)))
       i = i->next;
    return i;
 }
@@ -612,7 +612,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          continue;
       xe_inst *gt = xe_def(m, p->type_id);
       uint32_t nt = xe_type_pointer(m, (SpvStorageClass)xe_as_space(&a, id), xe_op(gt, 1));
-      xe_builder bd = xe_builder_before(m, after_variables(f->first));
+      xe_builder bd = xe_builder_before(m, after_variables(m, f->first));
       alias[LOC(id)] = xe_build1(&bd, SpvOpGenericCastToPtr, nt, id);
       orig_type[LOC(id)] = p->type_id;
       const char *pn = xe_name(m, id);
