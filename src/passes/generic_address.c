@@ -235,9 +235,14 @@ static bool igc_resolves_all(xe_module *m)
    xe_foreach_fn(f, m) {
       xe_foreach_block(b, f) {
          xe_foreach_inst(i, &b->insts) {
-            if (xe_inst_is_debug_info(m, i))
-               continue; /* a DebugValue of a pointer is no use of it */
+            /* A DebugValue of a pointer is no use of it; an OpLine's
+             * column is no id (-g, column 23 and %23 Generic, made the
+             * gate miss). */
+            if (xe_inst_is_source_info(m, i))
+               continue;
             for (unsigned k = 0; k < xe_nops(i); k++) {
+               if (xe_op_kind(i, k) != XE_W_ID)
+                  continue;
                xe_inst *d = xe_def(m, xe_op(i, k));
                if (!d || !d->type_id || !xe_is_generic_ptr_type(m, d->type_id))
                   continue;
