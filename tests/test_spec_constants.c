@@ -129,7 +129,7 @@ START_TEST(existing_specids_kept)
    xe_inst *param = k.body->params.first;
    while (param->opcode != SpvOpFunctionParameter || strcmp(xe_name(m, param->result_id), "count"))
       param = param->next;
-   xe_inst *sel = xe_block_first_non_phi(k.body->first);
+   xe_inst *sel = xe_block_first_non_phi(m, k.body->first);
    ck_assert_int_eq(sel->opcode, SpvOpSelect);
    ck_assert_uint_eq(xe_op(sel, 0), flag->result_id);
    ck_assert_uint_eq(xe_op(sel, 1), val->result_id);

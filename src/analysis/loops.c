@@ -144,9 +144,7 @@ static void find_induction(xe_function *f, const xe_cfg *c, xe_loop *l)
    xe_inst *cmp = xe_def(m, xe_op(exit_br, 0));
    if (!cmp || !is_compare(cmp->opcode))
       return;
-   xe_foreach_inst(phi, &c->blocks[l->header]->insts) {
-      if (phi->opcode != SpvOpPhi)
-         break;
+   xe_foreach_phi(m, phi, c->blocks[l->header]) {
       uint32_t init = 0, next = 0;
       for (unsigned k = 0; k + 1 < xe_nops(phi); k += 2) {
          if (xe_op(phi, k + 1) == pre_id)

@@ -149,7 +149,7 @@ const char *xe_sgv_region_why(xe_sgv *c, char *why, size_t n)
       if (!c->in_r[x])
          continue;
       xe_foreach_inst(i, &c->cfg->blocks[x]->insts) {
-         count++;
+         count += !xe_inst_is_source_info(c->m, i);   /* -g adds no code */
          if ((w = inst_why(c->m, i, 0, &seen)))
             break;
       }

@@ -188,7 +188,7 @@ static xe_function *wrapped_body(const xe_module *m, xe_function *fn)
          nparams++;
    }
    xe_foreach_inst(i, &fn->first->insts) {
-      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+      if (xe_inst_is_source_info(m, i))
          continue;
       if (i->opcode == SpvOpFunctionCall && !call)
          call = i;

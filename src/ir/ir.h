@@ -319,8 +319,29 @@ void xe_function_remember_layout_facts(xe_function *f, xe_layout_facts facts);
 const char *xe_check_layout_facts(xe_module *m);
 /* The terminator (skipping trailing OpLine/OpNoLine), or NULL. */
 xe_inst *xe_block_terminator(const xe_block *b);
-/* The first instruction that is not OpPhi/OpLine/OpNoLine, or NULL. */
-xe_inst *xe_block_first_non_phi(const xe_block *b);
+/* The first instruction of b that is neither an OpPhi nor source info
+ * (xe_inst_is_source_info), or NULL: where code goes after b's phis. */
+xe_inst *xe_block_first_non_phi(const xe_module *m, const xe_block *b);
+/* Does i only describe the source: OpLine, OpNoLine or debug info
+ * (xe_inst_is_debug_info)?  Walks that look for code (a block's phis, the
+ * first instruction after them or after the entry's variables, whether a
+ * block holds only a branch, how many instructions a region has) skip
+ * such instructions, so that `-g` changes nothing they find: llvm-spirv
+ * puts DebugScope and DebugValue between a block's phis. */
+bool xe_inst_is_source_info(const xe_module *m, const xe_inst *i);
+/* i, or the first instruction after it that is not source info; NULL at
+ * the end of i's list. */
+xe_inst *xe_skip_source_info(const xe_module *m, xe_inst *i);
+/* The first OpPhi at or after i with only source info before it, or NULL
+ * when the first code from i on is no OpPhi.  xe_foreach_phi walks the
+ * phis of block b; xe_foreach_phi_safe takes nx, the instruction after i,
+ * before the body runs, so that the body may delete i. */
+xe_inst *xe_phi_at(const xe_module *m, xe_inst *i);
+#define xe_foreach_phi(m, i, b) \
+   for (xe_inst *i = xe_phi_at((m), (b)->insts.first); i; i = xe_phi_at((m), i->next))
+#define xe_foreach_phi_safe(m, i, nx, b)                                          \
+   for (xe_inst *i = xe_phi_at((m), (b)->insts.first), *nx = i ? i->next : NULL; i; \
+        i = xe_phi_at((m), nx), nx = i ? i->next : NULL)
 xe_function *xe_function_by_id(const xe_module *m, uint32_t id);
 /* A copy of f with fresh ids for the function, its parameters, labels and
  * results (taken in layout order), appended to the module; references to

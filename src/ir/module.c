@@ -723,10 +723,28 @@ xe_inst *xe_block_terminator(const xe_block *b)
    return NULL;
 }
 
-xe_inst *xe_block_first_non_phi(const xe_block *b)
+bool xe_inst_is_source_info(const xe_module *m, const xe_inst *i)
+{
+   return i->opcode == SpvOpLine || i->opcode == SpvOpNoLine || xe_inst_is_debug_info(m, i);
+}
+
+xe_inst *xe_skip_source_info(const xe_module *m, xe_inst *i)
+{
+   while (i && xe_inst_is_source_info(m, i))
+      i = i->next;
+   return i;
+}
+
+xe_inst *xe_phi_at(const xe_module *m, xe_inst *i)
+{
+   i = xe_skip_source_info(m, i);
+   return i && i->opcode == SpvOpPhi ? i : NULL;
+}
+
+xe_inst *xe_block_first_non_phi(const xe_module *m, const xe_block *b)
 {
    xe_foreach_inst(i, &b->insts) {
-      if (i->opcode != SpvOpPhi && i->opcode != SpvOpLine && i->opcode != SpvOpNoLine)
+      if (i->opcode != SpvOpPhi && !xe_inst_is_source_info(m, i))
          return i;
    }
    return NULL;

@@ -163,10 +163,10 @@ typedef struct lane0_ctx {
    uint32_t bound;
 } lane0_ctx;
 
-static xe_inst *after_phis(xe_inst *i)
+/* The last of the phis and source info from phi i on: code goes after it. */
+static xe_inst *after_phis(const xe_module *m, xe_inst *i)
 {
-   while (i->next && (i->next->opcode == SpvOpPhi || i->next->opcode == SpvOpLine ||
-                      i->next->opcode == SpvOpNoLine))
+   while (i->next && (i->next->opcode == SpvOpPhi || xe_inst_is_source_info(m, i->next)))
       i = i->next;
    return i;
 }
@@ -177,7 +177,7 @@ static uint32_t broadcast_after(lane0_ctx *c, xe_inst *def)
    xe_inst *t = xe_def(m, def->type_id);
    if (!t || !def->block || !xe_lanes_block_uniform(c->l, def->block->label->result_id))
       return 0;
-   xe_inst *pos = def->opcode == SpvOpPhi ? after_phis(def) : def;
+   xe_inst *pos = def->opcode == SpvOpPhi ? after_phis(m, def) : def;
    uint32_t u32 = xe_type_int(m, 32);
    uint32_t ops[3] = { xe_const_int(m, u32, SCOPE_SUBGROUP), def->result_id, xe_const_int(m, u32, 0) };
    xe_inst *last;

@@ -235,9 +235,14 @@ static bool igc_resolves_all(xe_module *m)
    xe_foreach_fn(f, m) {
       xe_foreach_block(b, f) {
          xe_foreach_inst(i, &b->insts) {
-            if (xe_inst_is_debug_info(m, i))
-               continue; /* a DebugValue of a pointer is no use of it */
+            /* A DebugValue of a pointer is no use of it; an OpLine's
+             * column is no id (-g, column 23 and %23 Generic, made the
+             * gate miss). */
+            if (xe_inst_is_source_info(m, i))
+               continue;
             for (unsigned k = 0; k < xe_nops(i); k++) {
+               if (xe_op_kind(i, k) != XE_W_ID)
+                  continue;
                xe_inst *d = xe_def(m, xe_op(i, k));
                if (!d || !d->type_id || !xe_is_generic_ptr_type(m, d->type_id))
                   continue;
@@ -499,10 +504,10 @@ static bool is_retyped(const xe_as_info *a, const uint8_t *retype, uint32_t id)
 /* The first instruction of an entry block after its OpVariables (SPIR-V
  * 2.16.1: they must come first in the function; DPC++'s helpers have some,
  * and a cast placed before them made an invalid module). */
-static xe_inst *after_variables(xe_block *entry)
+static xe_inst *after_variables(const xe_module *m, xe_block *entry)
 {
-   xe_inst *i = xe_block_first_non_phi(entry);
-   while (i && (i->opcode == SpvOpVariable || i->opcode == SpvOpLine || i->opcode == SpvOpNoLine))
+   xe_inst *i = xe_block_first_non_phi(m, entry);
+   while (i && (i->opcode == SpvOpVariable || xe_inst_is_source_info(m, i)))
       i = i->next;
    return i;
 }
@@ -612,7 +617,7 @@ static bool run_function(xe_module *m, xe_function *f, const char *kernel, const
          continue;
       xe_inst *gt = xe_def(m, p->type_id);
       uint32_t nt = xe_type_pointer(m, (SpvStorageClass)xe_as_space(&a, id), xe_op(gt, 1));
-      xe_builder bd = xe_builder_before(m, after_variables(f->first));
+      xe_builder bd = xe_builder_before(m, after_variables(m, f->first));
       alias[LOC(id)] = xe_build1(&bd, SpvOpGenericCastToPtr, nt, id);
       orig_type[LOC(id)] = p->type_id;
       const char *pn = xe_name(m, id);

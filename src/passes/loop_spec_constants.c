@@ -301,8 +301,8 @@ static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
 
    /* At the top of the entry block, after its OpVariables and the selects
     * added before, in argument order. */
-   xe_inst *pos = *last_sel ? (*last_sel)->next : xe_block_first_non_phi(k->body->first);
-   while (pos && pos->opcode == SpvOpVariable)
+   xe_inst *pos = *last_sel ? (*last_sel)->next : xe_block_first_non_phi(m, k->body->first);
+   while (pos && (pos->opcode == SpvOpVariable || xe_inst_is_debug_info(m, pos)))
       pos = pos->next;
    xe_builder b = pos ? xe_builder_before(m, pos) : xe_builder_at_end(m, k->body->first);
    uint32_t sel = xe_build3(&b, SpvOpSelect, type, flag, val, a->param->result_id);

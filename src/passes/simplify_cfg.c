@@ -300,11 +300,9 @@ static xe_block *block_of_label(xe_module *m, uint32_t id)
 }
 
 /* Drops the entries of blk's phis whose parent is from. */
-static void remove_phi_entries(xe_block *blk, uint32_t from)
+static void remove_phi_entries(xe_module *m, xe_block *blk, uint32_t from)
 {
-   xe_foreach_inst(i, &blk->insts) {
-      if (i->opcode != SpvOpPhi)
-         break;
+   xe_foreach_phi(m, i, blk) {
       unsigned n = xe_nops(i), w = 0;
       uint32_t *ops = malloc((n + 1) * sizeof(uint32_t));
       uint8_t *kinds = malloc(n + 1);
@@ -462,7 +460,7 @@ static void fold_to(simplify *c, xe_block *b, xe_inst *t, uint32_t target)
    uint32_t sel = xe_op(t, 0);
    xe_terminator_to_branch(c->m, t, target);
    for (unsigned q = 0; q < nl; q++)
-      remove_phi_entries(block_of_label(c->m, labels[q]), xe_block_id(b));
+      remove_phi_entries(c->m, block_of_label(c->m, labels[q]), xe_block_id(b));
    delete_dead_selector(c->m, sel);
    c->folded++;
 }
@@ -597,7 +595,7 @@ static bool delete_unreachable(simplify *c)
       for (uint32_t e = cfg->succ_start[b]; e < cfg->succ_start[b + 1]; e++) {
          uint32_t s = cfg->succ[e];
          if (!dead[s])
-            remove_phi_entries(cfg->blocks[s], xe_block_id(cfg->blocks[b]));
+            remove_phi_entries(m, cfg->blocks[s], xe_block_id(cfg->blocks[b]));
       }
    }
    for (uint32_t b = 0; b < cfg->n; b++) {
@@ -612,13 +610,13 @@ static bool delete_unreachable(simplify *c)
 
 /* ---- threading ---- */
 
-/* Is b a forwarding block (only OpBranch, OpLine aside)?  *succ gets the
- * target. */
-static bool forwarding(const xe_block *b, uint32_t *succ)
+/* Is b a forwarding block (only OpBranch, source info aside: OpLine,
+ * DebugScope, DebugValue)?  *succ gets the target. */
+static bool forwarding(const xe_module *m, const xe_block *b, uint32_t *succ)
 {
    const xe_inst *t = NULL;
    xe_foreach_inst(i, &b->insts) {
-      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+      if (xe_inst_is_source_info(m, i))
          continue;
       if (t)
          return false;
@@ -707,25 +705,18 @@ static bool thread_block(simplify *c, const xe_cfg *cfg, xe_block *b, xe_block *
       /* An OpSwitch with several cases to a block with phis: LLVM wants
        * one phi entry per edge, SPIR-V has one per block, and IGC 22.43
        * aborts translating that (found on darktable's blendop.cl). */
-      if (t->opcode == SpvOpSwitch && (to_s || to_b > 1) && s->insts.first &&
-          s->insts.first->opcode == SpvOpPhi)
+      if (t->opcode == SpvOpSwitch && (to_s || to_b > 1) && xe_phi_at(m, s->insts.first))
          continue;
       if (to_s) {
          /* p already branches to s: fine when s's phis agree. */
          bool agree = true;
-         xe_foreach_inst(i, &s->insts) {
-            if (i->opcode != SpvOpPhi)
-               break;
+         xe_foreach_phi(m, i, s)
             agree &= phi_value(i, pid) == phi_value(i, bid);
-         }
          if (!agree)
             continue;
       } else {
-         xe_foreach_inst(i, &s->insts) {
-            if (i->opcode != SpvOpPhi)
-               break;
+         xe_foreach_phi(m, i, s)
             add_phi_entry(i, phi_value(i, bid), pid);
-         }
       }
       for (unsigned k = 0; k < xe_nops(t); k++) {
          if (xe_op_kind(t, k) == XE_W_ID && xe_op(t, k) == bid)
@@ -748,7 +739,7 @@ static bool thread_all(simplify *c)
    for (uint32_t b = 1; b < cfg->n; b++) {
       uint32_t sid;
       xe_block *blk = cfg->blocks[b];
-      if (blk == c->f->first || !forwarding(blk, &sid) || sid == xe_block_id(blk))
+      if (blk == c->f->first || !forwarding(c->m, blk, &sid) || sid == xe_block_id(blk))
          continue;
       xe_block *s = block_of_label(c->m, sid);
       if (s && s->fn == c->f)
@@ -805,6 +796,21 @@ static void drop_wrap_decorations(xe_module *m, const xe_inst *i)
    }
 }
 
+/* Moves i, of a block whose code runs on one path, before pos, where it
+ * runs on every path (merge_block, select_block).  Debug info goes
+ * instead: a DebugValue there would say a variable holds a value on paths
+ * where the source never set it. */
+static void hoist(xe_module *m, xe_inst *i, xe_inst *pos)
+{
+   if (xe_inst_is_debug_info(m, i)) {
+      xe_inst_kill(m, i);
+      return;
+   }
+   drop_wrap_decorations(m, i);
+   xe_inst_remove(m, i);
+   xe_list_insert_before(m, pos, i);
+}
+
 /* Compares joined into one condition (OpLogicalOr/And, or the OpSelect
  * forms clang writes for || and &&). */
 static unsigned cond_compares(xe_module *m, uint32_t id, int depth)
@@ -824,14 +830,13 @@ static unsigned cond_compares(xe_module *m, uint32_t id, int depth)
    return 1;
 }
 
-/* Does b only return (OpLine aside), directly or through empty blocks? */
+/* Does b only return (source info aside), directly or through empty
+ * blocks? */
 static bool returns_only(xe_module *m, const xe_block *b)
 {
    for (int k = 0; k < 8 && b; k++) {
       xe_inst *t = xe_block_terminator((xe_block *)b);
-      const xe_inst *first = b->insts.first;
-      while (first && (first->opcode == SpvOpLine || first->opcode == SpvOpNoLine))
-         first = first->next;
+      const xe_inst *first = xe_skip_source_info(m, b->insts.first);
       if (!t || first != t)
          return false;
       if (t->opcode == SpvOpReturn)
@@ -903,18 +908,15 @@ static bool merge_block(simplify *c, xe_block *p)
          continue;
       unsigned nh = 0;
       for (xe_inst *i = l->insts.first; i && i != t2 && ok; i = i->next) {
-         if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+         if (xe_inst_is_source_info(m, i))
             continue;
          ok = speculatable(m, i) && ++nh <= MAX_HOISTED;
       }
       if (!ok)
          continue;
       /* T's phis: after the merge, T is reached from P only once. */
-      xe_foreach_inst(i, &tb->insts) {
-         if (i->opcode != SpvOpPhi)
-            break;
+      xe_foreach_phi(m, i, tb)
          ok &= phi_value(i, xe_block_id(p)) == phi_value(i, lid);
-      }
       if (!ok)
          continue;
       if (c->dry) {
@@ -928,9 +930,7 @@ static bool merge_block(simplify *c, xe_block *p)
       /* The rewrite. */
       for (xe_inst *i = l->insts.first, *nx; i && i != t2; i = nx) {
          nx = i->next;
-         drop_wrap_decorations(m, i);
-         xe_inst_remove(m, i);
-         xe_list_insert_before(m, t1, i);
+         hoist(m, i, t1);
       }
       uint32_t c1 = xe_op(t1, 0), c2 = xe_op(t2, 0);
       xe_builder bld = xe_builder_before(m, t1);
@@ -941,7 +941,7 @@ static bool merge_block(simplify *c, xe_block *p)
          xe_set_name(m, nc, side == 0 ? "or.cond" : "and.cond");
       uint32_t ops[3] = { nc, side == 0 ? tid : lid, side == 0 ? lid : tid };
       xe_set_ops(t1, ops, 3, NULL);
-      remove_phi_entries(tb, lid);
+      remove_phi_entries(m, tb, lid);
       /* L stays, empty, on the edge to O: the guarded region's single
        * entry when O has other predecessors (a loop header, as clang's
        * preheader); threading bypasses it otherwise. */
@@ -995,7 +995,7 @@ static bool select_side(simplify *c, xe_inst *tx, uint32_t side, uint32_t jid, x
    xe_foreach_inst(i, &rb->insts) {
       if (i == t)
          break;
-      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+      if (xe_inst_is_source_info(c->m, i))
          continue;
       if (!speculatable(c->m, i) || ++nh > MAX_HOISTED)
          return false;
@@ -1063,9 +1063,7 @@ static bool select_block(simplify *c, xe_block *x)
          continue;
       return false;
    }
-   xe_foreach_inst(i, &j->insts) {
-      if (i->opcode != SpvOpPhi)
-         break;
+   xe_foreach_phi(m, i, j) {
       if (xe_nops(i) != 4 || !phi_value(i, pa) || !phi_value(i, pb) ||
           !selectable_type(m, i->type_id))
          return false;
@@ -1082,15 +1080,12 @@ static bool select_block(simplify *c, xe_block *x)
       xe_inst *st = xe_block_terminator(sides[s]);
       for (xe_inst *i = sides[s]->insts.first, *nx; i && i != st; i = nx) {
          nx = i->next;
-         drop_wrap_decorations(m, i);
-         xe_inst_remove(m, i);
-         xe_list_insert_before(m, tx, i);
+         hoist(m, i, tx);
       }
    }
    uint32_t cond = xe_op(tx, 0);
    xe_builder bld = xe_builder_before(m, tx);
-   for (xe_inst *i = j->insts.first, *nx; i && i->opcode == SpvOpPhi; i = nx) {
-      nx = i->next;
+   xe_foreach_phi_safe(m, i, nx, j) {
       uint32_t sel = xe_build3(&bld, SpvOpSelect, i->type_id, cond, phi_value(i, pa),
                                phi_value(i, pb));
       xe_replace_all_uses(m, i->result_id, sel);

@@ -366,8 +366,7 @@ void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true,
       /* Split the entry after its variables: B keeps them and the test,
        * the new head H the rest. */
       xe_inst *first = bb->insts.first;
-      while (first && (first->opcode == SpvOpVariable || first->opcode == SpvOpLine ||
-                       first->opcode == SpvOpNoLine))
+      while (first && (first->opcode == SpvOpVariable || xe_inst_is_source_info(m, first)))
          first = first->next;
       head = xe_block_create(m, c->f, xe_fresh_id(m));
       xe_block_insert(c->f, bb, head);
