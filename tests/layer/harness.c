@@ -61,17 +61,6 @@ static char *read_file(const char *path, size_t *n)
    return p;
 }
 
-static void write_file(const char *dir, const char *name, const void *p, size_t n)
-{
-   char path[4096];
-   snprintf(path, sizeof path, "%s/%s", dir, name);
-   FILE *f = fopen(path, "wb");
-   if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
-      fprintf(stderr, "layer-harness: %s: %s\n", path, strerror(errno));
-      exit(1);
-   }
-}
-
 typedef struct job_state {
    char dir[4096];
    cl_program program;
@@ -84,7 +73,7 @@ static int fail(job_state *s, const char *call, cl_int err)
 {
    char text[128];
    int n = snprintf(text, sizeof text, "%s %d\n", call, (int)err);
-   write_file(s->dir, "status.txt", text, (size_t)n);
+   write_dump("layer-harness", s->dir, "status.txt", text, (size_t)n);
    return 1;
 }
 
@@ -219,10 +208,10 @@ static int run_job(int index, cl_command_queue q)
          continue;
       char name[32];
       snprintf(name, sizeof name, "arg%u.bin", i);
-      write_file(s.dir, name, s.args[i].data, s.args[i].size);
+      write_dump("layer-harness", s.dir, name, s.args[i].data, s.args[i].size);
    }
    if (!rc)
-      write_file(s.dir, "status.txt", "ok\n", 3);
+      write_dump("layer-harness", s.dir, "status.txt", "ok\n", 3);
    for (unsigned i = 0; i < s.nargs; i++) {
       if (s.args[i].mem)
          clReleaseMemObject(s.args[i].mem);

@@ -59,17 +59,6 @@ static void *read_file(const char *path, size_t *n)
    return p;
 }
 
-static void write_file(const char *dir, const char *name, const void *p, size_t n)
-{
-   char path[4096];
-   snprintf(path, sizeof path, "%s/%s", dir, name);
-   FILE *f = fopen(path, "wb");
-   if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
-      fprintf(stderr, "oclcpu-host: %s: %s\n", path, strerror(errno));
-      exit(1);
-   }
-}
-
 int main(int argc, char **argv)
 {
    const char *pos[3];
@@ -194,13 +183,13 @@ int main(int argc, char **argv)
       if (args[i].kind != ARG_BUF) continue;
       char name[32];
       snprintf(name, sizeof name, "arg%u.bin", i);
-      write_file(dump, name, args[i].data, args[i].size);
+      write_dump("oclcpu-host", dump, name, args[i].data, args[i].size);
    }
    char info[256];
    int n = snprintf(info, sizeof info,
                     "{\"subgroup_size\": %zu, \"subgroups_per_group\": %zu, \"compile_subgroup_size\": %zu}\n",
                     sg, nsg, compiled);
-   write_file(dump, "info.json", info, (size_t)n);
+   write_dump("oclcpu-host", dump, "info.json", info, (size_t)n);
    for (unsigned i = 0; i < na; i++) {
       if (args[i].mem) clReleaseMemObject(args[i].mem);
       free(args[i].data);

@@ -1,6 +1,8 @@
 /* Kernel arguments for the CPU-runtime test hosts (launch_args.h). */
 #include "launch_args.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,3 +100,14 @@ int parse_arg(const char *s, struct arg *a, uint64_t seed)
    return 1;
 }
 
+
+void write_dump(const char *tool, const char *dir, const char *name, const void *p, size_t n)
+{
+   char path[4096];
+   snprintf(path, sizeof path, "%s/%s", dir, name);
+   FILE *f = fopen(path, "wb");
+   if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
+      fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
+      exit(1);
+   }
+}

@@ -26,4 +26,8 @@ struct arg {
  * filling a buffer from seed; 0 when malformed. */
 int parse_arg(const char *s, struct arg *a, uint64_t seed);
 
+/* Writes p[0..n) to DIR/NAME (a buffer dump, as `xeopt run --dump` lays
+ * them out); on failure prints "TOOL: path: why" and exits 1. */
+void write_dump(const char *tool, const char *dir, const char *name, const void *p, size_t n);
+
 #endif
