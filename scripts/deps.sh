@@ -18,7 +18,7 @@ pkgs=(
                                          # LLVM IR with the matching llvm-spirv-14 -r
   debootstrap                            # the 2026 toolchains' Debian sid root (toolchains.sh)
   chromium                               # tests/report: the HTML report opened as a person would
-  hashcat                                # the demo's application under the OpenCL layer
+  clpeak hashcat                         # applications under the OpenCL layer: the demo's, bench/'s
   ocl-icd-libopencl1 ocl-icd-opencl-dev  # tests/oclcpu: the OpenCL ICD loader and headers for the
   opencl-headers clinfo python3-venv     # host that runs kernels on Intel's CPU runtime (PyPI,
                                          # installed into build/oclcpu by tests/oclcpu/compare.py)

@@ -9,8 +9,9 @@ installs the runtime).  This driver runs it without the layer, then with
 it under each scenario, and compares every job's status and every buffer
 byte for byte, and what the layer's summary (XEOPT_LAYER_LOG) says:
 
-  layer        8 threads, a new cache: every IL and source program built
-               by the layer, programs_failed 0, some programs optimized
+  layer        8 threads, a new cache: every IL and source program given
+               to xeopt (none passed through), programs_failed 0, some
+               programs optimized
   warm         the same cache again: every xeopt run is a cache hit
   corrupt      every cache entry damaged: recomputed, no failure
   unwritable   a cache directory that cannot be made: no cache, no failure
@@ -222,6 +223,10 @@ def main():
                 f'{p["id"]}: {p["reason"]}' for p in s['program_list'] if p['result'] == 'failed')[:600])
             check(opt['il'] > 0 and opt['source'] > 0, f'{tag}: optimized programs by origin {opt}')
             check(s['programs'] == len(js), f'{tag}: {s["programs"]} programs seen, {len(js)} created')
+        if tag == 'layer':
+            passed = [f'{p["id"]} ({p["origin"]}): {p["reason"]}' for p in s['program_list']
+                      if p['result'] == 'passed_through']
+            check(not passed, 'layer: programs not given to xeopt: ' + '; '.join(passed)[:600])
         if tag == 'warm':
             misses = [p['id'] for p in s['program_list'] if p['cache'] == 'miss']
             check(not misses, f'warm: cache misses for programs {misses[:10]}')
