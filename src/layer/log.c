@@ -161,7 +161,8 @@ static char *report(const xl_core *c)
       APPEND("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>xeopt layer</title></head>",
              strlen("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>xeopt layer</title></head>"));
    char line[256];
-   int k = snprintf(line, sizeof line, "<body><h1>xeopt layer: %u programs</h1>\n", c->nprograms);
+   int k = snprintf(line, sizeof line, "<body><h1>xeopt layer: %u program%s</h1>\n", c->nprograms,
+                    c->nprograms == 1 ? "" : "s");
    APPEND(line, (size_t)k);
    for (const xl_program *p = c->programs; p; p = p->next) {
       k = snprintf(line, sizeof line, "<section id=\"program-%u\"><h2>program %u (%s, %s)</h2>\n",
