@@ -14,7 +14,8 @@ byte for byte, and what the layer's summary (XEOPT_LAYER_LOG) says:
                programs optimized
   warm         the same cache again: every xeopt run is a cache hit
   corrupt      every cache entry damaged: recomputed, no failure
-  unwritable   a cache directory that cannot be made: no cache, no failure
+  unwritable   a cache directory that cannot be made: no cache, no failure;
+               and XEOPT_LAYER_REPORT's page has a section per program
   fault-*      XEOPT_LAYER_TEST_FAULT: xeopt fails, the driver refuses the
                output, the shadow build fails, the front end refuses: the
                application's own programs run, the summary counts them
@@ -193,7 +194,8 @@ def main():
         ('layer', jobs, 8, {}),
         ('warm', sample, 2, {}),
         ('corrupt', sample, 1, {}),
-        ('unwritable', sample, 2, {'XEOPT_LAYER_CACHE': os.path.join(ctx.work, 'file', 'cache')}),
+        ('unwritable', sample, 2, {'XEOPT_LAYER_CACHE': os.path.join(ctx.work, 'file', 'cache'),
+                                   'XEOPT_LAYER_REPORT': os.path.join(ctx.work, 'report.html')}),
         ('fault-xeopt', sample, 2, {'XEOPT_LAYER_TEST_FAULT': 'xeopt'}),
         ('fault-driver', sample, 2, {'XEOPT_LAYER_TEST_FAULT': 'driver'}),
         ('fault-build', sample, 2, {'XEOPT_LAYER_TEST_FAULT': 'build'}),
@@ -241,6 +243,11 @@ def main():
             check(damaged > 0 and not hit_damaged, f'corrupt: {damaged} entries damaged, damaged ones hit: {hit_damaged[:10]}')
         if tag == 'unwritable':
             check(s['cache_hits'] == 0, 'unwritable: cache hits without a cache')
+            # XEOPT_LAYER_REPORT: one section per program, each with xeopt's page body
+            page = open(os.path.join(ctx.work, 'report.html')).read()
+            check(page.count('<section id="program-') == s['programs'] and
+                  page.count('xeopt report:') >= s['programs_optimized'] + s['programs_unchanged'],
+                  f'unwritable: the report has {page.count("<section")} sections for {s["programs"]} programs')
         if tag in ('fault-xeopt', 'fault-driver', 'fault-build'):
             check(s['programs_optimized'] == 0 and failed > 0, f'{tag}: optimized {s["programs_optimized"]}, failed {failed}')
         if tag == 'fault-frontend':
