@@ -425,9 +425,9 @@ static int write_outputs(const cli *c, const xeopt_result *r, const void *in, si
  *    tables (48 bytes an id) and the use lists are that large, and as
  *    mmaps the second run (plain.h) and every pass that resizes them
  *    faulted them in afresh, page by page, after the last one unmapped
- *    them.  At 64 MB that was 3.3 s of system time in 18.8 s (bench/README,
- *    Scale by size); from the heap the second run reuses the first one's
- *    pages (0.9 s) for 6 % more peak RSS.
+ *    them.  At 64 MB that was 1.2 to 3.3 s of system time in 17 to 19 s
+ *    (bench/README, Scale by size); from the heap the second run reuses
+ *    the first one's pages (0.9 s) for 5 % more peak RSS.
  * Peak RSS stays within a few percent.  Library callers (the C API) keep
  * their own malloc settings: this is not in the driver. */
 static void tune_heap(size_t input)
