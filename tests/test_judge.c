@@ -1,6 +1,7 @@
 /*
  * The judge (src/core/judge.h): the per-kernel verdicts the passes read.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +16,14 @@ START_TEST(verdicts_and_devices)
    o.target = 1u << XE_DEV_BMG;
    xe_judge j;
    xe_judge_init(&j, &o, XE_JUDGE_IGC);
-   /* Inserted out of order: the table stays sorted, each name once. */
+   /* Inserted out of order: each name once, each found again. */
    const char *names[] = { "k5", "k1", "k9", "k3", "k1", "k7" };
    for (unsigned k = 0; k < sizeof(names) / sizeof(names[0]); k++)
       xe_judge_set(&j, names[k], XE_JUDGE_MODEL);
    ck_assert_uint_eq(j.n, 5);
-   for (unsigned k = 1; k < j.n; k++)
-      ck_assert_int_lt(strcmp(j.v[k - 1].kernel, j.v[k].kernel), 0);
+   for (unsigned k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+      ck_assert_int_eq(xe_judge_verdict(&j, names[k]), XE_JUDGE_MODEL);
+   ck_assert_int_eq(xe_judge_verdict(&j, "k2"), XE_JUDGE_IGC);
    xe_judge_set(&j, "k3", XE_JUDGE_ORIGINAL);
    xe_ctx ctx = { .options = &o, .judge = &j };
    /* A kernel the model judges gets --target's devices; one IGC judges
@@ -61,6 +63,32 @@ START_TEST(verdicts_and_devices)
 }
 END_TEST
 
+/* Thousands of kernels: the index grows and a copy finds every one. */
+START_TEST(many_kernels)
+{
+   xe_options o;
+   xe_options_init(&o);
+   xe_judge j, c;
+   xe_judge_init(&j, &o, XE_JUDGE_IGC);
+   char name[32];
+   for (unsigned k = 0; k < 5000; k++) {
+      snprintf(name, sizeof name, "kernel_%u", (k * 7919u) % 5000);
+      xe_judge_set(&j, name, k % 3 ? XE_JUDGE_MODEL : XE_JUDGE_ORIGINAL);
+   }
+   ck_assert_uint_eq(j.n, 5000);
+   xe_judge_copy(&c, &j);
+   for (unsigned k = 0; k < 5000; k++) {
+      snprintf(name, sizeof name, "kernel_%u", (k * 7919u) % 5000);
+      enum xe_verdict want = k % 3 ? XE_JUDGE_MODEL : XE_JUDGE_ORIGINAL;
+      ck_assert_int_eq(xe_judge_verdict(&j, name), want);
+      ck_assert_int_eq(xe_judge_verdict(&c, name), want);
+   }
+   ck_assert_int_eq(xe_judge_verdict(&c, "kernel_5000"), XE_JUDGE_IGC);
+   xe_judge_free(&c);
+   xe_judge_free(&j);
+}
+END_TEST
+
 START_TEST(plain_flags)
 {
    xe_options o;
@@ -92,6 +120,7 @@ int main(void)
    Suite *s = suite_create("judge");
    TCase *tc = tcase_create("judge");
    tcase_add_test(tc, verdicts_and_devices);
+   tcase_add_test(tc, many_kernels);
    tcase_add_test(tc, plain_flags);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;

@@ -37,13 +37,16 @@ typedef struct xe_judge_entry {
    char *kernel;
    enum xe_verdict verdict;
    unsigned plain;            /* XE_PLAIN_* */
+   uint32_t hash;             /* of kernel, for the index */
 } xe_judge_entry;
 
 typedef struct xe_judge {
    unsigned target;           /* the model's devices (bit set of enum xe_device); 0: --target=none */
    enum xe_verdict fallback;  /* the verdict of a kernel not in the table */
    unsigned n, cap;
-   xe_judge_entry *v;         /* sorted by kernel name */
+   xe_judge_entry *v;         /* in the order they were added */
+   uint32_t *index;           /* by name hash: 1 + the entry's position in v; 0: empty */
+   uint32_t index_cap;        /* a power of 2, at least twice n */
 } xe_judge;
 
 /* Every kernel at verdict `all`, priced for o's --target (every device the
@@ -53,7 +56,7 @@ void xe_judge_free(xe_judge *j);
 /* A deep copy (the rounds of --isa-check try a verdict on a copy). */
 void xe_judge_copy(xe_judge *dst, const xe_judge *src);
 
-/* kernel's verdict; O(log n). */
+/* kernel's verdict; O(1). */
 enum xe_verdict xe_judge_verdict(const xe_judge *j, const char *kernel);
 void xe_judge_set(xe_judge *j, const char *kernel, enum xe_verdict v);
 /* Every kernel, listed or not, at v. */

@@ -43,11 +43,6 @@ static int cmp_str(const void *a, const void *b)
    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int cmp_kernel_name(const void *a, const void *b)
-{
-   return strcmp(((const xe_kernel *)a)->name, ((const xe_kernel *)b)->name);
-}
-
 static bool has(const char **v, unsigned n, const char *s)
 {
    return s && n && bsearch(&s, v, n, sizeof(*v), cmp_str);
@@ -101,10 +96,6 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
    qsort(canon, ncanon, sizeof(char *), cmp_str);
    unsigned nk = 0;
    xe_kernel *ks = simplified || ncanon || canon_helpers ? xe_kernels_all(m, &nk) : NULL;
-   /* The table is sorted by name: adding in name order appends, where
-    * module order would move the table's tail for every kernel. */
-   if (nk)
-      qsort(ks, nk, sizeof(*ks), cmp_kernel_name);
    bool differs = false;
    for (unsigned k = 0; k < nk; k++) {
       if (!j->target || xe_judge_verdict(j, ks[k].name) != XE_JUDGE_MODEL)

@@ -37,6 +37,7 @@
 #include "cost.h"
 #include "io.h"
 #include "report_html.h"
+#include "spirv_tools.h"
 #include "report_module.h"
 
 /* ---- text ---- */
@@ -777,10 +778,10 @@ static bool kernel_changed(rep_module *in, rep_module *out, const char *name)
  * SPIRV-Tools cannot read it. */
 static char **disassemble(const rep_module *m, unsigned *nlines, char **text)
 {
-   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+   spv_context ctx = xe_spv_context_create(SPV_ENV_UNIVERSAL_1_6);
    spv_text t = NULL;
    spv_diagnostic d = NULL;
-   spv_result_t rc = spvBinaryToText(ctx, m->w, m->n, SPV_BINARY_TO_TEXT_OPTION_NO_HEADER, &t, &d);
+   spv_result_t rc = xe_spv_binary_to_text(ctx, m->w, m->n, SPV_BINARY_TO_TEXT_OPTION_NO_HEADER, &t, &d);
    spvDiagnosticDestroy(d);
    spvContextDestroy(ctx);
    if (rc != SPV_SUCCESS || !t) {

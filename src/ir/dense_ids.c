@@ -17,6 +17,7 @@
 #undef kDefaultMaxIdBound
 
 #include "io.h"
+#include "spirv_tools.h"
 #include "ir_internal.h"
 
 /* Ids up to 4 per word plus this many are read as they are. */
@@ -91,8 +92,8 @@ bool xe__dense_ids(uint32_t *words, size_t nwords)
                         .at = malloc(nwords * sizeof(uint32_t)) };
    if (!w.at)
       return false;
-   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-   spv_result_t res = spvBinaryParse(ctx, &w, words, nwords, walk_header, walk_inst, NULL);
+   spv_context ctx = xe_spv_context_create(SPV_ENV_UNIVERSAL_1_6);
+   spv_result_t res = xe_spv_binary_parse(ctx, &w, words, nwords, walk_header, walk_inst, NULL);
    spvContextDestroy(ctx);
    uint32_t *ids = NULL;
    size_t nids = 0;

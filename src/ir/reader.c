@@ -21,6 +21,7 @@
 #undef kDefaultMaxIdBound
 
 #include "io.h"
+#include "spirv_tools.h"
 #include "ir_internal.h"
 
 struct reader {
@@ -387,9 +388,9 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
    struct reader r = { .m = xe_module_create(), .section = 0 };
    r.m->bound = bound;
    reserve_pool(r.m, words, nwords);
-   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+   spv_context ctx = xe_spv_context_create(SPV_ENV_UNIVERSAL_1_6);
    spv_diagnostic diag = NULL;
-   spv_result_t res = spvBinaryParse(ctx, &r, words, nwords, on_header, on_inst, &diag);
+   spv_result_t res = xe_spv_binary_parse(ctx, &r, words, nwords, on_header, on_inst, &diag);
    if (res == SPV_SUCCESS && r.fn)
       res = fail(&r, "missing OpFunctionEnd at the end of the module");
    if (res == SPV_SUCCESS)
@@ -455,9 +456,9 @@ char *xe_read_unknown(const void *bytes, size_t nbytes)
       at += wc;
    }
    if (w[0] == SpvMagicNumber && at == n) {
-      spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+      spv_context ctx = xe_spv_context_create(SPV_ENV_UNIVERSAL_1_6);
       spv_diagnostic diag = NULL;
-      spv_result_t res = spvBinaryParse(ctx, NULL, w, n, skip_header, skip_inst, &diag);
+      spv_result_t res = xe_spv_binary_parse(ctx, NULL, w, n, skip_header, skip_inst, &diag);
       const char *msg = res != SPV_SUCCESS && diag && diag->error ? diag->error : "";
       char buf[320];
       buf[0] = 0;

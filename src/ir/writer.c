@@ -8,6 +8,7 @@
 #include <spirv-tools/libspirv.h>
 
 #include "io.h"
+#include "spirv_tools.h"
 
 static size_t list_words(const xe_list *l)
 {
@@ -88,10 +89,10 @@ static char *diag_message(spv_diagnostic d, const char *fallback)
 bool xe_validate_words(const uint32_t *words, size_t nwords, char **err)
 {
    uint32_t version = nwords > 1 ? words[1] : 0;
-   spv_context ctx = spvContextCreate(env_for(version));
+   spv_context ctx = xe_spv_context_create(env_for(version));
    spv_const_binary_t bin = { words, nwords };
    spv_diagnostic diag = NULL;
-   spv_result_t res = spvValidate(ctx, &bin, &diag);
+   spv_result_t res = xe_spv_validate(ctx, &bin, &diag);
    if (res != SPV_SUCCESS && err)
       *err = diag_message(diag, "invalid module");
    spvDiagnosticDestroy(diag);
@@ -114,12 +115,12 @@ bool xe_validate(const xe_module *m, char **err)
 
 char *xe_disassemble_words(const uint32_t *words, size_t nwords, bool stable)
 {
-   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+   spv_context ctx = xe_spv_context_create(SPV_ENV_UNIVERSAL_1_6);
    spv_text text = NULL;
    uint32_t opts = SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES;
    if (stable)
       opts |= SPV_BINARY_TO_TEXT_OPTION_NO_HEADER;
-   spv_result_t res = spvBinaryToText(ctx, words, nwords, opts, &text, NULL);
+   spv_result_t res = xe_spv_binary_to_text(ctx, words, nwords, opts, &text, NULL);
    char *out = NULL;
    if (res == SPV_SUCCESS && text) {
       out = malloc(text->length + 1);
@@ -144,10 +145,10 @@ char *xe_disassemble(const xe_module *m, bool stable)
 
 uint32_t *xe_assemble(const char *text, uint32_t version, size_t *nwords, char **err)
 {
-   spv_context ctx = spvContextCreate(env_for(version));
+   spv_context ctx = xe_spv_context_create(env_for(version));
    spv_binary bin = NULL;
    spv_diagnostic diag = NULL;
-   spv_result_t res = spvTextToBinary(ctx, text, strlen(text), &bin, &diag);
+   spv_result_t res = xe_spv_text_to_binary(ctx, text, strlen(text), &bin, &diag);
    uint32_t *out = NULL;
    if (res == SPV_SUCCESS) {
       out = malloc(bin->wordCount * 4);
