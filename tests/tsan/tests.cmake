@@ -7,7 +7,8 @@
 if(XEOPT_SANITIZE)
   set(tsan_srcs ${CMAKE_BINARY_DIR}/opnames.c ${CMAKE_BINARY_DIR}/opinfo_table.c)
   foreach(layer ${XEOPT_LAYERS})
-    file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${layer}/*.c)
+    file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${layer}/*.c
+         ${CMAKE_SOURCE_DIR}/src/${layer}/*.cpp)
     list(APPEND tsan_srcs ${srcs})
   endforeach()
   add_executable(isa_threads_tsan ${CMAKE_CURRENT_LIST_DIR}/isa_threads.c ${tsan_srcs})
