@@ -49,17 +49,14 @@ static cl_program shadow_of(cl_program p)
 /* Whether the layer acts on some device of ctx. */
 static bool acts_on_context(xl_core *core, cl_context ctx)
 {
-   size_t size = 0;
-   if (xl_next->clGetContextInfo(ctx, CL_CONTEXT_DEVICES, 0, NULL, &size) != CL_SUCCESS || !size)
-      return false;
-   cl_device_id *d = malloc(size);
+   cl_uint n = 0;
+   cl_device_id *d = xl_context_devices(ctx, &n);
    bool acts = false;
-   if (d && xl_next->clGetContextInfo(ctx, CL_CONTEXT_DEVICES, size, d, NULL) == CL_SUCCESS)
-      for (size_t i = 0; i < size / sizeof *d && !acts; i++) {
-         cl_device_type type = 0;
-         xl_next->clGetDeviceInfo(d[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-         acts = xl_core_acts_on(core, (type & CL_DEVICE_TYPE_GPU) != 0);
-      }
+   for (cl_uint i = 0; d && i < n && !acts; i++) {
+      cl_device_type type = 0;
+      xl_next->clGetDeviceInfo(d[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      acts = xl_core_acts_on(core, (type & CL_DEVICE_TYPE_GPU) != 0);
+   }
    free(d);
    return acts;
 }

@@ -54,6 +54,10 @@ typedef struct xl_cl_program {
 bool xl_shadow_build(xl_core *core, xl_cl_program *p, cl_uint ndev, const cl_device_id *devices,
                      const char *options, bool compile_only);
 
+/* ctx's devices (CL_CONTEXT_DEVICES), malloc'd, *n of them; NULL when
+ * the query fails. */
+cl_device_id *xl_context_devices(cl_context ctx, cl_uint *n);
+
 /* The program's kernel names (CL_PROGRAM_KERNEL_NAMES) into its record. */
 void xl_record_kernels(xl_core *core, xl_cl_program *p, cl_program built);
 

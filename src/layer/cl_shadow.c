@@ -75,6 +75,20 @@ static char *extensions(cl_device_id d)
    return all;
 }
 
+cl_device_id *xl_context_devices(cl_context ctx, cl_uint *n)
+{
+   size_t size = 0;
+   cl_device_id *d = NULL;
+   if (xl_next->clGetContextInfo(ctx, CL_CONTEXT_DEVICES, 0, NULL, &size) != CL_SUCCESS || !size ||
+       !(d = malloc(size)) ||
+       xl_next->clGetContextInfo(ctx, CL_CONTEXT_DEVICES, size, d, NULL) != CL_SUCCESS) {
+      free(d);
+      return NULL;
+   }
+   *n = (cl_uint)(size / sizeof *d);
+   return d;
+}
+
 typedef struct facts {
    xl_device dev;
    char *name, *extensions;
@@ -92,14 +106,8 @@ static bool gather(facts *f, cl_context ctx, cl_uint ndev, const cl_device_id *d
          return false;
       memcpy(f->list, devices, ndev * sizeof *f->list);
       f->n = ndev;
-   } else {
-      size_t size = 0;
-      f->list = NULL;
-      if (xl_next->clGetContextInfo(ctx, CL_CONTEXT_DEVICES, 0, NULL, &size) != CL_SUCCESS ||
-          !size || !(f->list = malloc(size)) ||
-          xl_next->clGetContextInfo(ctx, CL_CONTEXT_DEVICES, size, f->list, NULL) != CL_SUCCESS)
-         return false;
-      f->n = (cl_uint)(size / sizeof *f->list);
+   } else if (!(f->list = xl_context_devices(ctx, &f->n))) {
+      return false;
    }
    f->dev.is_gpu = true;
    f->same_extensions = true;

@@ -156,11 +156,6 @@ void xl_program_set_result(xl_core *core, xl_program *p, xl_result result, const
               reason ? ": " : "", reason ? reason : "");
 }
 
-xl_result xl_program_result(const xl_program *p)
-{
-   return p ? p->result : XL_PASSED_THROUGH;
-}
-
 void xl_program_set_kernels(xl_core *core, xl_program *p, const char *list)
 {
    if (!p)

@@ -71,7 +71,6 @@ void *xl_optimize(xl_core *core, xl_program *p, const xl_device *dev, const void
 void xl_program_set_result(xl_core *core, xl_program *p, xl_result result, const char *reason);
 void xl_program_set_kernels(xl_core *core, xl_program *p, const char *semicolon_list);
 void xl_program_add_build_seconds(xl_core *core, xl_program *p, double seconds);
-xl_result xl_program_result(const xl_program *p);
 
 /* A test-only fault (XEOPT_LAYER_TEST_FAULT=NAME): "xeopt", "driver",
  * "build" or "frontend"; false when not set. */
