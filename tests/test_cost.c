@@ -168,19 +168,21 @@ START_TEST(refused_versioning)
    ck_assert_msg(strstr(rem, "[subgroup-versioning] applied: versioned the region"), "%s", rem);
    free(rem);
    free(dis);
-   /* version_loop: a gain on every device, but on dg2 one under
-    * XE_COST_MIN_GAIN (IGC compiles the versioned kernel SIMD16 there, 46%
-    * longer per work-item), so every device together refuses it and the
+   /* version_loop: a gain on every device but dg2, where IGC compiles the
+    * versioned kernel SIMD16 (the block reads) and the input SIMD32: 46%
+    * longer per work-item in IGC, slower in the model once the width is
+    * counted (simd_halving).  So every device together refuses it and the
     * others alone make it. */
    ck_assert_int_eq(run("version_loop", "-O2", &rem, &dis), 0);
    p = strstr(rem, "[subgroup-versioning] missed: no fast copy of the region guarded by %cmp: the "
-                   "cost model's gain on dg2 is under 5% (estimate dg2 ");
+                   "cost model says slower on dg2 (estimate dg2 ");
+   ck_assert_msg(p && strstr(p, "once IGC's SIMD width is counted: SIMD32 -> SIMD16)"), "%s", rem);
    ck_assert_msg(p, "%s", rem);
    p = strstr(p, "(estimate dg2 ");
    double b2 = 0, a2 = 0;
    ck_assert_msg(p && sscanf(p, "(estimate dg2 %lf -> %lf, pvc/bmg/lnl/ptl %lf -> %lf", &b, &a, &b2,
                             &a2) == 4 &&
-                 a < b && a > b * 0.95 && a2 < b2 * 0.95, "%s", rem);
+                 a > b && a2 < b2 * 0.95, "%s", rem);
    ck_assert(!strstr(dis, "OpGroupIAdd"));
    free(rem);
    free(dis);
@@ -197,7 +199,7 @@ START_TEST(refused_versioning)
    ck_assert_int_eq(run("loop_spec_constants_halves", "-O2", &rem, &dis), 0);
    ck_assert_msg(strstr(rem, "[subgroup-versioning] missed: no fast copy of the kernel body: the cost "
                              "model says slower on dg2 ") &&
-                 strstr(rem, "once IGC's SIMD width for a kernel with a sub-group operation is counted)"),
+                 strstr(rem, "once IGC's SIMD width is counted: SIMD32 -> SIMD16)"),
                  "%s", rem);
    ck_assert(!strstr(dis, "OpGroupIAdd"));
    free(rem);
@@ -495,12 +497,18 @@ START_TEST(cost_prints_estimates)
    char *out = NULL, *src = tu_src("testdata/spv/priv_len64.spv");
    ck_assert_int_eq(tu_sh(&out, NULL, "%s --cost=dg2,pvc '%s'", tu_xeopt(), src), 0);
    /* The first line names the columns. */
-   const char *header = "# kernel device cycles scattered block private\n";
+   const char *header = "# kernel device cycles scattered block private simd lane_bytes thread_bytes\n";
    ck_assert_msg(!strncmp(out, header, strlen(header)), "%s", out);
    char k[64], d1[8], d2[8];
    double c1, s1, b1, p1, c2, s2, b2, p2;
-   ck_assert_msg(sscanf(out + strlen(header), "%63s %7s %lf %lf %lf %lf %*s %7s %lf %lf %lf %lf", k, d1, &c1, &s1, &b1,
-                        &p1, d2, &c2, &s2, &b2, &p2) == 11, "%s", out);
+   unsigned w1, w2, lane;
+   ck_assert_msg(sscanf(out + strlen(header), "%63s %7s %lf %lf %lf %lf %u %u %*u %*s %7s %lf %lf %lf %lf %u", k,
+                        d1, &c1, &s1, &b1, &p1, &w1, &lane, d2, &c2, &s2, &b2, &p2, &w2) == 14, "%s", out);
+   /* IGC 2.40 compiles it SIMD32 on both (its 256-byte array is in
+    * scratch, not registers); an int index and pointers live per lane. */
+   ck_assert_uint_eq(w1, 32);
+   ck_assert_uint_eq(w2, 32);
+   ck_assert_uint_gt(lane, 0);
    ck_assert_str_eq(k, "priv_len64");
    ck_assert_str_eq(d1, "dg2");
    ck_assert_str_eq(d2, "pvc");

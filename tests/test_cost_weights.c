@@ -29,7 +29,7 @@ static const struct {
    W(msg_scattered), W(msg_block), W(msg_private), W(msg_slm), W(msg_atomic), W(priv_addr),
    W(generic_check), W(priv_byte), W(reg_indirect), W(reg_limit), W(reg_total), W(lane0_base),
    W(lane0_shared), W(lane0_lane), W(igc_block), W(broadcast), W(reduce), W(version_test), W(version_access),
-   W(version_shared), W(version_utest), W(version_uaccess), W(version_uguard), W(version_simd),
+   W(version_shared), W(version_utest), W(version_uaccess), W(version_uguard), W(simd_halving),
    W(barrier),
 };
 #undef W

@@ -57,6 +57,12 @@
  *      fitted by hand so that the model's before/after direction matches
  *      IGC's on every case of bench/isa-cases (docs/cost-model.md, "Fit").
  * A  = assumed (no measurement; a round number and the reason). */
+/* simd_halving (pvc, bmg, lnl, ptl): testdata's 107 kernels without
+ * SubgroupSize compiled by ocloc 26 (IGC 2.40) with ForceOCLSIMDWidth 16
+ * and 32 on bmg: numCycles per work-item, SIMD16 over SIMD32, median 1.64
+ * (quartiles 1.50, 1.74; bench/README "SIMD width"). */
+#define SIMD_HALVING_IGC2 1.64
+
 static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
    [XE_DEV_DG2] = {
       .alu = 1,            /* P: one instruction per SIMD op */
@@ -111,10 +117,9 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_uguard = 17.6, /* M: the OpGroupAll vote on a guard: tests/passes/
                                * subgroup-versioning-uniform.cl's guarded_declared (1 check and a
                                * guard) 25, minus the fit at 1 check */
-      .version_simd = 1.32,   /* M: testdata's kernels without sub-group operations, compiled
-                               * with SubgroupSize 16 and 32: ISA estimate per 32 work-items,
-                               * SIMD16 over SIMD32, median of 89 kernels (quartiles 1.19, 1.43);
-                               * A: the input is SIMD32 (88 of 124 testdata kernels are) */
+      .simd_halving = 1.47,   /* M (IGC 2.40): as SIMD_HALVING_IGC2, on dg2: median of 106
+                               * kernels (quartiles 1.37, 1.61); IGC 22.43's ISA estimate per 32
+                               * work-items gave 1.32 */
       .barrier = 8,        /* A: fence + gateway message */
    },
    [XE_DEV_PVC] = {
@@ -162,7 +167,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
                                * block_io_wide_store (2) 5, block_io_types (7) 25 */
       .version_uaccess = 2.8, /* M: the same fit, per alignment check */
       .version_uguard = 13.5, /* M: as dg2: guarded_declared 21 */
-      .version_simd = 1,      /* M: no testdata kernel changes SIMD width on pvc when versioned */
+      .simd_halving = SIMD_HALVING_IGC2, /* M: below */
       .barrier = 8,        /* A */
    },
    /* bmg (Xe2, Arc B): the weights marked M (IGC 2.40) were measured with ocloc 26.27
@@ -208,8 +213,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_utest = 4.8, /* provisional: pvc's */
       .version_uaccess = 2.8, /* provisional: pvc's */
       .version_uguard = 13.5, /* provisional: pvc's */
-      .version_simd = 1, /* M (IGC 2.40): SIMD32 kept with sub-group block reads, broadcasts and
-                            * reductions (one-line kernels through ocloc 26) */
+      .simd_halving = SIMD_HALVING_IGC2, /* M (IGC 2.40): below */
       .barrier = 8, /* provisional: pvc's */
    },
    /* lnl (Xe2, Lunar Lake): the weights marked M (IGC 2.40) were measured with ocloc 26.27
@@ -247,8 +251,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_utest = 4.8, /* provisional: pvc's */
       .version_uaccess = 2.8, /* provisional: pvc's */
       .version_uguard = 13.5, /* provisional: pvc's */
-      .version_simd = 1, /* M (IGC 2.40): SIMD32 kept with sub-group block reads, broadcasts and
-                            * reductions (one-line kernels through ocloc 26) */
+      .simd_halving = SIMD_HALVING_IGC2, /* M (IGC 2.40): below */
       .barrier = 8, /* provisional: pvc's */
    },
    /* ptl (Xe3, Panther Lake): the weights marked M (IGC 2.40) were measured with ocloc 26.27
@@ -288,7 +291,7 @@ static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
       .version_utest = 4.8, /* provisional: pvc's */
       .version_uaccess = 2.8, /* provisional: pvc's */
       .version_uguard = 13.5, /* provisional: pvc's */
-      .version_simd = 1, /* M (IGC 2.40): as bmg */
+      .simd_halving = SIMD_HALVING_IGC2, /* M (IGC 2.40): below */
       .barrier = 8, /* provisional: pvc's */
    },
 };
@@ -1079,6 +1082,16 @@ double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
    if (!simd || !c->simd)
       return c->igc_estimate;
    return c->igc_estimate * simd / c->simd;
+}
+
+double xe_cost_simd_change(enum xe_device d, unsigned from, unsigned to)
+{
+   double f = 1;
+   for (unsigned w = from; from && to && w > to; w /= 2)
+      f *= WEIGHTS[d].simd_halving;
+   for (unsigned w = to; from && to && w > from; w /= 2)
+      f /= WEIGHTS[d].simd_halving;
+   return f;
 }
 
 double xe_cost_versioned(enum xe_device d, unsigned tested, unsigned shared, unsigned wraps,

@@ -89,10 +89,10 @@ typedef struct xe_cost_weights {
                            * work-group full in x), fixed part */
    double version_uaccess;/* the uniform test, per tested access (lane 0's base, 32-bit AND) */
    double version_uguard; /* the uniform test's all-lanes vote on a guard */
-   double version_simd;   /* factor on the versioned kernel, per work-item, when the general
-                           * test and fast copy bring the kernel its first sub-group operations
-                           * (IGC dispatches dg2 kernels with sub-group block accesses or
-                           * broadcasts SIMD16 instead of SIMD32) */
+   double simd_halving;   /* factor on a kernel's cost per work-item when IGC compiles it at
+                           * half the SIMD width (xe_cost_simd_change; the width is predicted
+                           * by simd.h: dg2 drops SIMD32 for sub-group block accesses and
+                           * broadcasts, every device for register pressure) */
    double barrier;        /* work-group barrier */
 } xe_cost_weights;
 
@@ -274,6 +274,11 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
  * least gain among the rewrites that gained was 9.4% (block_io_wide_store
  * on pvc, IGC 2.40 ISA estimate 75 -> 63). */
 #define XE_COST_MIN_GAIN 0.05
+
+/* The factor on a kernel's cost per work-item when IGC's SIMD width goes
+ * from `from` to `to` (8, 16 or 32): simd_halving per halving, its inverse
+ * per doubling; 1 when either is 0. */
+double xe_cost_simd_change(enum xe_device d, unsigned from, unsigned to);
 
 /* The cost of a sub-group versioned region (REWRITES.md section 6) per run
  * of its test, as the sub-groups run it: the test (version_test, plus

@@ -4,10 +4,12 @@
  * and device on standard output, after a header line that names the
  * columns:
  *
- *    # kernel device cycles scattered block private
+ *    # kernel device cycles scattered block private simd lane_bytes thread_bytes
  *
  * cycles is the estimate (src/analysis/cost.h); the message counts are
- * per work-item, weighted by loop trip counts like the cycles.  bench/isa
+ * per work-item, weighted by loop trip counts like the cycles; simd the
+ * width IGC is predicted to compile the kernel at (simd.h), from the
+ * register pressure lane_bytes and thread_bytes (pressure.h).  bench/isa
  * puts this next to IGC's counts.
  */
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "cli.h"
 #include "cost.h"
 #include "io.h"
+#include "simd.h"
 
 int xe_cmd_cost(const char *devices, const char *path)
 {
@@ -36,14 +39,16 @@ int xe_cmd_cost(const char *devices, const char *path)
    }
    unsigned nk;
    xe_kernel *ks = xe_kernels_all(m, &nk);
-   printf("# kernel device cycles scattered block private\n");
+   printf("# kernel device cycles scattered block private simd lane_bytes thread_bytes\n");
    for (unsigned k = 0; k < nk; k++) {
       for (int d = 0; d < XE_DEV_COUNT; d++) {
          if (!(set & (1u << d)) || !ks[k].fn)
             continue;
          xe_cost c = xe_cost_function(m, ks[k].fn, (enum xe_device)d, NULL);
-         printf("%s %s %.0f %.0f %.0f %.0f\n", ks[k].name, xe_device_name((enum xe_device)d),
-                c.cycles, c.scattered, c.block, c.priv);
+         xe_simd_facts f = xe_simd_facts_of(m, &ks[k], NULL, 0);
+         printf("%s %s %.0f %.0f %.0f %.0f %u %u %u\n", ks[k].name, xe_device_name((enum xe_device)d),
+                c.cycles, c.scattered, c.block, c.priv, xe_simd_predict((enum xe_device)d, &f),
+                f.pressure.varying, f.pressure.uniform);
       }
    }
    free(ks);

@@ -131,6 +131,7 @@
 #include "lanes.h"
 #include "opinfo.h"
 #include "passes.h"
+#include "simd.h"
 #include "subgroup_versioning.h"
 
 /* Remarks the accesses xe_sgv_collect leaves per-lane. */
@@ -148,19 +149,78 @@ static void missed_remark(void *arg, bool st, uint32_t ptr, const char *why)
              st ? "store" : "load", xe_id_text(mc->m, ptr, nb, sizeof(nb)), why);
 }
 
-/* Whether f's own code has a group or sub-group operation already (calls
- * and barriers, which the table also marks convergent, are not): then
- * IGC's SIMD width is already what the test's reduction would impose. */
-static bool has_group_op(const xe_module *m, const xe_function *f)
+/* Does the region have a loop?  Then the test runs once for many runs of
+ * the fast copy's accesses. */
+static bool region_has_loop(vctx *c)
 {
-   xe_foreach_block(b, f) {
-      xe_foreach_inst(i, &b->insts) {
-         unsigned info = xe_inst_info(m, i);
-         if ((info & XE_OPI_CONVERGENT) && !(info & XE_OPI_BARRIER) && i->opcode != SpvOpFunctionCall)
-            return true;
-      }
+   const xe_loops *ls = xe_function_loops(c->f);
+   for (uint32_t li = 0; ls && li < ls->n; li++) {
+      if (c->in_r[ls->loops[li].header])
+         return true;
    }
    return false;
+}
+
+/* Does versioning a region without a loop pay on every device of devs?
+ * IGC 2.40's estimate (numCycles) of the sub-group test is 2 to 3 cycles
+ * per tested access, and of a block access the same as the scattered one
+ * it replaces, within a cycle: the straight-line kernels of
+ * bench/gen-straight-line lose on every device (docs/cost-model.md,
+ * "Straight-line regions").  What they gain is registers: a block access's
+ * address is lane 0's, so a kernel that spills at its width (pvc keeps
+ * SIMD32 and spills; the others drop to a width that does not) spills
+ * less.  So each device's input must spill; *which gets one that does
+ * not. */
+static bool straight_line_pays(unsigned devs, const xe_simd_facts *in, const unsigned *w_in,
+                               enum xe_device *which)
+{
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      if ((devs & (1u << d)) && !xe_simd_spills((enum xe_device)d, in, w_in[d])) {
+         *which = (enum xe_device)d;
+         return false;
+      }
+   }
+   return true;
+}
+
+/* The estimate of the kernel before and after, per work-item at the SIMD
+ * widths w_in and w_out IGC is predicted to compile it at (simd.h). */
+typedef struct view {
+   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
+   enum xe_device worst;
+   bool ok;
+} view;
+
+static void estimate_view(vctx *c, unsigned devs, const xe_cost_change *ch, const unsigned *w_in,
+                          const unsigned *w_out, uint32_t b, view *v)
+{
+   xe_module *m = c->m;
+   const xe_cost_change *none = NULL;
+   double fb = xe_cost_block_frequency(m, c->f, b);
+   bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
+   unsigned shared, wraps, tested = xe_sgv_lane_tests(c, &shared, &wraps);
+   v->ok = true;
+   v->worst = XE_DEV_DG2;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      v->before[d] = v->after[d] = 0;
+      if (!(devs & (1u << d)))
+         continue;
+      double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, none).cycles;
+      double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, none, c->in_r);
+      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, ch, c->in_r);
+      double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
+      double outside = total - slow - guard;
+      v->before[d] = total;
+      double run = uniform ? xe_cost_versioned_uniform((enum xe_device)d, xe_sgv_uniform_checks(c), !c->no_guard,
+                                                       fast, (slow + guard) / fb)
+                           : xe_cost_versioned((enum xe_device)d, tested, shared, wraps, fast,
+                                               (slow + guard) / fb);
+      v->after[d] = (outside + fb * run) * xe_cost_simd_change((enum xe_device)d, w_in[d], w_out[d]);
+      if (v->after[d] > v->before[d] * (1 + XE_COST_TIE) && v->ok) {
+         v->ok = false;
+         v->worst = (enum xe_device)d;
+      }
+   }
 }
 
 /* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
@@ -169,9 +229,11 @@ static bool has_group_op(const xe_module *m, const xe_function *f)
  * xe_cost_versioned(fast, slow) per run of the test: the test, then
  * fast = R with the candidates as block accesses and no guard for the
  * sub-groups that pass it, slow = R and the guard's divergent branch as
- * they are for the others.  Estimated before anything is built, so a
- * refusal leaves the kernel untouched.  Returns true when not slower
- * anywhere; otherwise remarks both estimates. */
+ * they are for the others; per work-item at the SIMD width IGC will
+ * compile each at (simd.h).  A region without a loop under the general
+ * test must also free registers of a kernel that spills
+ * (straight_line_pays).  Estimated before anything is built, so a refusal leaves the kernel
+ * untouched.  Returns true when allowed; otherwise remarks why. */
 static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char *est, size_t nest)
 {
    xe_module *m = c->m;
@@ -184,40 +246,27 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       conv[q] = c->c[q].inst;
    xe_cost_change ch = { .block = conv, .nblock = c->nc, .local_size_declared = c->k->local_size[0] != 0 };
    uint32_t b = c->no_guard ? 0 : gb;
-   double fb = xe_cost_block_frequency(m, c->f, b);
-   bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
    unsigned shared, wraps, tested = xe_sgv_lane_tests(c, &shared, &wraps);
-   /* The general test's broadcasts and the fast copy's block accesses are
-    * the kernel's first sub-group operations: IGC 22.43 then compiles dg2
-    * kernels SIMD16 where it chose SIMD32 (a reduction alone keeps SIMD32),
-    * for the whole kernel (version_simd).  The uniform test needs a
-    * declared SubgroupSize, which already fixes the width. */
-   bool first_sg = !uniform && !has_group_op(m, c->k->fn) &&
-                   (c->f == c->k->fn || !has_group_op(m, c->f));
-   double before[XE_DEV_COUNT] = { 0 }, after[XE_DEV_COUNT] = { 0 };
-   enum xe_device worst = XE_DEV_DG2;
-   bool ok = true;
+   /* IGC's SIMD width before and after (simd.h): the fast copy's block
+    * accesses and the general test's broadcasts are sub-group operations,
+    * which cost dg2 its SIMD32; the copy keeps the original's registers
+    * live on its slow path, and the tested addresses across the test. */
+   xe_simd_facts in = xe_simd_facts_of(m, c->k, NULL, 0), out = in;
+   out.subgroup_func = true;
+   out.pressure.varying += 8 * tested;
+   unsigned w_in[XE_DEV_COUNT] = { 0 }, w_out[XE_DEV_COUNT] = { 0 };
    for (int d = 0; d < XE_DEV_COUNT; d++) {
-      if (!(devs & (1u << d)))
-         continue;
-      double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, NULL).cycles;
-      double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, NULL, c->in_r);
-      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, &ch, c->in_r);
-      double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
-      double outside = total - slow - guard;
-      before[d] = total;
-      double run = uniform ? xe_cost_versioned_uniform((enum xe_device)d, xe_sgv_uniform_checks(c), !c->no_guard, fast,
-                                                       (slow + guard) / fb)
-                           : xe_cost_versioned((enum xe_device)d, tested, shared, wraps, fast,
-                                               (slow + guard) / fb);
-      after[d] = outside + fb * run;
-      if (first_sg)
-         after[d] *= xe_cost_weights_of((enum xe_device)d)->version_simd;
-      if (after[d] > before[d] * (1 + XE_COST_TIE) && ok) {
-         ok = false;
-         worst = (enum xe_device)d;
-      }
+      w_in[d] = xe_simd_predict((enum xe_device)d, &in);
+      w_out[d] = xe_simd_predict((enum xe_device)d, &out);
    }
+   view full;
+   estimate_view(c, devs, &ch, w_in, w_out, b, &full);
+   double *before = full.before, *after = full.after;
+   bool ok = full.ok;
+   enum xe_device worst = full.worst;
+   enum xe_device no_spill = XE_DEV_DG2;
+   bool straight = !xe_sgv_uniform_test(c) && !region_has_loop(c) &&
+                   !straight_line_pays(devs, &in, w_in, &no_spill);
    free(conv);
    xe_cost_format(est, nest, devs, before, after);
    /* A gain under XE_COST_MIN_GAIN on a device is within what the
@@ -225,7 +274,7 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
     * dg2: 291 -> 283 by the model, 46% longer per work-item in IGC). */
    enum xe_device thin = XE_DEV_DG2;
    bool thin_gain = ok && !xe_cost_clear_gain(devs, before, after, &thin);
-   if (ok && !thin_gain)
+   if (ok && !thin_gain && !straight)
       return true;
    char nb[64], what[128];
    if (c->no_guard)
@@ -239,10 +288,20 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
                 "own choices decide", what, xe_device_name(thin), 100 * XE_COST_MIN_GAIN, est);
       return false;
    }
-   /* Where version_simd decided it, say so. */
-   double vs = xe_cost_weights_of(worst)->version_simd;
-   const char *simd = first_sg && vs != 1 && after[worst] / vs <= before[worst] * (1 + XE_COST_TIE)
-                         ? ", once IGC's SIMD width for a kernel with a sub-group operation is counted" : "";
+   if (ok) {
+      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
+                "%s: a region without a loop, where the sub-group test costs more than the block "
+                "accesses save in IGC's own estimate, unless they free registers of a kernel that "
+                "spills; on %s it is SIMD%u without spilling (estimate %s cycles)", what,
+                xe_device_name(no_spill), w_in[no_spill], est);
+      return false;
+   }
+   /* Where the width decided it, say so. */
+   char simd[96] = "";
+   double vs = xe_cost_simd_change(worst, w_in[worst], w_out[worst]);
+   if (vs != 1 && after[worst] / vs <= before[worst] * (1 + XE_COST_TIE))
+      snprintf(simd, sizeof(simd), ", once IGC's SIMD width is counted: SIMD%u -> SIMD%u", w_in[worst],
+               w_out[worst]);
    const char *igc = xe_cost_igc_blocks(&ch, worst)
                         ? ", IGC making them block messages itself there, the kernel declaring LocalSize" : "";
    xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
