@@ -190,7 +190,7 @@ START_TEST(igc_output_matches_bench_isa)
    unsigned n;
    xe_isa_tools t;
    ck_assert_msg(xe_isa_tools_find(&t, NULL, &err), "%s", err);
-   ck_assert_msg(xe_isa_module_counts(&t, spv, d, dir, &k, &n, &err), "%s: %s", name, err ? err : "?");
+   ck_assert_msg(xe_isa_module_counts(&t, spv, d, 0, dir, &k, &n, &err), "%s: %s", name, err ? err : "?");
    xe_isa_tools_free(&t);
    ck_assert_uint_gt(n, 0);
    char *ptm;
@@ -245,7 +245,7 @@ START_TEST(igc2_output_matches_bench_isa)
    unsigned n;
    xe_isa_tools t;
    ck_assert_msg(xe_isa_tools_find(&t, ocloc, &err), "%s", err); /* as --ocloc=PATH does */
-   bool ok = xe_isa_module_counts(&t, spv, d, dir, &k, &n, &err);
+   bool ok = xe_isa_module_counts(&t, spv, d, 0, dir, &k, &n, &err);
    xe_isa_tools_free(&t);
    if (!strcmp(name, "exec_image") && d == XE_DEV_PVC) {
       /* IGC 2.x refuses images on pvc (22.43 compiled them). */

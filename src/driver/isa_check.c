@@ -175,7 +175,7 @@ static bool compile_bytes(check *c, const void *b, size_t size, const char *what
       if (!(c->devs & (1u << d)))
          continue;
       c->compiles++;
-      ok = xe_isa_module_counts(&c->tools, path, d, dir, &k[d], &n[d], err);
+      ok = xe_isa_module_counts(&c->tools, path, d, 0, dir, &k[d], &n[d], err);
       if (!ok)
          c->failed = d;
    }
@@ -203,8 +203,54 @@ static void result_free(xeopt_result *t)
    free(t->remarks_json);
 }
 
-/* The two paths of the versioned kernels of the output under judge j. */
-static void paths_measure(check *c, const xe_judge *j, paths *p, char **err)
+/* IGC compiles a path alone at the width it picks for that code, which
+ * need not be the width of the whole versioned kernel (bmg: a straight-line
+ * fast copy alone SIMD32, the kernel with both copies SIMD16).  What runs
+ * is the path at the kernel's width, so under IGC 2.x every path kernel
+ * whose width differs from the output's (out) is compiled again forced to
+ * it, and its counts replaced.  False with *err when that compile fails. */
+static bool paths_at_width(check *c, paths *p, int w, xe_isa_kernel *const *out, const unsigned *nout,
+                           char **err)
+{
+   const char *what = w ? "slow" : "fast";
+   for (int d = 0; d < XE_DEV_COUNT && c->tools.gen2; d++) {
+      for (unsigned simd = 8; simd <= 32; simd *= 2) {
+         bool need = false;
+         for (unsigned q = 0; q < p->n[w][d] && !need; q++) {
+            const xe_isa_kernel *b = find(out[d], nout[d], p->k[w][d][q].name);
+            need = b && b->c.simd == simd && p->k[w][d][q].c.simd && p->k[w][d][q].c.simd != simd;
+         }
+         if (!need)
+            continue;
+         char *path, *dir;
+         if (asprintf(&path, "%s/%s.spv", c->work, what) < 0 ||
+             asprintf(&dir, "%s/%s-simd%u", c->work, what, simd) < 0)
+            xe_out_of_memory();
+         xe_isa_kernel *k = NULL;
+         unsigned n = 0;
+         bool ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
+                   xe_isa_module_counts(&c->tools, path, (enum xe_device)d, simd, dir, &k, &n, err);
+         c->compiles += ok;
+         for (unsigned q = 0; ok && q < p->n[w][d]; q++) {
+            xe_isa_kernel *pk = &p->k[w][d][q];
+            const xe_isa_kernel *b = find(out[d], nout[d], pk->name), *f = find(k, n, pk->name);
+            if (b && b->c.simd == simd && f)
+               pk->c = f->c;
+         }
+         xe_isa_kernels_free(k, n);
+         free(path);
+         free(dir);
+         if (!ok)
+            return false;
+      }
+   }
+   return true;
+}
+
+/* The two paths of the versioned kernels of the output under judge j,
+ * each at the width of the output's kernel (out, nout: its counts). */
+static void paths_measure(check *c, const xe_judge *j, paths *p, xe_isa_kernel *const *out,
+                          const unsigned *nout, char **err)
 {
    memset(p, 0, sizeof(*p));
    p->ok = true;
@@ -217,7 +263,8 @@ static void paths_measure(check *c, const xe_judge *j, paths *p, char **err)
       char run[80];
       snprintf(run, sizeof(run), "%s, %s path alone (measured)", c->stage, w ? "slow" : "fast");
       run_named(c, &t, &o3, j, run);
-      p->ok = compile_output(c, &t, w ? "slow" : "fast", p->k[w], p->n[w], err);
+      p->ok = compile_output(c, &t, w ? "slow" : "fast", p->k[w], p->n[w], err) &&
+              paths_at_width(c, p, w, out, nout, err);
       result_free(&t);
    }
 }
@@ -253,7 +300,7 @@ static bool compile_scored(check *c, const xe_judge *j, const xeopt_result *t, c
    for (unsigned k = 0; k < nk; k++)
       *versioned |= kernel_versioned(&t->remarks, ks[k].name);
    if (*versioned)
-      paths_measure(c, j, &s->p, err);
+      paths_measure(c, j, &s->p, s->k, s->n, err);
    return true;
 }
 

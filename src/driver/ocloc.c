@@ -321,8 +321,8 @@ static unsigned igc_cycles(const igc_stat *v, unsigned n, const char *kernel, un
    return best;
 }
 
-bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device d, const char *work,
-                          xe_isa_kernel **out, unsigned *nout, char **err)
+bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device d, unsigned simd,
+                          const char *work, xe_isa_kernel **out, unsigned *nout, char **err)
 {
    *out = NULL;
    *nout = 0;
@@ -332,14 +332,17 @@ bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv, enum xe_device
    bool ok = false;
    bool gen2 = t->gen2;
    const char *dev = xe_device_name(d);
+   char force[32] = "";
+   if (simd && t->gen2)
+      snprintf(force, sizeof(force), "ForceOCLSIMDWidth=%u,", simd);
    if (!xe_isa_device_supported(t, d, err))
       goto done;
    if (asprintf(&cdir, "%s/%s.c", work, dev) < 0 || asprintf(&bin0, "%s/bin", cdir) < 0 ||
        asprintf(&dump, "%s/%s.dump", work, dev) < 0 || asprintf(&log, "%s/%s.log", work, dev) < 0 ||
        asprintf(&igcdir, "%s/%s.igc", work, dev) < 0 ||
-       asprintf(&igcopts, "-igc_opts 'EnableKernelCostInfo=1,ShaderDumpEnable=1,DumpToCustomDir=%s,"
+       asprintf(&igcopts, "-igc_opts '%sEnableKernelCostInfo=1,ShaderDumpEnable=1,DumpToCustomDir=%s,"
                 "VISAOptions=-dumpVISAJsonStats'",
-                igcdir) < 0)
+                force, igcdir) < 0)
       xe_out_of_memory();
    /* Nothing of an earlier compile in the same work directory may be read. */
    xe_rm_rf(cdir);

@@ -41,15 +41,17 @@ bool xe_isa_device_supported(const xe_isa_tools *t, enum xe_device d, char **err
 char *xe_isa_judge(const xe_isa_tools *t);
 
 /* Per-kernel ISA counts of a module file for device d (name-sorted), by
- * t's IGC; false with *err (malloc'd) when a tool fails.  workdir is the
+ * t's IGC; false with *err (malloc'd) when a tool fails.  simd: 0 for the
+ * width IGC picks, else every kernel forced to it (IGC 2.x's
+ * ForceOCLSIMDWidth; ocloc 22.x ignores it).  workdir is the
  * caller's; the files of an earlier call for d there are replaced.  *out is malloc'd,
  * names too: free with xe_isa_kernels_free. */
 typedef struct xe_isa_kernel {
    char *name;
    xe_isa_counts c;
 } xe_isa_kernel;
-bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv_path, enum xe_device d, const char *workdir,
-                          xe_isa_kernel **out, unsigned *n, char **err);
+bool xe_isa_module_counts(const xe_isa_tools *t, const char *spv_path, enum xe_device d, unsigned simd,
+                          const char *workdir, xe_isa_kernel **out, unsigned *n, char **err);
 void xe_isa_kernels_free(xe_isa_kernel *k, unsigned n);
 
 /* A new directory $TMPDIR/xeopt-WHAT.XXXXXX (malloc'd path), NULL when it
