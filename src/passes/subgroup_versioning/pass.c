@@ -163,19 +163,21 @@ static bool region_has_loop(vctx *c)
 
 /* Does versioning a region without a loop pay on every device of devs?
  * IGC 2.40's estimate (numCycles) of the sub-group test is 2 to 3 cycles
- * per tested access, and of a block access the same as the scattered one
- * it replaces, within a cycle: the straight-line kernels of
- * bench/gen-straight-line lose on every device (docs/cost-model.md,
- * "Straight-line regions").  What they gain is registers: a block access's
- * address is lane 0's, so a kernel that spills at its width (pvc keeps
- * SIMD32 and spills; the others drop to a width that does not) spills
- * less.  So each device's input must spill; *which gets one that does
- * not. */
+ * per tested access, and of a block access about the scattered one's it
+ * replaces (dg2 computes the lane-0 address in emulated 64-bit where the
+ * scattered access had a 32-bit offset; at SIMD8 its fast copy is slower
+ * than the original): bench/igc-family's straight-line kernels
+ * (docs/cost-model.md, "Straight-line regions").  What a fast copy gains
+ * there is registers, its addresses being lane 0's: that pays on pvc,
+ * which keeps SIMD32 and spills, when the input spills; dg2, bmg, lnl and
+ * ptl narrow the kernel instead, and their verdicts split.  *which gets
+ * a device where it does not pay. */
 static bool straight_line_pays(unsigned devs, const xe_simd_facts *in, const unsigned *w_in,
                                enum xe_device *which)
 {
    for (int d = 0; d < XE_DEV_COUNT; d++) {
-      if ((devs & (1u << d)) && !xe_simd_spills((enum xe_device)d, in, w_in[d])) {
+      if ((devs & (1u << d)) &&
+          (d != XE_DEV_PVC || !xe_simd_spills((enum xe_device)d, in, w_in[d]))) {
          *which = (enum xe_device)d;
          return false;
       }
@@ -292,8 +294,10 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
                 "%s: a region without a loop, where the sub-group test costs more than the block "
                 "accesses save in IGC's own estimate, unless they free registers of a kernel that "
-                "spills; on %s it is SIMD%u without spilling (estimate %s cycles)", what,
-                xe_device_name(no_spill), w_in[no_spill], est);
+                "spills at SIMD32 (pvc); %s compiles it SIMD%u%s (estimate %s cycles)", what,
+                xe_device_name(no_spill), w_in[no_spill],
+                no_spill == XE_DEV_PVC ? " without spilling" : ", narrowing a kernel rather than spilling",
+                est);
       return false;
    }
    /* Where the width decided it, say so. */
