@@ -193,7 +193,7 @@ START_TEST(refused_versioning)
    free(rem);
    free(dis);
    /* The general test brings halves its first sub-group operation; on dg2
-    * that costs IGC's SIMD32 (version_simd), which the block reads do not
+    * that costs IGC's SIMD32 (simd_halving), which the block reads do not
     * repay (IGC: ISA estimate 518 -> 689 per 32 work-items).  pvc keeps
     * its width, and there the fast copy pays. */
    ck_assert_int_eq(run("loop_spec_constants_halves", "-O2", &rem, &dis), 0);
