@@ -243,7 +243,10 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
          xe_out_of_memory();
       r->manifest_json = cJSON_Print(m->manifest);
    }
-   xe_module_free(m);
+   if (h && h->leave_module && !*h->leave_module)
+      *h->leave_module = m;
+   else
+      xe_module_free(m);
 }
 
 /* Where the last run of the pipeline starts among the report's "passes"
