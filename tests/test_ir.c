@@ -440,6 +440,49 @@ START_TEST(pool_and_first_build)
 }
 END_TEST
 
+/* xe_read_over reads into the old module's pool: the same memory, cleared
+ * (nothing of the old module's scratch, use slots or edits shows), and the
+ * module it gives is the one xe_read gives. */
+START_TEST(read_over_reuses_pool)
+{
+   char *err = NULL;
+   size_t n;
+   uint32_t *w = xe_assemble(nest_text(false), 0x10400, &n, &err);
+   ck_assert_msg(w, "assembly failed: %s", err);
+   xe_module *old = xe_read(w, n * 4, &err);
+   ck_assert_msg(old, "read failed: %s", err);
+   const xe_inst *first = old->sec[XE_SEC_CAPABILITY].first;
+   xe_function_clone(old, old->first_fn);   /* a second chunk */
+   ck_assert_uint_gt(xe_use_count(old, xe_function_id(old->first_fn)), 0);
+   xe_foreach_fn(f, old) {
+      f->def->aux = 7;
+      xe_foreach_block(b, f)
+         xe_foreach_inst(i, &b->insts)
+            i->aux = 7;
+   }
+   xe_module *m = xe_read_over(old, w, n * 4, &err);
+   ck_assert_msg(m, "read failed: %s", err);
+   ck_assert_ptr_eq(m->sec[XE_SEC_CAPABILITY].first, first);
+   xe_foreach_fn(f, m) {
+      ck_assert(f->def->pooled && !f->def->aux && !f->def->uslot);
+      xe_foreach_block(b, f)
+         xe_foreach_inst(i, &b->insts)
+            ck_assert(i->pooled && !i->aux && !i->uslot);
+   }
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err);
+   xe_module *fresh = xe_read(w, n * 4, &err);
+   size_t na, nb;
+   uint32_t *a = xe_write(m, &na, true), *b = xe_write(fresh, &nb, true);
+   ck_assert_uint_eq(na, nb);
+   ck_assert(!memcmp(a, b, na * 4));
+   free(a);
+   free(b);
+   xe_module_free(fresh);
+   xe_module_free(m);
+   free(w);
+}
+END_TEST
+
 /* A cached CFG stays valid across edits that keep blocks and terminators,
  * and is recomputed after a terminator changes. */
 START_TEST(analysis_generations)
@@ -945,6 +988,7 @@ int main(void)
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);
    tcase_add_test(tc, pool_and_first_build);
+   tcase_add_test(tc, read_over_reuses_pool);
    tcase_add_test(tc, idmap_sparse);
    tcase_add_test(tc, spec_id_cursor);
    tcase_add_test(tc, analysis_generations);

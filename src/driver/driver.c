@@ -177,10 +177,10 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
    if (second)
       xe_judge_copy(&j2, j); /* the second run's flags go on a copy */
    if (second && xe_plain_kernels(m, &r->remarks, &j2)) {
-      xe_module_free(m);
       xe_remarks first = r->remarks;
       memset(&r->remarks, 0, sizeof(r->remarks));
-      m = xe_read(bytes, size, &err);
+      /* In the first module's memory: its pages are already the process's. */
+      m = xe_read_over(m, bytes, size, &err);
       if (!m)
          xe_out_of_memory(); /* it was read above */
       /* The report keeps both runs' passes, each named (docs/report.md). */
@@ -243,7 +243,10 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
          xe_out_of_memory();
       r->manifest_json = cJSON_Print(m->manifest);
    }
-   xe_module_free(m);
+   if (h && h->leave_module && !*h->leave_module)
+      *h->leave_module = m;
+   else
+      xe_module_free(m);
 }
 
 /* Where the last run of the pipeline starts among the report's "passes"

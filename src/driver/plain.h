@@ -21,7 +21,7 @@
  * function's name (a body a front end wraps): both are looked up.
  * Returns whether a second run would differ from the first (a listed
  * kernel that simplify-cfg or canonicalize changed).  Linear in kernels
- * and remarks but for a sort. */
+ * and remarks (names are looked up by hash). */
 bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j);
 
 /* After the second run: its remarks (second) keep what it said, except

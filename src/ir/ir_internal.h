@@ -46,6 +46,13 @@ void xe__pool_release(void *p, size_t n);
 void xe__kernel_memo_free(xe_module *m);
 /* Frees every pool. */
 void xe__pool_free(xe_module *m);
+/* Moves from's pools, whole, to to as spare chunks that to's reservations
+ * and allocations take before mapping new ones (their bytes are cleared as
+ * they are carved); from keeps none. */
+void xe__pool_hand_on(xe_module *to, xe_module *from);
+/* Frees old (NULL: nothing) but for its pools, which go to to
+ * (xe__pool_hand_on). */
+void xe__module_recycle(xe_module *old, xe_module *to);
 /* The same for the block structures (m->struct_pool) and, in a pool of
  * their own, the function structures (m->fn_pool): every xe_block and
  * xe_function lives there until the module's end. */

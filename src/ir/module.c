@@ -62,10 +62,9 @@ static void function_free(xe_function *f)
    xe__pool_release(f, sizeof(*f));
 }
 
-void xe_module_free(xe_module *m)
+/* Frees everything m holds but its pools and m itself. */
+static void module_release(xe_module *m)
 {
-   if (!m)
-      return;
    for (int s = 0; s < XE_SEC_COUNT; s++)
       free_list(&m->sec[s]);
    for (xe_function *f = m->first_fn, *n; f; f = n) {
@@ -80,8 +79,24 @@ void xe_module_free(xe_module *m)
       cJSON_Delete(m->manifest);
    xe_mf_index_free(m->manifest_index);
    free(m->defs);
-   xe__pool_free(m);   /* last: the instructions above were carved from it */
+}
+
+void xe_module_free(xe_module *m)
+{
+   if (!m)
+      return;
+   module_release(m);
+   xe__pool_free(m);   /* last: the instructions released were carved from it */
    free(m);
+}
+
+void xe__module_recycle(xe_module *old, xe_module *to)
+{
+   if (!old)
+      return;
+   module_release(old);
+   xe__pool_hand_on(to, old);
+   free(old);
 }
 
 /* Makes defs[id] exist.  clamp: id is one the module defines (the reader's,

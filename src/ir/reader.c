@@ -323,7 +323,9 @@ static void reserve_pool(xe_module *m, const uint32_t *w, size_t n)
       xe__fn_struct_reserve(m, fns);
 }
 
-xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
+/* xe_read_over; *old is recycled into the new module and set to NULL
+ * once the header checks pass (else left to the caller to free). */
+static xe_module *read_module(const void *bytes, size_t nbytes, char **err, xe_module **old)
 {
    *err = NULL;
    char buf[160];
@@ -386,6 +388,8 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
    }
    bound = words[3];
    struct reader r = { .m = xe_module_create(), .section = 0 };
+   xe__module_recycle(*old, r.m);
+   *old = NULL;
    r.m->bound = bound;
    reserve_pool(r.m, words, nwords);
    spv_context ctx = xe_spv_context_create(SPV_ENV_UNIVERSAL_1_6);
@@ -424,6 +428,18 @@ xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
    spvContextDestroy(ctx);
    free(words);
    return r.m;
+}
+
+xe_module *xe_read_over(xe_module *old, const void *bytes, size_t nbytes, char **err)
+{
+   xe_module *m = read_module(bytes, nbytes, err, &old);
+   xe_module_free(old);   /* a header check failed first */
+   return m;
+}
+
+xe_module *xe_read(const void *bytes, size_t nbytes, char **err)
+{
+   return xe_read_over(NULL, bytes, nbytes, err);
 }
 
 static spv_result_t skip_header(void *u, spv_endianness_t e, uint32_t magic, uint32_t version,
