@@ -87,6 +87,38 @@ static cJSON *program_json(const xl_program *p)
    return o;
 }
 
+static cJSON *kernel_json(const xl_kernel_rec *k, unsigned long *launches, unsigned long *specialized)
+{
+   cJSON *o = cJSON_CreateObject(), *keys = cJSON_CreateArray();
+   cJSON_AddNumberToObject(o, "program", k->program);
+   cJSON_AddStringToObject(o, "kernel", k->name);
+   for (const xl_key_rec *r = k->keys; r; r = r->next) {
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "key", r->key);
+      add_string(e, "promises", r->promises);
+      cJSON_AddStringToObject(e, "state", r->state);
+      add_string(e, "decided_by", r->decided_by);
+      add_string(e, "reason", r->reason);
+      cJSON_AddNumberToObject(e, "launches", (double)r->launches);
+      cJSON_AddNumberToObject(e, "launches_specialized", (double)r->specialized);
+      cJSON_AddNumberToObject(e, "base_samples", r->base_samples);
+      cJSON_AddNumberToObject(e, "variant_samples", r->variant_samples);
+      if (r->base_samples)
+         cJSON_AddNumberToObject(e, "base_us", r->base_us);
+      else
+         cJSON_AddNullToObject(e, "base_us");
+      if (r->variant_samples)
+         cJSON_AddNumberToObject(e, "variant_us", r->variant_us);
+      else
+         cJSON_AddNullToObject(e, "variant_us");
+      *launches += r->launches;
+      *specialized += r->specialized;
+      cJSON_AddItemToArray(keys, e);
+   }
+   cJSON_AddItemToObject(o, "keys", keys);
+   return o;
+}
+
 static char *summary(const xl_core *c)
 {
    unsigned count[4] = { 0 };
@@ -115,6 +147,20 @@ static char *summary(const xl_core *c)
    cJSON_AddNumberToObject(o, "seconds_in_frontend", frontend);
    cJSON_AddNumberToObject(o, "seconds_in_driver_build", build);
    cJSON_AddItemToObject(o, "program_list", list);
+   unsigned long launches = 0, specialized = 0;
+   cJSON *klist = cJSON_CreateArray();
+   for (const xl_kernel_rec *k = c->kernels; k; k = k->next)
+      if (k->keys)
+         cJSON_AddItemToArray(klist, kernel_json(k, &launches, &specialized));
+   static const char *const modes[] = { "0", "1", "always" };
+   cJSON_AddStringToObject(o, "specialize", modes[c->specialize]);
+   cJSON_AddNumberToObject(o, "launches", (double)launches);
+   cJSON_AddNumberToObject(o, "launches_specialized", (double)specialized);
+   cJSON_AddNumberToObject(o, "variants", (double)c->counts[XL_COUNT_VARIANT]);
+   cJSON_AddNumberToObject(o, "variants_dropped_by_driver", (double)c->counts[XL_COUNT_DROPPED_BY_DRIVER]);
+   cJSON_AddNumberToObject(o, "variants_kept", (double)c->counts[XL_COUNT_KEPT]);
+   cJSON_AddNumberToObject(o, "variants_dropped_by_clock", (double)c->counts[XL_COUNT_DROPPED_BY_CLOCK]);
+   cJSON_AddItemToObject(o, "kernel_list", klist);
    char *text = cJSON_Print(o);
    cJSON_Delete(o);
    return text;

@@ -6,7 +6,11 @@
  * from IL or from source:
  *   {"module": "m.spv" | "source": "k.cl", "options": "-cl-std=CL2.0",
  *    "kernel": "k", "launch": {an `xeopt run --launch` object},
- *    "seed": 1, "byval": [2]}
+ *    "seed": 1, "byval": [2],
+ *    "again": [{"local": [8], "args": {"2": 5}}, ...]}
+ * "again" (optional): more launches of the same kernel after the first,
+ * each with its own local size (absent: the first's; []: none) and
+ * integer values for scalar arguments (by index; the argument's size).
  * Every job creates its own program in one shared context on the first
  * CPU device (Intel's CPU runtime here), builds it (jobs 1, 5, 9, ...:
  * clCompileProgram and clLinkProgram instead), creates the kernel (by
@@ -199,6 +203,28 @@ static int run_job(int index, cl_command_queue q)
    }
    if (!rc && (err = clEnqueueNDRangeKernel(q, s.kernel, nd, dims[2], dims[0], dims[1], 0, NULL, NULL)))
       rc = fail(&s, "clEnqueueNDRangeKernel", err);
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(job, "again")) {
+      if (rc)
+         break;
+      size_t local[3] = { dims[1][0], dims[1][1], dims[1][2] };
+      unsigned again_local = 1, k = 0;
+      const cJSON *l = cJSON_GetObjectItem(it, "local"), *v;
+      if (cJSON_IsArray(l)) {
+         again_local = cJSON_GetArraySize(l) > 0;
+         local[1] = local[2] = 1;
+         cJSON_ArrayForEach(v, l) if (k < 3) local[k++] = (size_t)v->valuedouble;
+      }
+      cJSON_ArrayForEach(v, cJSON_GetObjectItem(it, "args")) {
+         unsigned i = (unsigned)atoi(v->string);
+         uint64_t value = (uint64_t)(int64_t)v->valuedouble;
+         if (i < s.nargs && s.args[i].size <= 8 &&
+             (err = clSetKernelArg(s.kernel, i, s.args[i].size, &value)))
+            rc = fail(&s, "clSetKernelArg", err);
+      }
+      if (!rc && (err = clEnqueueNDRangeKernel(q, s.kernel, nd, dims[2], dims[0],
+                                               again_local ? local : NULL, 0, NULL, NULL)))
+         rc = fail(&s, "clEnqueueNDRangeKernel", err);
+   }
    for (unsigned i = 0; !rc && i < s.nargs; i++)
       if (s.args[i].mem && (err = clEnqueueReadBuffer(q, s.args[i].mem, CL_TRUE, 0, s.args[i].size,
                                                       s.args[i].data, 0, NULL, NULL)))
