@@ -37,9 +37,9 @@
 #define CL_KERNEL_SPILL_MEM_SIZE_INTEL 0x4109
 #endif
 
-/* Variants made per kernel object and in all (docs/layer.md). */
-#define VARIANTS_PER_KERNEL 4
-#define VARIANTS_IN_ALL 64
+/* Variants the driver builds per kernel object and in all (docs/layer.md;
+ * XEOPT_LAYER_VARIANTS=PER_KERNEL,IN_ALL). */
+static unsigned budget_per_kernel = 4, budget_in_all = 64;
 /* Launches with a key before its variant is made (mode 1). */
 #define MAKE_AFTER 2
 /* A scalar enters the key once it had the same value in this many
@@ -557,10 +557,10 @@ static bool facts(kstate *ks, cl_device_id dev, cl_uint dim, const size_t *offse
       if (uniform)
          add(promises, " --local-size=%s:%zu,%zu,%zu", k, l[0], l[1], l[2]);
       sg = subgroup_size(ks, dev, dim, local);
-      if (sg) {
+      if (sg)
          add(key, " sg=%zu", sg);
+      if (sg == 8 || sg == 16 || sg == 32) /* the sizes xeopt takes (Intel's GPUs) */
          add(promises, " --subgroup-size=%s:%zu", k, sg);
-      }
    }
    bool offset0 = true;
    for (cl_uint d = 0; offset && d < dim; d++)
@@ -718,17 +718,6 @@ static const char *driver_judge(xl_core *core, kstate *ks, variant *v, char *why
 static bool make_variant(xl_core *core, kstate *ks, variant *v, const char *promises)
 {
    char why[256];
-   pthread_mutex_lock(&lock);
-   bool budget = ks->made < VARIANTS_PER_KERNEL && made_in_all < VARIANTS_IN_ALL;
-   if (budget) {
-      ks->made++;
-      made_in_all++;
-   }
-   pthread_mutex_unlock(&lock);
-   if (!budget) {
-      set_state(core, v, V_NONE, "budget", NULL, "the variant budget is spent");
-      return true;
-   }
    size_t size = 0;
    char *remarks = NULL, *error = NULL;
    bool failed = false;
@@ -756,6 +745,18 @@ static bool make_variant(xl_core *core, kstate *ks, variant *v, const char *prom
       set_state(core, v, V_NONE, "no_change", NULL, "xeopt made no other rewrite with these facts");
       if (xl_core_specialize(core) == XL_SPEC_MEASURE)
          xl_decision_write(core, v->identity, "no_change");
+      return true;
+   }
+   pthread_mutex_lock(&lock);
+   bool budget = ks->made < budget_per_kernel && made_in_all < budget_in_all;
+   if (budget) {
+      ks->made++;
+      made_in_all++;
+   }
+   pthread_mutex_unlock(&lock);
+   if (!budget) {
+      free(bytes);
+      set_state(core, v, V_NONE, "budget", NULL, "the variant budget is spent");
       return true;
    }
    cl_int err = CL_SUCCESS;
@@ -1219,6 +1220,12 @@ void xl_launch_install(struct _cl_icd_dispatch *d)
 {
    if (xl_core_specialize(xl_core_get()) == XL_SPEC_OFF)
       return;
+   const char *b = getenv("XEOPT_LAYER_VARIANTS");
+   unsigned per = 0, all = 0;
+   if (b && sscanf(b, "%u,%u", &per, &all) == 2) {
+      budget_per_kernel = per;
+      budget_in_all = all;
+   }
    d->clSetKernelArg = set_kernel_arg;
    d->clSetKernelArgSVMPointer = set_kernel_arg_svm;
    d->clSetKernelExecInfo = set_kernel_exec_info;

@@ -28,6 +28,8 @@ byte for byte, and what the layer's summary (XEOPT_LAYER_LOG) says:
   facts        kernels launched again with the same facts, then with a
                changed local size or a changed specialized value (mode 1):
                the changed launch runs the base, as the log shows
+  facts-svm    the same with SVM buffers, the next launch's pointers moved 4
+               bytes (another alignment class): the base
   slow-variant XEOPT_LAYER_TEST_FAULT=slow-variant: the clock sees the variant
                slower, and drops it
   slow-base    the clock sees the base slower: the variant is kept; a second
@@ -289,7 +291,7 @@ def main():
 
     frows = []
     dg2 = {'XEOPT_LAYER_OPTIONS': '-O2 --target=dg2'}
-    out, s, secs = run(ctx, 'always', jobs, 2, dict(dg2, XEOPT_LAYER_SPECIALIZE='always'))
+    out, s, secs = run(ctx, 'always', jobs, 2, dict(dg2, XEOPT_LAYER_SPECIALIZE='always', XEOPT_LAYER_VARIANTS='4,100000'))
     d = differences(jobs, base, out)
     for line in d[:20]:
         errors.append(f'always: {line}')
@@ -325,6 +327,16 @@ def main():
         check(spec and spec[0]['launches'] == 3 and spec[0]['launches_specialized'] >= 1 and not other and
               plain and sum(e['launches_specialized'] for e in plain) == 0,
               f'facts: loop_arg_trip keys {key_of(s, "loop_arg_trip", "")}')
+        # an SVM pointer moved 4 bytes: another alignment class, the base
+        aj = [x for x in (job(sg, [{}, {'svm_offset': 4}]),) if x]
+        if aj:
+            aj[0]['svm'] = True
+            s = facts_run('facts-svm', aj, dict(dg2, XEOPT_LAYER_SAMPLES='50',
+                                                XEOPT_LAYER_CACHE=os.path.join(ctx.work, 'cache-facts')))
+            aligned, moved = key_of(s, 'sg_copy', 'align=16,16'), key_of(s, 'sg_copy', 'align=4,4')
+            check(aligned and aligned[0]['launches'] == 2 and aligned[0]['launches_specialized'] == 1 and
+                  moved and moved[0]['launches'] == 1 and moved[0]['launches_specialized'] == 0,
+                  f'facts-svm: sg_copy keys {key_of(s, "sg_copy", "")}')
     else:
         errors.append(f'facts: jobs {sg} and {trip} missing')
     n = 5
@@ -358,7 +370,7 @@ def main():
         shutil.rmtree(ctx.work, ignore_errors=True)
     else:
         print(f'files: {ctx.work}')
-    print(f'harness.py: {len(jobs)} jobs, {len(scenarios) + 5} scenarios, {len(errors)} failures')
+    print(f'harness.py: {len(jobs)} jobs, {len(scenarios) + 6} scenarios, {len(errors)} failures')
     return 1 if errors else 0
 
 
