@@ -48,6 +48,9 @@ static unsigned budget_per_kernel = 4, budget_in_all = 64;
 /* The clock keeps a variant whose median is at least this much faster
  * than the base's, and faster by more than twice the larger spread. */
 #define MIN_GAIN 0.02
+/* Keys kept per kernel object; a launch with a new key past them runs the
+ * base, uncounted in the keys. */
+#define MAX_KEYS 64
 
 enum { ARG_UNSET, ARG_VALUE, ARG_SVM, ARG_USM };
 enum { PK_OTHER, PK_GLOBAL, PK_LOCAL, PK_INT };
@@ -108,7 +111,7 @@ typedef struct kstate {
    uint64_t nospec;           /* arguments that bound no loop xeopt can specialize */
    unsigned base_align;
    variant *variants;
-   unsigned made;
+   unsigned made, nkeys;
    xl_kernel_rec *rec;
    unsigned refs;             /* the kernel, and each timed launch in flight */
    /* the sub-group size for the last local size asked about */
@@ -802,6 +805,9 @@ static variant *find_variant(xl_core *core, kstate *ks, cl_device_id dev, const 
       v = v->next;
    if (v)
       return v;
+   if (ks->nkeys >= MAX_KEYS)
+      return NULL;
+   ks->nkeys++;
    if (!(v = calloc(1, sizeof *v)) || !(v->key = strdup(key)) ||
        !(v->rec = xl_key_rec_get(core, ks->rec, key))) {
       if (v)

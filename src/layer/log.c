@@ -166,6 +166,25 @@ static char *summary(const xl_core *c)
    return text;
 }
 
+static char *html_escape(const char *s)
+{
+   size_t n = 0;
+   for (const char *p = s; *p; p++)
+      n += *p == '<' || *p == '>' ? 4 : *p == '&' ? 5 : *p == '"' ? 6 : 1;
+   char *out = malloc(n + 1), *o = out;
+   for (; out && *s; s++) {
+      const char *r = *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : *s == '"' ? "&quot;" : NULL;
+      if (r) {
+         memcpy(o, r, strlen(r));
+         o += strlen(r);
+      } else
+         *o++ = *s;
+   }
+   if (out)
+      *o = 0;
+   return out;
+}
+
 /* The body of one report page (between <body> and </body>). */
 static const char *body_of(const char *page, size_t *len)
 {
@@ -210,6 +229,36 @@ static char *report(const xl_core *c)
    int k = snprintf(line, sizeof line, "<body><h1>xeopt layer: %u program%s</h1>\n", c->nprograms,
                     c->nprograms == 1 ? "" : "s");
    APPEND(line, (size_t)k);
+   bool any = false;
+   for (const xl_kernel_rec *kr = c->kernels; kr && !any; kr = kr->next)
+      any = kr->keys != NULL;
+   if (any) {
+      static const char head[] =
+         "<section id=\"launches\"><h2>Launch variants</h2>\n<table><tr><th>program</th><th>kernel</th>"
+         "<th>key</th><th>state</th><th>launches</th><th>specialized</th><th>base &micro;s</th>"
+         "<th>variant &micro;s</th><th>why</th></tr>\n";
+      APPEND(head, sizeof head - 1);
+      for (const xl_kernel_rec *kr = c->kernels; kr; kr = kr->next)
+         for (const xl_key_rec *r = kr->keys; r; r = r->next) {
+            char *name = html_escape(kr->name), *key = html_escape(r->key),
+                 *why = html_escape(r->reason ? r->reason : "");
+            char *row = NULL;
+            int len = asprintf(&row, "<tr><td>%u</td><td>%s</td><td>%s</td><td>%s%s%s</td><td>%lu</td>"
+                               "<td>%lu</td><td>%.1f</td><td>%.1f</td><td>%s</td></tr>\n",
+                               kr->program, name ? name : "", key ? key : "", r->state,
+                               r->decided_by ? ", " : "", r->decided_by ? r->decided_by : "",
+                               r->launches, r->specialized, r->base_samples ? r->base_us : 0.0,
+                               r->variant_samples ? r->variant_us : 0.0, why ? why : "");
+            free(name);
+            free(key);
+            free(why);
+            if (len < 0)
+               continue;
+            APPEND(row, (size_t)len);
+            free(row);
+         }
+      APPEND("</table></section>\n", 19);
+   }
    for (const xl_program *p = c->programs; p; p = p->next) {
       k = snprintf(line, sizeof line, "<section id=\"program-%u\"><h2>program %u (%s, %s)</h2>\n",
                    p->id, p->id, p->origin == XL_ORIGIN_IL ? "IL" : "source",
