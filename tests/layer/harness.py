@@ -33,7 +33,10 @@ byte for byte, and what the layer's summary (XEOPT_LAYER_LOG) says:
   slow-variant XEOPT_LAYER_TEST_FAULT=slow-variant: the clock sees the variant
                slower, and drops it
   slow-base    the clock sees the base slower: the variant is kept; a second
-               run (no hook) starts with it, remembered in the cache
+               run (remembered, no hook) starts with it, from the cache
+  spill-variant, variant-build, variant-xeopt   (always mode) the driver
+               judge sees more spills, the variant's build fails, xeopt
+               fails on the promises: every launch runs the base, same results
 
   harness.py --harness BIN --layer LIB --runtime DIR --testdata DIR [--only NAMES]
 
@@ -350,6 +353,14 @@ def main():
     s = facts_run('slow-base', cj, dict(dg2, **clock, XEOPT_LAYER_TEST_FAULT='slow-base', XEOPT_LAYER_CACHE=cache))
     check(s['variants'] > 0 and s['variants_kept'] == s['variants'] and s['variants_dropped_by_clock'] == 0,
           f'slow-base: variants {s["variants"]}, kept {s["variants_kept"]}')
+    for fault, what in (('spill-variant', 'dropped_by_driver'), ('variant-build', 'failed'),
+                        ('variant-xeopt', 'failed')):
+        s = facts_run(fault, cj, dict(dg2, XEOPT_LAYER_SPECIALIZE='always', XEOPT_LAYER_TEST_FAULT=fault,
+                                      XEOPT_LAYER_CACHE=os.path.join(ctx.work, 'cache-' + fault)))
+        states = [e['state'] for k in s['kernel_list'] for e in k['keys']]
+        check(s['launches_specialized'] == 0 and what in states and
+              set(states) <= {what, 'no_change', 'base'},
+              f'{fault}: {s["launches_specialized"]} launches specialized, key states {states}')
     s = facts_run('remembered', cj, dict(dg2, **clock, XEOPT_LAYER_CACHE=cache))
     keys = [e for k in s['kernel_list'] for e in k['keys'] if e['state'] != 'no_change']
     check(keys and all(e['state'] == 'kept' and e['decided_by'] == 'remembered' and
@@ -370,7 +381,7 @@ def main():
         shutil.rmtree(ctx.work, ignore_errors=True)
     else:
         print(f'files: {ctx.work}')
-    print(f'harness.py: {len(jobs)} jobs, {len(scenarios) + 6} scenarios, {len(errors)} failures')
+    print(f'harness.py: {len(jobs)} jobs, {len(scenarios) + 9} scenarios, {len(errors)} failures')
     return 1 if errors else 0
 
 
