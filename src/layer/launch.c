@@ -182,8 +182,6 @@ static unsigned char *param_kinds(const uint32_t *w, size_t nw, const char *name
          kinds[count++] = o[1] < bound ? type[o[1]] : PK_OTHER;
       } else if (op == 56 && in)
          break;
-      /* types are declared before functions; mark every type id seen so
-       * far that is not an int or pointer as "other" (calloc'd 0 = PK_OTHER) */
       i += len;
    }
    free(type);
@@ -381,8 +379,8 @@ static unsigned mem_align(kstate *ks, cl_mem m)
    return a > 16 ? 16 : a;
 }
 
-/* Records argument i as set; false when it cannot be kept (the kernel's
- * variants are then not used until it is set again). */
+/* Records argument i as set (a copy that cannot be made leaves it unset:
+ * the kernel's variants are then not used until it is set again). */
 static void record_arg(kstate *ks, cl_uint i, int how, size_t size, const void *value,
                        const void *ptr)
 {
@@ -857,7 +855,6 @@ typedef struct sample {
    kstate *ks;
    variant *v;
    bool variant;
-   bool own;                  /* the layer's event, not the application's */
 } sample;
 
 static int cmp_double(const void *a, const void *b)
@@ -1153,7 +1150,7 @@ static cl_int CL_API_CALL enqueue_nd_range(cl_command_queue q, cl_kernel k, cl_u
       bool make = !v->kern && (v->st == V_WAIT || v->st == V_KEPT) &&
                   (mode == XL_SPEC_ALWAYS || v->st == V_KEPT || v->seen >= MAKE_AFTER);
       if (make && !make_variant(core, ks, v, promises.s)) {
-         count_launch(core, v, false);
+         v->seen--;
          v = NULL; /* the key again, without the arguments that bound no loop */
       }
    }
@@ -1198,7 +1195,7 @@ static cl_int CL_API_CALL enqueue_nd_range(cl_command_queue q, cl_kernel k, cl_u
       return err;
    sample *s = err == CL_SUCCESS && timed_variant == run_variant ? malloc(sizeof *s) : NULL;
    if (s) {
-      *s = (sample){ .ks = ks, .v = v, .variant = run_variant, .own = ev == &mine };
+      *s = (sample){ .ks = ks, .v = v, .variant = run_variant };
       if (ev != &mine)
          xl_next->clRetainEvent(*ev); /* the callback's reference */
       if (xl_next->clSetEventCallback(*ev, CL_COMPLETE, timed, s) == CL_SUCCESS)
