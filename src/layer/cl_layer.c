@@ -103,6 +103,8 @@ static void forget(xl_cl_program *e)
    free(e->specs);
    free(e->compile_options);
    free(e->devices);
+   free(e->module);
+   free(e->build_options);
    free(e);
 }
 
@@ -169,7 +171,7 @@ static void *wrap_extension(const char *name, void *fn)
       __atomic_store_n(&next_create_with_il_khr, (create_with_il_fn)fn, __ATOMIC_RELEASE);
       return (void *)create_with_il_khr;
    }
-   return fn;
+   return xl_launch_wrap_extension(name, fn);
 }
 
 static void *CL_API_CALL get_extension_function_address(const char *name)
@@ -421,6 +423,8 @@ static cl_kernel CL_API_CALL create_kernel(cl_program p, const char *name, cl_in
    cl_kernel k = xl_next->clCreateKernel(s ? s : p, name, errcode);
    if (k && s)
       hold(k, p);
+   if (k)
+      xl_launch_track(find_program(p), k);
    return k;
 }
 
@@ -434,6 +438,9 @@ static cl_int CL_API_CALL create_kernels_in_program(cl_program p, cl_uint n, cl_
       *n_ret = made;
    for (cl_uint i = 0; s && out && err == CL_SUCCESS && i < made; i++)
       hold(out[i], p);
+   xl_cl_program *e = out && err == CL_SUCCESS ? find_program(p) : NULL;
+   for (cl_uint i = 0; e && i < made; i++)
+      xl_launch_track(e, out[i]);
    return err;
 }
 
@@ -451,6 +458,8 @@ static cl_kernel CL_API_CALL clone_kernel(cl_kernel k, cl_int *errcode)
    cl_program p = c ? owner(k) : NULL;
    if (p)
       hold(c, p);
+   if (c)
+      xl_launch_clone(k, c);
    return c;
 }
 
@@ -458,10 +467,13 @@ static cl_int CL_API_CALL release_kernel(cl_kernel k)
 {
    cl_program p = owner(k);
    cl_uint refs = 0;
-   bool last = p && xl_next->clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof refs, &refs,
-                                             NULL) == CL_SUCCESS && refs == 1;
+   bool tracked = xl_launch_tracked(k);
+   bool last = (p || tracked) && xl_next->clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof refs,
+                                                          &refs, NULL) == CL_SUCCESS && refs == 1;
    cl_int err = xl_next->clReleaseKernel(k);
-   if (last && err == CL_SUCCESS) {
+   if (last && err == CL_SUCCESS && tracked)
+      xl_launch_forget(k);
+   if (last && err == CL_SUCCESS && p) {
       pthread_mutex_lock(&lock);
       xl_ptrmap_take(&kernels, k);
       pthread_mutex_unlock(&lock);
@@ -550,6 +562,7 @@ CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const struct _c
    dispatch.clCloneKernel = clone_kernel;
    dispatch.clReleaseKernel = release_kernel;
    dispatch.clGetKernelInfo = get_kernel_info;
+   xl_launch_install(&dispatch);
    *layer_dispatch_ret = &dispatch;
    *num_entries_ret = (cl_uint)(sizeof dispatch / sizeof(void *));
    if (*num_entries_ret > num_entries)

@@ -45,7 +45,31 @@ typedef struct xl_cl_program {
    cl_device_id *devices;
    cl_uint ndevices;
    xl_program *rec;
+   /* For launch variants (launch.c): the module xeopt was given, the
+    * build's options and device, and the key of the module the base
+    * kernels run; module is NULL when variants are off or the program is
+    * not one xeopt optimized or left unchanged. */
+   void *module;
+   size_t module_size;
+   char *build_options;
+   xl_device device;          /* name and extensions not kept */
+   cl_device_id build_device;
+   unsigned char base_key[16];
 } xl_cl_program;
+
+/* launch.c: launch facts, variants and their judges (docs/layer.md). */
+void xl_launch_install(struct _cl_icd_dispatch *d);
+void *xl_launch_wrap_extension(const char *name, void *fn);
+/* A kernel the application got from program e (NULL: not one of ours). */
+void xl_launch_track(xl_cl_program *e, cl_kernel k);
+void xl_launch_clone(cl_kernel from, cl_kernel to);
+bool xl_launch_tracked(cl_kernel k);
+void xl_launch_forget(cl_kernel k);
+/* Keeps what variants need of a built program (module: malloc'd, owned
+ * from now on). */
+void xl_launch_keep_module(xl_core *core, xl_cl_program *e, void *module, size_t size,
+                           const void *base, size_t base_size, const xl_device *dev,
+                           const cl_device_id *devices, cl_uint ndev, const char *options);
 
 /* Builds p's shadow for the build (or, with compile_only, the
  * clCompileProgram) the application asked for; true when the shadow was

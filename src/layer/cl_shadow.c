@@ -243,6 +243,17 @@ bool xl_shadow_build(xl_core *core, xl_cl_program *p, cl_uint ndev, const cl_dev
    void *in = input_module(core, p, &f, options, &size, &owned);
    void *out = in ? xl_optimize(core, p->rec, &f.dev, in, size, &out_size) : NULL;
    cl_program s = out ? build(core, p, &f, out, out_size, options, compile_only) : NULL;
+   free(p->module);
+   p->module = NULL;
+   if (in && !compile_only && (s || (!out && xl_program_result(core, p->rec) == XL_UNCHANGED))) {
+      void *copy = owned ? in : malloc(size);
+      if (copy && !owned)
+         memcpy(copy, in, size);
+      if (copy)
+         xl_launch_keep_module(core, p, copy, size, s ? out : in, s ? out_size : size, &f.dev,
+                               f.list, f.n, options);
+      owned = false;
+   }
    if (s) {
       p->shadow = s;
       p->shadow_compiled = compile_only;

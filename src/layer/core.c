@@ -79,10 +79,27 @@ static void configure(void)
    c->fault = env_dup("XEOPT_LAYER_TEST_FAULT");
    const char *verbose = getenv("XEOPT_LAYER_VERBOSE");
    c->verbose = verbose && *verbose && strcmp(verbose, "0");
+   const char *spec = getenv("XEOPT_LAYER_SPECIALIZE");
+   c->specialize = XL_SPEC_MEASURE;
+   if (spec && *spec) {
+      if (!strcmp(spec, "0"))
+         c->specialize = XL_SPEC_OFF;
+      else if (!strcmp(spec, "always"))
+         c->specialize = XL_SPEC_ALWAYS;
+      else if (strcmp(spec, "1") && asprintf(&c->error, "XEOPT_LAYER_SPECIALIZE=%s: expected 0, 1 or always", spec) < 0)
+         c->error = NULL;
+   }
+   const char *promises = getenv("XEOPT_LAYER_PROMISES");
+   c->promises_padded = promises && !strcmp(promises, "padded");
+   const char *samples = getenv("XEOPT_LAYER_SAMPLES");
+   c->samples = samples && atoi(samples) >= 3 && atoi(samples) <= 1000 ? (unsigned)atoi(samples) : 10;
    c->user_target = strstr(c->options, "--target") || strstr(c->options, "--isa-check");
    c->act_gpu = true;
    c->act_other = c->devices && !strcmp(c->devices, "all");
+   if (c->error)
+      c->act_gpu = c->act_other = false;
    if (c->devices && strcmp(c->devices, "all") && strcmp(c->devices, "gpu")) {
+      free(c->error);
       asprintf(&c->error, "XEOPT_LAYER_DEVICES=%s: expected gpu or all", c->devices);
       c->act_gpu = c->act_other = false;
    }
@@ -154,6 +171,14 @@ void xl_program_set_result(xl_core *core, xl_program *p, xl_result result, const
    if (core->verbose)
       fprintf(stderr, "xeopt layer: program %u: %s%s%s\n", p->id, xl_result_name(result),
               reason ? ": " : "", reason ? reason : "");
+}
+
+xl_result xl_program_result(xl_core *core, const xl_program *p)
+{
+   pthread_mutex_lock(&core->lock);
+   xl_result r = p ? p->result : XL_PASSED_THROUGH;
+   pthread_mutex_unlock(&core->lock);
+   return r;
 }
 
 void xl_program_set_kernels(xl_core *core, xl_program *p, const char *list)
@@ -349,4 +374,143 @@ void *xl_optimize(xl_core *core, xl_program *p, const xl_device *dev, const void
       ((unsigned char *)e.bytes)[0] ^= 0xff;
    *out_size = e.size;
    return e.bytes;
+}
+
+/* ---- variants ------------------------------------------------------------ */
+
+xl_spec_mode xl_core_specialize(const xl_core *core)
+{
+   return core->error ? XL_SPEC_OFF : core->specialize;
+}
+
+bool xl_core_promises_padded(const xl_core *core)
+{
+   return core->promises_padded;
+}
+
+unsigned xl_core_samples(const xl_core *core)
+{
+   return core->samples;
+}
+
+void *xl_optimize_variant(xl_core *core, const xl_device *dev, const void *il, size_t size,
+                          const char *promises, size_t *out_size, char **remarks, bool *failed,
+                          char **why)
+{
+   *remarks = *why = NULL;
+   *failed = true;
+   char *base = device_options(core, dev), *options = NULL;
+   if (!base || asprintf(&options, "%s %s", base, promises) < 0) {
+      free(base);
+      *why = strdup("out of memory");
+      return NULL;
+   }
+   free(base);
+   const char *version = xeopt_version();
+   const void *parts[] = { "xeopt-layer optimize 1", version, options, il };
+   size_t lens[] = { 22, strlen(version), strlen(options), size };
+   xl_key key = xl_key_of(parts, lens, 4);
+   xl_entry e;
+   bool faulty = xl_core_fault(core, "variant-xeopt");
+   bool hit = core->cache && !faulty && xl_cache_read(core->cache, key, &e);
+   if (!hit) {
+      /* the fault hook: xeopt refuses the promises */
+      run_xeopt(core, faulty ? "--no-such-option" : options, il, size, &e, NULL, NULL);
+      if (core->cache && !core->fault)
+         xl_cache_write(core->cache, key, &e);
+   }
+   free(options);
+   *failed = e.status == XL_ENTRY_FAILED;
+   if (*failed)
+      *why = e.text;
+   else
+      *remarks = e.text;
+   if (e.status != XL_ENTRY_CHANGED) {
+      free(e.bytes);
+      return NULL;
+   }
+   *out_size = e.size;
+   return e.bytes;
+}
+
+static xl_key decision_key(const char *identity)
+{
+   const void *parts[] = { "xeopt-layer decision 1", identity };
+   size_t lens[] = { 22, strlen(identity) };
+   return xl_key_of(parts, lens, 2);
+}
+
+char *xl_decision_read(xl_core *core, const char *identity)
+{
+   xl_entry e;
+   if (!core->cache || !xl_cache_read(core->cache, decision_key(identity), &e))
+      return NULL;
+   free(e.bytes);
+   return e.text;
+}
+
+void xl_decision_write(xl_core *core, const char *identity, const char *decision)
+{
+   xl_entry e = { .status = XL_ENTRY_UNCHANGED, .text = (char *)decision };
+   if (core->cache)
+      xl_cache_write(core->cache, decision_key(identity), &e);
+}
+
+void xl_core_lock(xl_core *core)
+{
+   pthread_mutex_lock(&core->lock);
+}
+
+void xl_core_unlock(xl_core *core)
+{
+   pthread_mutex_unlock(&core->lock);
+}
+
+xl_kernel_rec *xl_kernel_rec_new(xl_core *core, const xl_program *p, const char *name)
+{
+   xl_kernel_rec *k = calloc(1, sizeof *k);
+   if (!k || !(k->name = strdup(name ? name : ""))) {
+      free(k);
+      return NULL;
+   }
+   k->program = p ? p->id : 0;
+   pthread_mutex_lock(&core->lock);
+   *(core->kernels_tail ? &core->kernels_tail->next : &core->kernels) = k;
+   core->kernels_tail = k;
+   pthread_mutex_unlock(&core->lock);
+   return k;
+}
+
+xl_key_rec *xl_key_rec_get(xl_core *core, xl_kernel_rec *k, const char *key)
+{
+   pthread_mutex_lock(&core->lock);
+   xl_key_rec **at = &k->keys;
+   while (*at && strcmp((*at)->key, key))
+      at = &(*at)->next;
+   if (!*at && (*at = calloc(1, sizeof **at))) {
+      if (!((*at)->key = strdup(key))) {
+         free(*at);
+         *at = NULL;
+      } else {
+         (*at)->state = "base";
+         k->nkeys++;
+      }
+   }
+   xl_key_rec *r = *at;
+   pthread_mutex_unlock(&core->lock);
+   return r;
+}
+
+void xl_program_hash(xl_core *core, const xl_program *p, char out[33])
+{
+   pthread_mutex_lock(&core->lock);
+   memcpy(out, p->hash, 33);
+   pthread_mutex_unlock(&core->lock);
+}
+
+void xl_core_count(xl_core *core, int what)
+{
+   pthread_mutex_lock(&core->lock);
+   core->counts[what]++;
+   pthread_mutex_unlock(&core->lock);
 }

@@ -35,6 +35,11 @@ struct xl_core {
    bool verbose, user_target, act_gpu, act_other;
    unsigned nprograms, cache_hits;
    xl_program *programs, *tail;
+   xl_spec_mode specialize;
+   bool promises_padded;
+   unsigned samples;
+   unsigned long counts[XL_NCOUNTS];
+   xl_kernel_rec *kernels, *kernels_tail;
 };
 
 const char *xl_result_name(xl_result r);

@@ -87,6 +87,38 @@ static cJSON *program_json(const xl_program *p)
    return o;
 }
 
+static cJSON *kernel_json(const xl_kernel_rec *k, unsigned long *launches, unsigned long *specialized)
+{
+   cJSON *o = cJSON_CreateObject(), *keys = cJSON_CreateArray();
+   cJSON_AddNumberToObject(o, "program", k->program);
+   cJSON_AddStringToObject(o, "kernel", k->name);
+   for (const xl_key_rec *r = k->keys; r; r = r->next) {
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "key", r->key);
+      add_string(e, "promises", r->promises);
+      cJSON_AddStringToObject(e, "state", r->state);
+      add_string(e, "decided_by", r->decided_by);
+      add_string(e, "reason", r->reason);
+      cJSON_AddNumberToObject(e, "launches", (double)r->launches);
+      cJSON_AddNumberToObject(e, "launches_specialized", (double)r->specialized);
+      cJSON_AddNumberToObject(e, "base_samples", r->base_samples);
+      cJSON_AddNumberToObject(e, "variant_samples", r->variant_samples);
+      if (r->base_samples)
+         cJSON_AddNumberToObject(e, "base_us", r->base_us);
+      else
+         cJSON_AddNullToObject(e, "base_us");
+      if (r->variant_samples)
+         cJSON_AddNumberToObject(e, "variant_us", r->variant_us);
+      else
+         cJSON_AddNullToObject(e, "variant_us");
+      *launches += r->launches;
+      *specialized += r->specialized;
+      cJSON_AddItemToArray(keys, e);
+   }
+   cJSON_AddItemToObject(o, "keys", keys);
+   return o;
+}
+
 static char *summary(const xl_core *c)
 {
    unsigned count[4] = { 0 };
@@ -115,9 +147,42 @@ static char *summary(const xl_core *c)
    cJSON_AddNumberToObject(o, "seconds_in_frontend", frontend);
    cJSON_AddNumberToObject(o, "seconds_in_driver_build", build);
    cJSON_AddItemToObject(o, "program_list", list);
+   unsigned long launches = 0, specialized = 0;
+   cJSON *klist = cJSON_CreateArray();
+   for (const xl_kernel_rec *k = c->kernels; k; k = k->next)
+      if (k->keys)
+         cJSON_AddItemToArray(klist, kernel_json(k, &launches, &specialized));
+   static const char *const modes[] = { "0", "1", "always" };
+   cJSON_AddStringToObject(o, "specialize", modes[c->specialize]);
+   cJSON_AddNumberToObject(o, "launches", (double)launches);
+   cJSON_AddNumberToObject(o, "launches_specialized", (double)specialized);
+   cJSON_AddNumberToObject(o, "variants", (double)c->counts[XL_COUNT_VARIANT]);
+   cJSON_AddNumberToObject(o, "variants_dropped_by_driver", (double)c->counts[XL_COUNT_DROPPED_BY_DRIVER]);
+   cJSON_AddNumberToObject(o, "variants_kept", (double)c->counts[XL_COUNT_KEPT]);
+   cJSON_AddNumberToObject(o, "variants_dropped_by_clock", (double)c->counts[XL_COUNT_DROPPED_BY_CLOCK]);
+   cJSON_AddItemToObject(o, "kernel_list", klist);
    char *text = cJSON_Print(o);
    cJSON_Delete(o);
    return text;
+}
+
+static char *html_escape(const char *s)
+{
+   size_t n = 0;
+   for (const char *p = s; *p; p++)
+      n += *p == '<' || *p == '>' ? 4 : *p == '&' ? 5 : *p == '"' ? 6 : 1;
+   char *out = malloc(n + 1), *o = out;
+   for (; out && *s; s++) {
+      const char *r = *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : *s == '"' ? "&quot;" : NULL;
+      if (r) {
+         memcpy(o, r, strlen(r));
+         o += strlen(r);
+      } else
+         *o++ = *s;
+   }
+   if (out)
+      *o = 0;
+   return out;
 }
 
 /* The body of one report page (between <body> and </body>). */
@@ -164,6 +229,36 @@ static char *report(const xl_core *c)
    int k = snprintf(line, sizeof line, "<body><h1>xeopt layer: %u program%s</h1>\n", c->nprograms,
                     c->nprograms == 1 ? "" : "s");
    APPEND(line, (size_t)k);
+   bool any = false;
+   for (const xl_kernel_rec *kr = c->kernels; kr && !any; kr = kr->next)
+      any = kr->keys != NULL;
+   if (any) {
+      static const char head[] =
+         "<section id=\"launches\"><h2>Launch variants</h2>\n<table><tr><th>program</th><th>kernel</th>"
+         "<th>key</th><th>state</th><th>launches</th><th>specialized</th><th>base &micro;s</th>"
+         "<th>variant &micro;s</th><th>why</th></tr>\n";
+      APPEND(head, sizeof head - 1);
+      for (const xl_kernel_rec *kr = c->kernels; kr; kr = kr->next)
+         for (const xl_key_rec *r = kr->keys; r; r = r->next) {
+            char *name = html_escape(kr->name), *key = html_escape(r->key),
+                 *why = html_escape(r->reason ? r->reason : "");
+            char *row = NULL;
+            int len = asprintf(&row, "<tr><td>%u</td><td>%s</td><td>%s</td><td>%s%s%s</td><td>%lu</td>"
+                               "<td>%lu</td><td>%.1f</td><td>%.1f</td><td>%s</td></tr>\n",
+                               kr->program, name ? name : "", key ? key : "", r->state,
+                               r->decided_by ? ", " : "", r->decided_by ? r->decided_by : "",
+                               r->launches, r->specialized, r->base_samples ? r->base_us : 0.0,
+                               r->variant_samples ? r->variant_us : 0.0, why ? why : "");
+            free(name);
+            free(key);
+            free(why);
+            if (len < 0)
+               continue;
+            APPEND(row, (size_t)len);
+            free(row);
+         }
+      APPEND("</table></section>\n", 19);
+   }
    for (const xl_program *p = c->programs; p; p = p->next) {
       k = snprintf(line, sizeof line, "<section id=\"program-%u\"><h2>program %u (%s, %s)</h2>\n",
                    p->id, p->id, p->origin == XL_ORIGIN_IL ? "IL" : "source",

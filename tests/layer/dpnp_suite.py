@@ -17,6 +17,9 @@ ones.  See docs/oclcpu.md, "dpnp under the layer".
   dpnp_suite.py --runtime DIR --layer SO   the comparison (the ctest entry)
   dpnp_suite.py ... --full                 dpnp's whole suite (hours; bench/)
   dpnp_suite.py ... --tests 'ARGS'         these pytest arguments instead
+  dpnp_suite.py ... --layer-env V=X        the layer's run with XEOPT_LAYER_V=X
+                                           too (repeatable; ctest
+                                           layer_dpnp_always: SPECIALIZE=always)
   dpnp_suite.py ... --expect-difference    the test of the test (with
                                            XEOPT_DPNP_PLANT=1: one passed
                                            test counted failed under the layer)
@@ -306,6 +309,8 @@ def main():
     ap.add_argument('--expect-difference', action='store_true',
                     help='exit 0 only if some outcome differs and nothing else failed (the test of the test)')
     ap.add_argument('--timeout', type=int, default=None, help='seconds per pytest run (default 600; --full 86400)')
+    ap.add_argument('--layer-env', action='append', default=[], metavar='VAR=VALUE',
+                    help='XEOPT_LAYER_VAR=VALUE in the run with the layer (repeatable)')
     args = ap.parse_args()
     rt, env = prepare(args)
     if not isinstance(env, dict):
@@ -321,7 +326,11 @@ def main():
     os.makedirs(cache)
     os.makedirs(os.path.dirname(log))
     base = run_pytest(rt, env, tests, os.path.join(work, 'without'), timeout)
-    with_ = run_pytest(rt, layer_env(env, args.layer, cache, log), tests, os.path.join(work, 'with'), timeout, log)
+    lenv = layer_env(env, args.layer, cache, log)
+    for kv in args.layer_env:
+        k, _, v = kv.partition('=')
+        lenv['XEOPT_LAYER_' + k] = v
+    with_ = run_pytest(rt, lenv, tests, os.path.join(work, 'with'), timeout, log)
     if os.environ.get('XEOPT_DPNP_PLANT') == '1':
         # The test of the test (ctest layer_dpnp_planted): one test that
         # passed under the layer is counted failed.
@@ -349,6 +358,9 @@ def main():
         s = with_.summary
         print(f'layer: {s.get("seconds_in_xeopt", 0):.2f} s in xeopt, {s.get("seconds_in_driver_build", 0):.2f} s '
               f'in the driver\'s builds, {s.get("cache_hits", 0)} cache hits ({s["files"]} summary files)')
+        print(f'layer: {s.get("launches", 0)} launches, {s.get("launches_specialized", 0)} specialized; '
+              f'variants {s.get("variants", 0)}, dropped by the driver {s.get("variants_dropped_by_driver", 0)}, '
+              f'kept {s.get("variants_kept", 0)}, dropped by the clock {s.get("variants_dropped_by_clock", 0)}')
     for p in problems:
         print('FAIL ' + p)
     if args.keep:

@@ -6,7 +6,16 @@
  * from IL or from source:
  *   {"module": "m.spv" | "source": "k.cl", "options": "-cl-std=CL2.0",
  *    "kernel": "k", "launch": {an `xeopt run --launch` object},
- *    "seed": 1, "byval": [2]}
+ *    "seed": 1, "byval": [2],
+ *    "again": [{"local": [8], "args": {"2": 5}}, ...]}
+ * "svm": true (optional): buffer arguments are coarse-grained SVM
+ * allocations (clSVMAlloc, 64 bytes more) set with clSetKernelArgSVMPointer,
+ * and an "again" entry's "svm_offset": N moves every one of them N bytes
+ * into its allocation (the data copied there again), so that a launch's
+ * pointers change alignment.
+ * "again" (optional): more launches of the same kernel after the first,
+ * each with its own local size (absent: the first's; []: none) and
+ * integer values for scalar arguments (by index; the argument's size).
  * Every job creates its own program in one shared context on the first
  * CPU device (Intel's CPU runtime here), builds it (jobs 1, 5, 9, ...:
  * clCompileProgram and clLinkProgram instead), creates the kernel (by
@@ -67,7 +76,21 @@ typedef struct job_state {
    cl_kernel kernel;
    struct arg args[MAX_ARGS];
    unsigned nargs;
+   char *svm[MAX_ARGS];
+   size_t svm_offset;
 } job_state;
+
+/* SVM buffer argument i at offset off of its allocation, its data there. */
+static cl_int place_svm(job_state *s, cl_command_queue q, unsigned i, size_t off)
+{
+   struct arg *a = &s->args[i];
+   cl_int err = CL_SUCCESS;
+   if (!s->svm[i] && !(s->svm[i] = clSVMAlloc(context, CL_MEM_READ_WRITE, a->size + 64, 0)))
+      return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+   if (a->size)
+      err = clEnqueueSVMMemcpy(q, CL_TRUE, s->svm[i] + off, a->data, a->size, 0, NULL, NULL);
+   return err ? err : clSetKernelArgSVMPointer(s->kernel, i, s->svm[i] + off);
+}
 
 static int fail(job_state *s, const char *call, cl_int err)
 {
@@ -188,6 +211,8 @@ static int run_job(int index, cl_command_queue q)
          err = clSetKernelArg(s.kernel, i, a->size, NULL);
       else if (a->kind == ARG_SCALAR || byval[i])
          err = clSetKernelArg(s.kernel, i, a->size, a->data);
+      else if (cJSON_IsTrue(cJSON_GetObjectItem(job, "svm")))
+         err = place_svm(&s, q, i, 0);
       else {
          a->mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                  a->size ? a->size : 1, a->data, &err);
@@ -199,10 +224,44 @@ static int run_job(int index, cl_command_queue q)
    }
    if (!rc && (err = clEnqueueNDRangeKernel(q, s.kernel, nd, dims[2], dims[0], dims[1], 0, NULL, NULL)))
       rc = fail(&s, "clEnqueueNDRangeKernel", err);
+   cJSON_ArrayForEach(it, cJSON_GetObjectItem(job, "again")) {
+      if (rc)
+         break;
+      size_t local[3] = { dims[1][0], dims[1][1], dims[1][2] };
+      unsigned again_local = 1, k = 0;
+      const cJSON *l = cJSON_GetObjectItem(it, "local"), *v;
+      if (cJSON_IsArray(l)) {
+         again_local = cJSON_GetArraySize(l) > 0;
+         local[1] = local[2] = 1;
+         cJSON_ArrayForEach(v, l) if (k < 3) local[k++] = (size_t)v->valuedouble;
+      }
+      const cJSON *so = cJSON_GetObjectItem(it, "svm_offset");
+      if (cJSON_IsNumber(so) && (size_t)so->valuedouble <= 64) {
+         s.svm_offset = (size_t)so->valuedouble;
+         for (unsigned i = 0; !rc && i < s.nargs; i++)
+            if (s.svm[i] && (err = place_svm(&s, q, i, s.svm_offset)))
+               rc = fail(&s, "svm", err);
+      }
+      cJSON_ArrayForEach(v, cJSON_GetObjectItem(it, "args")) {
+         unsigned i = (unsigned)atoi(v->string);
+         uint64_t value = (uint64_t)(int64_t)v->valuedouble;
+         if (i < s.nargs && s.args[i].size <= 8 &&
+             (err = clSetKernelArg(s.kernel, i, s.args[i].size, &value)))
+            rc = fail(&s, "clSetKernelArg", err);
+      }
+      if (!rc && (err = clEnqueueNDRangeKernel(q, s.kernel, nd, dims[2], dims[0],
+                                               again_local ? local : NULL, 0, NULL, NULL)))
+         rc = fail(&s, "clEnqueueNDRangeKernel", err);
+   }
    for (unsigned i = 0; !rc && i < s.nargs; i++)
       if (s.args[i].mem && (err = clEnqueueReadBuffer(q, s.args[i].mem, CL_TRUE, 0, s.args[i].size,
                                                       s.args[i].data, 0, NULL, NULL)))
          rc = fail(&s, "clEnqueueReadBuffer", err);
+   for (unsigned i = 0; !rc && i < s.nargs; i++)
+      if (s.svm[i] && s.args[i].size &&
+          (err = clEnqueueSVMMemcpy(q, CL_TRUE, s.args[i].data, s.svm[i] + s.svm_offset,
+                                    s.args[i].size, 0, NULL, NULL)))
+         rc = fail(&s, "clEnqueueSVMMemcpy", err);
    for (unsigned i = 0; !rc && i < s.nargs; i++) {
       if (s.args[i].kind != ARG_BUF)
          continue;
@@ -215,6 +274,8 @@ static int run_job(int index, cl_command_queue q)
    for (unsigned i = 0; i < s.nargs; i++) {
       if (s.args[i].mem)
          clReleaseMemObject(s.args[i].mem);
+      if (s.svm[i])
+         clSVMFree(context, s.svm[i]);
       free(s.args[i].data);
    }
    if (s.kernel)

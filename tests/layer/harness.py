@@ -21,6 +21,22 @@ byte for byte, and what the layer's summary (XEOPT_LAYER_LOG) says:
                application's own programs run, the summary counts them
   rejected     source built with an option the front end refuses and the
                driver accepts: the application's program, as asked
+  always       XEOPT_LAYER_SPECIALIZE=always (and --target=dg2, so that the
+               promises enable rewrites on this CPU device): every launch
+               whose facts allow a variant runs one; same results, some
+               launches specialized
+  facts        kernels launched again with the same facts, then with a
+               changed local size or a changed specialized value (mode 1):
+               the changed launch runs the base, as the log shows
+  facts-svm    the same with SVM buffers, the next launch's pointers moved 4
+               bytes (another alignment class): the base
+  slow-variant XEOPT_LAYER_TEST_FAULT=slow-variant: the clock sees the variant
+               slower, and drops it
+  slow-base    the clock sees the base slower: the variant is kept; a second
+               run (remembered, no hook) starts with it, from the cache
+  spill-variant, variant-build, variant-xeopt   (always mode) the driver
+               judge sees more spills, the variant's build fails, xeopt
+               fails on the promises: every launch runs the base, same results
 
   harness.py --harness BIN --layer LIB --runtime DIR --testdata DIR [--only NAMES]
 
@@ -256,18 +272,116 @@ def main():
         if tag == 'rejected':
             check(by_origin(s, 'passed_through')['source'] == sum('source' in j for j in js) and failed == 0,
                   f'rejected: source programs passed through {by_origin(s, "passed_through")}, failed {failed}')
+    # ---- launch facts and variants (docs/layer.md) ----
+    def key_of(s, kernel, part):
+        out = []
+        for k in s.get('kernel_list', []):
+            if k['kernel'] == kernel:
+                out += [e for e in k['keys'] if part in e['key']]
+        return out
+
+    def facts_run(tag, js, extra, ref_jobs=None):
+        ref, _, _ = run(ctx, 'base-' + tag, ref_jobs or js, 1, None)
+        out, s, secs = run(ctx, tag, js, 1, extra)
+        d = differences(js, ref, out)
+        for line in d[:20]:
+            errors.append(f'{tag}: {line}')
+        rows.append((tag, len(js), len(d), s['programs'], s['programs_optimized'], s['programs_unchanged'],
+                     s['programs_failed'], s['programs_passed_through'], s['cache_hits'], secs))
+        frows.append((tag, s['launches'], s['launches_specialized'], s['variants'],
+                      s['variants_dropped_by_driver'], s['variants_kept'], s['variants_dropped_by_clock']))
+        return s
+
+    frows = []
+    dg2 = {'XEOPT_LAYER_OPTIONS': '-O2 --target=dg2'}
+    out, s, secs = run(ctx, 'always', jobs, 2, dict(dg2, XEOPT_LAYER_SPECIALIZE='always', XEOPT_LAYER_VARIANTS='4,100000'))
+    d = differences(jobs, base, out)
+    for line in d[:20]:
+        errors.append(f'always: {line}')
+    rows.append(('always', len(jobs), len(d), s['programs'], s['programs_optimized'], s['programs_unchanged'],
+                 s['programs_failed'], s['programs_passed_through'], s['cache_hits'], secs))
+    frows.append(('always', s['launches'], s['launches_specialized'], s['variants'],
+                  s['variants_dropped_by_driver'], s['variants_kept'], s['variants_dropped_by_clock']))
+    check(s['launches_specialized'] > 0 and s['programs_failed'] == 0,
+          f'always: {s["launches_specialized"]} launches specialized, {s["programs_failed"]} programs failed')
+    bad = [f'{k["kernel"]} {e["key"]}: {e["reason"]}' for k in s['kernel_list'] for e in k['keys']
+           if e['state'] == 'failed']
+    check(not bad, 'always: variants failed: ' + '; '.join(bad)[:600])
+
+    def job(name, again):
+        for j in jobs:
+            if j['name'] == name:
+                return dict(j, again=again)
+        return None
+
+    sg, trip, vadd = 'sg_copy:sg_copy (IL)', 'loop_arg_trip:loop_arg_trip (IL)', 'vector_add:vector_add (IL)'
+    # (harness.c links jobs 1, 5, ...: programs the layer does not stand behind)
+    fj = [x for x in (job(sg, [{}, {}, {'local': [64]}]), job(vadd, []),
+                      job(trip, [{}, {}, {}, {'args': {'2': 60}}])) if x]
+    if len(fj) == 3:
+        s = facts_run('facts', fj, dict(dg2, XEOPT_LAYER_SAMPLES='50',
+                                        XEOPT_LAYER_CACHE=os.path.join(ctx.work, 'cache-facts')))
+        same, changed = key_of(s, 'sg_copy', 'local=32,'), key_of(s, 'sg_copy', 'local=64,')
+        check(same and same[0]['launches'] == 3 and same[0]['launches_specialized'] >= 1 and
+              changed and changed[0]['launches'] == 1 and changed[0]['launches_specialized'] == 0,
+              f'facts: sg_copy keys {same} {changed}')
+        spec, other = key_of(s, 'loop_arg_trip', 'arg2=61'), key_of(s, 'loop_arg_trip', 'arg2=60')
+        plain = [e for e in key_of(s, 'loop_arg_trip', '') if 'arg2=' not in e['key']]
+        check(spec and spec[0]['launches'] == 3 and spec[0]['launches_specialized'] >= 1 and not other and
+              plain and sum(e['launches_specialized'] for e in plain) == 0,
+              f'facts: loop_arg_trip keys {key_of(s, "loop_arg_trip", "")}')
+        # an SVM pointer moved 4 bytes: another alignment class, the base
+        aj = [x for x in (job(sg, [{}, {'svm_offset': 4}]),) if x]
+        if aj:
+            aj[0]['svm'] = True
+            s = facts_run('facts-svm', aj, dict(dg2, XEOPT_LAYER_SAMPLES='50',
+                                                XEOPT_LAYER_CACHE=os.path.join(ctx.work, 'cache-facts')))
+            aligned, moved = key_of(s, 'sg_copy', 'align=16,16'), key_of(s, 'sg_copy', 'align=4,4')
+            check(aligned and aligned[0]['launches'] == 2 and aligned[0]['launches_specialized'] == 1 and
+                  moved and moved[0]['launches'] == 1 and moved[0]['launches_specialized'] == 0,
+                  f'facts-svm: sg_copy keys {key_of(s, "sg_copy", "")}')
+    else:
+        errors.append(f'facts: jobs {sg} and {trip} missing')
+    n = 5
+    cj = [x for x in (job(sg, [{}] * (4 * n)), job(vadd, []), job(vadd, [{}] * (4 * n))) if x]
+    clock = {'XEOPT_LAYER_SAMPLES': str(n)}
+    s = facts_run('slow-variant', cj, dict(dg2, **clock, XEOPT_LAYER_TEST_FAULT='slow-variant',
+                                           XEOPT_LAYER_CACHE=os.path.join(ctx.work, 'cache-slow-variant')))
+    check(s['variants'] > 0 and s['variants_dropped_by_clock'] == s['variants'] and s['variants_kept'] == 0,
+          f'slow-variant: variants {s["variants"]}, dropped by the clock {s["variants_dropped_by_clock"]}')
+    cache = os.path.join(ctx.work, 'cache-slow-base')
+    s = facts_run('slow-base', cj, dict(dg2, **clock, XEOPT_LAYER_TEST_FAULT='slow-base', XEOPT_LAYER_CACHE=cache))
+    check(s['variants'] > 0 and s['variants_kept'] == s['variants'] and s['variants_dropped_by_clock'] == 0,
+          f'slow-base: variants {s["variants"]}, kept {s["variants_kept"]}')
+    for fault, what in (('spill-variant', 'dropped_by_driver'), ('variant-build', 'failed'),
+                        ('variant-xeopt', 'failed')):
+        s = facts_run(fault, cj, dict(dg2, XEOPT_LAYER_SPECIALIZE='always', XEOPT_LAYER_TEST_FAULT=fault,
+                                      XEOPT_LAYER_CACHE=os.path.join(ctx.work, 'cache-' + fault)))
+        states = [e['state'] for k in s['kernel_list'] for e in k['keys']]
+        check(s['launches_specialized'] == 0 and what in states and
+              set(states) <= {what, 'no_change', 'base'},
+              f'{fault}: {s["launches_specialized"]} launches specialized, key states {states}')
+    s = facts_run('remembered', cj, dict(dg2, **clock, XEOPT_LAYER_CACHE=cache))
+    keys = [e for k in s['kernel_list'] for e in k['keys'] if e['state'] != 'no_change']
+    check(keys and all(e['state'] == 'kept' and e['decided_by'] == 'remembered' and
+                       e['launches_specialized'] == e['launches'] for e in keys),
+          f'remembered: keys {keys}'[:800])
+
     print(f'{"scenario":<15} {"jobs":>5} {"diff":>5} {"progs":>6} {"optim":>6} {"unchg":>6} {"fail":>5} '
           f'{"passed":>6} {"hits":>5} {"seconds":>8}')
     print(f'{"no layer":<15} {len(jobs):>5} {"":>5} {"":>6} {"":>6} {"":>6} {"":>5} {"":>6} {"":>5} {t_base:>8.1f}')
     for r in rows:
         print(f'{r[0]:<15} {r[1]:>5} {r[2]:>5} {r[3]:>6} {r[4]:>6} {r[5]:>6} {r[6]:>5} {r[7]:>6} {r[8]:>5} {r[9]:>8.1f}')
+    print(f'\n{"variants":<15} {"launches":>8} {"special":>8} {"made":>5} {"driver":>6} {"kept":>5} {"clock":>5}')
+    for r in frows:
+        print(f'{r[0]:<15} {r[1]:>8} {r[2]:>8} {r[3]:>5} {r[4]:>6} {r[5]:>5} {r[6]:>5}')
     for e in errors:
         print('FAIL ' + e)
     if not args.keep:
         shutil.rmtree(ctx.work, ignore_errors=True)
     else:
         print(f'files: {ctx.work}')
-    print(f'harness.py: {len(jobs)} jobs, {len(scenarios)} scenarios, {len(errors)} failures')
+    print(f'harness.py: {len(jobs)} jobs, {len(scenarios) + 9} scenarios, {len(errors)} failures')
     return 1 if errors else 0
 
 

@@ -38,10 +38,19 @@ if(Python3_Interpreter_FOUND AND TARGET xeopt_cl_layer)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layer/dpnp_suite.py
             --runtime ${CMAKE_BINARY_DIR}/oclcpu --layer $<TARGET_FILE:xeopt_cl_layer>
             --tests test_absolute.py --expect-difference)
+  # The same with a variant for every launch whose facts allow one
+  # (XEOPT_LAYER_SPECIALIZE=always, docs/layer.md "Launch facts and
+  # variants"); --target=dg2 so that the promises change modules on this CPU
+  # device.
+  add_test(NAME layer_dpnp_always
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layer/dpnp_suite.py
+            --runtime ${CMAKE_BINARY_DIR}/oclcpu --layer $<TARGET_FILE:xeopt_cl_layer>
+            --layer-env SPECIALIZE=always "--layer-env" "OPTIONS=-O2 --target=dg2")
   # Two runs of about 70 s each (2 min 17 s together with other jobs running);
   # a pytest run gives up at 600 s.
-  set_tests_properties(layer_dpnp layer_dpnp_planted PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500
-    LABELS oclcpu)
+  set_tests_properties(layer_dpnp layer_dpnp_planted layer_dpnp_always PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 1500 LABELS oclcpu)
+  set_tests_properties(layer_dpnp_always PROPERTIES DEPENDS layer_dpnp)
   set_tests_properties(layer_dpnp_planted PROPERTIES ENVIRONMENT XEOPT_DPNP_PLANT=1)
   # Both install dpnp into the same directory when it is missing.
   set_tests_properties(layer_dpnp_planted PROPERTIES DEPENDS layer_dpnp)
