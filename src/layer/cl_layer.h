@@ -57,7 +57,7 @@ typedef struct xl_cl_program {
    unsigned char base_key[16];
 } xl_cl_program;
 
-/* launch.c: launch facts, variants and their judges (docs/layer.md). */
+/* launch.c, launch_*.c: launch facts, variants and their judges (docs/layer.md). */
 void xl_launch_install(struct _cl_icd_dispatch *d);
 void *xl_launch_wrap_extension(const char *name, void *fn);
 /* A kernel the application got from program e (NULL: not one of ours). */
