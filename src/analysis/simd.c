@@ -9,6 +9,9 @@
 
 /* Simd32ProfitabilityAnalysis: more instructions than this, no SIMD32 on dg2. */
 #define IGC_SIMD32_MAX_INSTRUCTIONS 8000
+/* ForceSIMDRPELimit: a kernel whose pressure at the width passes this many
+ * registers is not compiled at it (but at the narrowest). */
+#define IGC_RPE_LIMIT 1000
 /* Registers of one thread (without a large-GRF option). */
 #define IGC_GRF_COUNT 128
 /* ptl (Xe3, autoGRF): OCLVRTSimd16DropSimd32High, OCLVRTSimd16DropSimd16Low,
@@ -130,6 +133,8 @@ unsigned xe_simd_predict(enum xe_device d, const xe_simd_facts *f)
    if (d == XE_DEV_DG2) {
       if (f->subroutine || (f->group_size && f->group_size <= 8))
          return 8;
+      if (xe_simd_registers(d, f->pressure, 16) >= IGC_RPE_LIMIT)
+         return 8;
       bool simd32 = !f->subgroup_func && !f->divergent_loop && !(f->group_size && f->group_size <= 16) &&
                     f->instructions <= IGC_SIMD32_MAX_INSTRUCTIONS;
       if (simd32 && xe_simd_registers(d, f->pressure, 32) <= IGC_GRF_COUNT)
@@ -139,6 +144,8 @@ unsigned xe_simd_predict(enum xe_device d, const xe_simd_facts *f)
    if (f->subroutine || f->media_block)
       return 16;
    unsigned p32 = xe_simd_registers(d, f->pressure, 32), p16 = xe_simd_registers(d, f->pressure, 16);
+   if (p32 >= IGC_RPE_LIMIT)
+      return 16;
    switch (d) {
    case XE_DEV_BMG:
    case XE_DEV_LNL:

@@ -19,7 +19,8 @@
  *  - registers: dg2 drops a width that spills (128 registers of 32
  *    bytes); bmg and lnl drop SIMD32 when IGC's pressure estimate at
  *    SIMD32 passes 128 registers of 64 bytes; ptl when it passes 256, or
- *    160 while SIMD16's stays under 120; pvc keeps SIMD32 and spills.
+ *    160 while SIMD16's stays under 120; pvc keeps SIMD32 and spills,
+ *    unless it passes 1,000 (ForceSIMDRPELimit, every device).
  */
 #ifndef XEOPT_SIMD_H
 #define XEOPT_SIMD_H
