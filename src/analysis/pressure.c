@@ -32,9 +32,20 @@ static bool varying_builtin(const xe_module *m, uint32_t var)
    }
 }
 
+/* The pressure of each callee already walked, by function and call depth
+ * (the depth limit cuts a deep chain at the same place every time): a
+ * helper called from many places is walked once. */
+typedef struct callees {
+   const xe_function **fn;
+   unsigned *depth;
+   xe_pressure *p;
+   unsigned n, cap;
+} callees;
+
 typedef struct walk {
    xe_module *m;
    xe_function *f;
+   callees *memo;
    xe_idmap ids;        /* f's parameters and results -> dense index */
    uint32_t n;
    uint16_t *bytes;     /* by index: bytes of the value */
@@ -64,7 +75,7 @@ static unsigned value_bytes(const xe_module *m, const xe_inst *i)
  * its operands; to a fixpoint, so a loop's phi of uniform values stays
  * uniform.  Control dependence is ignored: a value computed under a
  * divergent branch from uniform operands is one value per thread too. */
-static void classify(walk *w, xe_inst *const *block, unsigned nblock)
+static void classify(walk *w)
 {
    xe_module *m = w->m;
    for (bool moved = true; moved;) {
@@ -97,14 +108,6 @@ static void classify(walk *w, xe_inst *const *block, unsigned nblock)
             }
          }
       }
-   }
-   /* A block access's address is lane 0's: one per thread. */
-   for (unsigned q = 0; q < nblock; q++) {
-      xe_inst *a = block[q];
-      uint32_t ptr = xe_op(a, 0);   /* OpLoad's and OpStore's pointer */
-      uint32_t k = xe_idmap_find(&w->ids, ptr);
-      if (k != XE_IDMAP_NONE && xe_use_count(m, ptr) == 1)
-         w->varying[k] = false;
    }
 }
 
@@ -180,8 +183,29 @@ static void add_set(const walk *w, const uint64_t *set, xe_pressure *p)
    }
 }
 
-static xe_pressure pressure_of(xe_module *m, xe_function *f, xe_inst *const *block, unsigned nblock,
-                               unsigned depth);
+static xe_pressure pressure_of(xe_module *m, xe_function *f, callees *memo, unsigned depth);
+
+static xe_pressure callee_pressure(walk *w, xe_function *f, unsigned depth)
+{
+   callees *c = w->memo;
+   for (unsigned k = 0; k < c->n; k++) {
+      if (c->fn[k] == f && c->depth[k] == depth)
+         return c->p[k];
+   }
+   xe_pressure p = pressure_of(w->m, f, c, depth);
+   if (c->n == c->cap) {
+      c->cap = c->cap ? 2 * c->cap : 8;
+      c->fn = realloc(c->fn, c->cap * sizeof(*c->fn));
+      c->depth = realloc(c->depth, c->cap * sizeof(*c->depth));
+      c->p = realloc(c->p, c->cap * sizeof(*c->p));
+      if (!c->fn || !c->depth || !c->p)
+         xe_out_of_memory();
+   }
+   c->fn[c->n] = f;
+   c->depth[c->n] = depth;
+   c->p[c->n++] = p;
+   return p;
+}
 
 /* The worst point of block bi, walked backward from its live-out set. */
 static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe_pressure *peak)
@@ -209,7 +233,7 @@ static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe
       if (i->opcode == SpvOpFunctionCall && depth < 8) {
          const xe_inst *callee = xe_def(w->m, xe_op(i, 0));
          if (callee && callee->function && callee->function->first) {
-            xe_pressure in = pressure_of(w->m, callee->function, NULL, 0, depth + 1);
+            xe_pressure in = callee_pressure(w, callee->function, depth + 1);
             here.varying += in.varying;
             here.uniform += in.uniform;
          }
@@ -221,51 +245,71 @@ static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe
    free(live);
 }
 
-static xe_pressure pressure_of(xe_module *m, xe_function *f, xe_inst *const *block, unsigned nblock,
-                               unsigned depth)
+/* Indexes f's values, their sizes and which are per lane. */
+static void walk_init(walk *w, xe_module *m, xe_function *f)
+{
+   *w = (walk){ .m = m, .f = f };
+   xe_idmap_init(&w->ids, 64);
+   xe_idmap_add_function(&w->ids, f);
+   w->n = w->ids.n;
+   w->words = (w->n + 63) / 64 + 1;
+   w->bytes = calloc(w->n + 1, sizeof(*w->bytes));
+   w->varying = calloc(w->n + 1, sizeof(*w->varying));
+   if (!w->bytes || !w->varying)
+      xe_out_of_memory();
+   /* Parameters are uniform (classify never marks them). */
+   xe_foreach_inst(p, &f->params) {
+      uint32_t k = xe_idmap_find(&w->ids, p->result_id);
+      if (k != XE_IDMAP_NONE)
+         w->bytes[k] = (uint16_t)value_bytes(m, p);
+   }
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts) {
+         uint32_t k = xe_idmap_find(&w->ids, i->result_id);
+         if (k != XE_IDMAP_NONE)
+            w->bytes[k] = (uint16_t)value_bytes(m, i);
+      }
+   }
+   classify(w);
+}
+
+static void walk_free(walk *w)
+{
+   free(w->bytes);
+   free(w->varying);
+   free(w->live_in);
+   free(w->live_out);
+   xe_idmap_free(&w->ids);
+}
+
+static xe_pressure pressure_of(xe_module *m, xe_function *f, callees *memo, unsigned depth)
 {
    xe_pressure peak = { 0, 0 };
    const xe_cfg *c = xe_function_cfg(f);
    if (!c || !c->n)
       return peak;
-   walk w = { .m = m, .f = f };
-   xe_idmap_init(&w.ids, 64);
-   xe_idmap_add_function(&w.ids, f);
-   w.n = w.ids.n;
-   w.words = (w.n + 63) / 64 + 1;
-   w.bytes = calloc(w.n + 1, sizeof(*w.bytes));
-   w.varying = calloc(w.n + 1, sizeof(*w.varying));
+   walk w;
+   walk_init(&w, m, f);
+   w.memo = memo;
    w.live_in = calloc((size_t)c->n * w.words, sizeof(*w.live_in));
    w.live_out = calloc((size_t)c->n * w.words, sizeof(*w.live_out));
-   xe_foreach_block(b, f) {
-      xe_foreach_inst(i, &b->insts) {
-         uint32_t k = xe_idmap_find(&w.ids, i->result_id);
-         if (k != XE_IDMAP_NONE)
-            w.bytes[k] = (uint16_t)value_bytes(m, i);
-      }
-   }
-   /* Parameters: uniform (classify never marks them). */
-   xe_foreach_inst(p, &f->params) {
-      uint32_t k = xe_idmap_find(&w.ids, p->result_id);
-      if (k != XE_IDMAP_NONE)
-         w.bytes[k] = (uint16_t)value_bytes(m, p);
-   }
-   classify(&w, block, nblock);
+   if (!w.live_in || !w.live_out)
+      xe_out_of_memory();
    liveness(&w, c);
    for (uint32_t r = 0; r < c->nrpo; r++)
       block_peak(&w, c->rpo[r], c, depth, &peak);
-   free(w.bytes);
-   free(w.varying);
-   free(w.live_in);
-   free(w.live_out);
-   xe_idmap_free(&w.ids);
+   walk_free(&w);
    return peak;
 }
 
-xe_pressure xe_function_pressure(xe_module *m, xe_function *f, xe_inst *const *block,
-                                 unsigned nblock)
+xe_pressure xe_function_pressure(xe_module *m, xe_function *f)
 {
-   return pressure_of(m, f, block, nblock, 0);
+   callees memo = { 0 };
+   xe_pressure p = pressure_of(m, f, &memo, 0);
+   free(memo.fn);
+   free(memo.depth);
+   free(memo.p);
+   return p;
 }
 
 /* The induction variable of a loop headed by block h: a phi of h whose
@@ -335,12 +379,8 @@ bool xe_function_divergent_loop(xe_module *m, xe_function *f)
    const xe_cfg *c = xe_function_cfg(f);
    if (!ls || !ls->n || !c)
       return false;
-   walk w = { .m = m, .f = f };
-   xe_idmap_init(&w.ids, 64);
-   xe_idmap_add_function(&w.ids, f);
-   w.n = w.ids.n;
-   w.varying = calloc(w.n + 1, sizeof(*w.varying));
-   classify(&w, NULL, 0);
+   walk w;
+   walk_init(&w, m, f);
    bool found = false;
    for (uint32_t li = 0; li < ls->n && !found; li++) {
       const xe_loop *l = &ls->loops[li];
@@ -358,7 +398,6 @@ bool xe_function_divergent_loop(xe_module *m, xe_function *f)
       uint64_t trips;
       found = divergent && !(xe_loop_trip_count(m, f, li, &trips) && trips < XE_SMALL_LOOP);
    }
-   free(w.varying);
-   xe_idmap_free(&w.ids);
+   walk_free(&w);
    return found;
 }

@@ -26,13 +26,8 @@ typedef struct xe_pressure {
    unsigned uniform;   /* bytes live once per thread at that point */
 } xe_pressure;
 
-/* The pressure of f and what it calls.  change, when not NULL, is the set
- * of global loads and stores (nblock instructions at block) that a
- * candidate rewrite makes sub-group block accesses: their addresses become
- * lane 0's, one per thread, so an address only they use counts as
- * uniform. */
-xe_pressure xe_function_pressure(xe_module *m, xe_function *f, xe_inst *const *block,
-                                 unsigned nblock);
+/* The pressure of f and what it calls. */
+xe_pressure xe_function_pressure(xe_module *m, xe_function *f);
 
 /* Does f have a top-level loop whose exit is divergent in the sense of
  * IGC's SIMD32 profitability check on dg2 (Simd32Profitability.cpp,

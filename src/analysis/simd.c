@@ -106,21 +106,19 @@ static uint32_t hint_size(const xe_module *m, const xe_kernel *k)
    return 0;
 }
 
-xe_simd_facts xe_simd_facts_of(xe_module *m, const xe_kernel *k, xe_inst *const *block,
-                               unsigned nblock)
+xe_simd_facts xe_simd_facts_of(xe_module *m, const xe_kernel *k)
 {
    xe_simd_facts s = { .subgroup_size = k->subgroup_size };
    s.group_size = k->local_size[0] ? k->local_size[0] * k->local_size[1] * k->local_size[2]
                                    : hint_size(m, k);
    s.divergent_loop = xe_function_divergent_loop(m, k->fn);
    gather(m, k, k->fn, &s, 0);
-   s.subgroup_func |= nblock > 0;
-   /* The block accesses are in the body, which the wrapper calls. */
-   s.pressure = xe_function_pressure(m, k->fn, block, nblock);
+   s.pressure = xe_function_pressure(m, k->fn);
    return s;
 }
 
-unsigned xe_simd_registers(enum xe_device d, xe_pressure p, unsigned simd)
+/* The registers (of d's size) a thread of width simd needs for pressure p. */
+static unsigned registers(enum xe_device d, xe_pressure p, unsigned simd)
 {
    unsigned grf = xe_device_grf_bytes(d);
    return (p.uniform + p.varying * simd + grf - 1) / grf;
@@ -133,17 +131,17 @@ unsigned xe_simd_predict(enum xe_device d, const xe_simd_facts *f)
    if (d == XE_DEV_DG2) {
       if (f->subroutine || (f->group_size && f->group_size <= 8))
          return 8;
-      if (xe_simd_registers(d, f->pressure, 16) >= IGC_RPE_LIMIT)
+      if (registers(d, f->pressure, 16) >= IGC_RPE_LIMIT)
          return 8;
       bool simd32 = !f->subgroup_func && !f->divergent_loop && !(f->group_size && f->group_size <= 16) &&
                     f->instructions <= IGC_SIMD32_MAX_INSTRUCTIONS;
-      if (simd32 && xe_simd_registers(d, f->pressure, 32) <= IGC_GRF_COUNT)
+      if (simd32 && registers(d, f->pressure, 32) <= IGC_GRF_COUNT)
          return 32;
-      return xe_simd_registers(d, f->pressure, 16) <= IGC_GRF_COUNT ? 16 : 8;
+      return registers(d, f->pressure, 16) <= IGC_GRF_COUNT ? 16 : 8;
    }
    if (f->subroutine || f->media_block)
       return 16;
-   unsigned p32 = xe_simd_registers(d, f->pressure, 32), p16 = xe_simd_registers(d, f->pressure, 16);
+   unsigned p32 = registers(d, f->pressure, 32), p16 = registers(d, f->pressure, 16);
    if (p32 >= IGC_RPE_LIMIT)
       return 16;
    switch (d) {
@@ -161,5 +159,5 @@ unsigned xe_simd_predict(enum xe_device d, const xe_simd_facts *f)
 
 bool xe_simd_spills(enum xe_device d, const xe_simd_facts *f, unsigned simd)
 {
-   return xe_simd_registers(d, f->pressure, simd) > IGC_GRF_COUNT;
+   return registers(d, f->pressure, simd) > IGC_GRF_COUNT;
 }

@@ -41,11 +41,8 @@ typedef struct xe_simd_facts {
    xe_pressure pressure;
 } xe_simd_facts;
 
-/* The facts of kernel k as it is.  block/nblock: global accesses a
- * candidate rewrite makes block accesses (xe_function_pressure); with
- * nblock > 0 subgroup_func is set, as the rewrite adds such operations. */
-xe_simd_facts xe_simd_facts_of(xe_module *m, const xe_kernel *k, xe_inst *const *block,
-                               unsigned nblock);
+/* The facts of kernel k as it is. */
+xe_simd_facts xe_simd_facts_of(xe_module *m, const xe_kernel *k);
 
 /* The width (8, 16 or 32) IGC 2.40 compiles a kernel with these facts at
  * on d. */
@@ -54,8 +51,5 @@ unsigned xe_simd_predict(enum xe_device d, const xe_simd_facts *f);
 /* Does a kernel with these facts spill at width simd on d: its registers
  * at that width over IGC_GRF_COUNT? */
 bool xe_simd_spills(enum xe_device d, const xe_simd_facts *f, unsigned simd);
-
-/* The registers (of d's size) a thread of width simd needs for pressure p. */
-unsigned xe_simd_registers(enum xe_device d, xe_pressure p, unsigned simd);
 
 #endif

@@ -45,7 +45,7 @@ int xe_cmd_cost(const char *devices, const char *path)
          if (!(set & (1u << d)) || !ks[k].fn)
             continue;
          xe_cost c = xe_cost_function(m, ks[k].fn, (enum xe_device)d, NULL);
-         xe_simd_facts f = xe_simd_facts_of(m, &ks[k], NULL, 0);
+         xe_simd_facts f = xe_simd_facts_of(m, &ks[k]);
          printf("%s %s %.0f %.0f %.0f %.0f %u %u %u\n", ks[k].name, xe_device_name((enum xe_device)d),
                 c.cycles, c.scattered, c.block, c.priv, xe_simd_predict((enum xe_device)d, &f),
                 f.pressure.varying, f.pressure.uniform);

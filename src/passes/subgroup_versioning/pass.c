@@ -187,20 +187,26 @@ static bool straight_line_pays(unsigned devs, const xe_simd_facts *in, const uns
 
 /* The estimate of the kernel before and after, per work-item at the SIMD
  * widths w_in and w_out IGC is predicted to compile it at (simd.h). */
-typedef struct view {
+typedef struct estimate {
    double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
    enum xe_device worst;
    bool ok;
-} view;
+} estimate;
 
-static void estimate_view(vctx *c, unsigned devs, const xe_cost_change *ch, const unsigned *w_in,
-                          const unsigned *w_out, uint32_t b, view *v)
+/* The test fast_copy.c will build: uniform (xe_sgv_uniform_test), else
+ * the general one with its tested, shared and wraps checks
+ * (xe_sgv_lane_tests). */
+typedef struct test_shape {
+   bool uniform;
+   unsigned tested, shared, wraps;
+} test_shape;
+
+static void estimate_versioned(vctx *c, unsigned devs, const xe_cost_change *ch, const test_shape *t,
+                               const unsigned *w_in, const unsigned *w_out, uint32_t b, estimate *v)
 {
    xe_module *m = c->m;
    const xe_cost_change *none = NULL;
    double fb = xe_cost_block_frequency(m, c->f, b);
-   bool uniform = xe_sgv_uniform_test(c);   /* the test fast_copy.c will build */
-   unsigned shared, wraps, tested = xe_sgv_lane_tests(c, &shared, &wraps);
    v->ok = true;
    v->worst = XE_DEV_DG2;
    for (int d = 0; d < XE_DEV_COUNT; d++) {
@@ -213,10 +219,10 @@ static void estimate_view(vctx *c, unsigned devs, const xe_cost_change *ch, cons
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       v->before[d] = total;
-      double run = uniform ? xe_cost_versioned_uniform((enum xe_device)d, xe_sgv_uniform_checks(c), !c->no_guard,
-                                                       fast, (slow + guard) / fb)
-                           : xe_cost_versioned((enum xe_device)d, tested, shared, wraps, fast,
-                                               (slow + guard) / fb);
+      double run = t->uniform ? xe_cost_versioned_uniform((enum xe_device)d, xe_sgv_uniform_checks(c),
+                                                          !c->no_guard, fast, (slow + guard) / fb)
+                              : xe_cost_versioned((enum xe_device)d, t->tested, t->shared, t->wraps, fast,
+                                                  (slow + guard) / fb);
       v->after[d] = (outside + fb * run) * xe_cost_simd_change((enum xe_device)d, w_in[d], w_out[d]);
       if (v->after[d] > v->before[d] * (1 + XE_COST_TIE) && v->ok) {
          v->ok = false;
@@ -248,26 +254,27 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       conv[q] = c->c[q].inst;
    xe_cost_change ch = { .block = conv, .nblock = c->nc, .local_size_declared = c->k->local_size[0] != 0 };
    uint32_t b = c->no_guard ? 0 : gb;
-   unsigned shared, wraps, tested = xe_sgv_lane_tests(c, &shared, &wraps);
+   test_shape t = { .uniform = xe_sgv_uniform_test(c) };
+   t.tested = xe_sgv_lane_tests(c, &t.shared, &t.wraps);
    /* IGC's SIMD width before and after (simd.h): the fast copy's block
     * accesses and the general test's broadcasts are sub-group operations,
     * which cost dg2 its SIMD32; the copy keeps the original's registers
     * live on its slow path, and the tested addresses across the test. */
-   xe_simd_facts in = xe_simd_facts_of(m, c->k, NULL, 0), out = in;
+   xe_simd_facts in = xe_simd_facts_of(m, c->k), out = in;
    out.subgroup_func = true;
-   out.pressure.varying += 8 * tested;
+   out.pressure.varying += 8 * t.tested;
    unsigned w_in[XE_DEV_COUNT] = { 0 }, w_out[XE_DEV_COUNT] = { 0 };
    for (int d = 0; d < XE_DEV_COUNT; d++) {
       w_in[d] = xe_simd_predict((enum xe_device)d, &in);
       w_out[d] = xe_simd_predict((enum xe_device)d, &out);
    }
-   view full;
-   estimate_view(c, devs, &ch, w_in, w_out, b, &full);
+   estimate full;
+   estimate_versioned(c, devs, &ch, &t, w_in, w_out, b, &full);
    double *before = full.before, *after = full.after;
    bool ok = full.ok;
    enum xe_device worst = full.worst;
    enum xe_device no_spill = XE_DEV_DG2;
-   bool straight = !xe_sgv_uniform_test(c) && !region_has_loop(c) &&
+   bool straight = !t.uniform && !region_has_loop(c) &&
                    !straight_line_pays(devs, &in, w_in, &no_spill);
    free(conv);
    xe_cost_format(est, nest, devs, before, after);
