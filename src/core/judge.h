@@ -31,6 +31,8 @@ enum xe_verdict {
 enum {
    XE_PLAIN_CFG = 1u << 0,    /* simplify-cfg: only folds and deletions */
    XE_PLAIN_CANON = 1u << 1,  /* canonicalize: only its repairs */
+   XE_PLAIN_MERGE = 1u << 2,  /* simplify-cfg: folds, deletions and bypasses; no merges
+                               * or selects */
 };
 
 typedef struct xe_judge_entry {

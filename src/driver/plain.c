@@ -11,7 +11,10 @@
 /* The passes that read what canonicalize and simplify-cfg leave.  The
  * guard passes read one merged guard and one-block regions, and
  * loop-spec-constants a loop's single entry after a bypass: they keep
- * simplify-cfg's rewrites (cfg).  padding, block-io, subgroup-versioning,
+ * simplify-cfg's rewrites (cfg), loop-spec-constants its bypasses alone
+ * (bypass: XE_PLAIN_MERGE; a merge kept for it made clang's backend's
+ * generic_address_memcpy costlier on pvc, bmg, lnl and ptl by IGC 2.40's
+ * estimate).  padding, block-io, subgroup-versioning,
  * private-arrays and generic-address read canonicalize's address forms
  * (byte offsets, casts): they keep its rewrites (canon).
  * loop-spec-constants reads a loop bound's integer arithmetic, which
@@ -29,14 +32,15 @@
 static const struct {
    const char *pass;
    bool cfg, canon;
+   bool bypass;                /* of simplify-cfg's rewrites, reads only the bypasses */
    const char *reads_neither;  /* remarks with this prefix use neither rewrite */
 } users[] = {
-   { "padding", true, true, NULL },
-   { "block-io", true, true, NULL },
-   { "subgroup-versioning", true, true, NULL },
-   { "loop-spec-constants", true, false, NULL },
-   { "private-arrays", false, true, XE_PRIVATE_ARRAYS_VOLATILE_DROP },
-   { "generic-address", false, true, NULL },
+   { "padding", true, true, false, NULL },
+   { "block-io", true, true, false, NULL },
+   { "subgroup-versioning", true, true, false, NULL },
+   { "loop-spec-constants", true, false, true, NULL },
+   { "private-arrays", false, true, false, XE_PRIVATE_ARRAYS_VOLATILE_DROP },
+   { "generic-address", false, true, false, NULL },
 };
 
 /* A set of names (not owned), by hash with linear probing: both functions
@@ -100,11 +104,12 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
     * canonicalize's rewrites rewrote; canon: kernels canonicalize rewrote
     * (its remarks name the kernel). */
    const char **used_cfg = malloc((rem->n + 1) * sizeof(char *));
+   const char **used_merge = malloc((rem->n + 1) * sizeof(char *));
    const char **used_canon = malloc((rem->n + 1) * sizeof(char *));
    const char **canon = malloc((rem->n + 1) * sizeof(char *));
-   if (!used_cfg || !used_canon || !canon)
+   if (!used_cfg || !used_merge || !used_canon || !canon)
       xe_out_of_memory();
-   unsigned ncfg = 0, ncanon_used = 0, ncanon = 0;
+   unsigned ncfg = 0, nmerge = 0, ncanon_used = 0, ncanon = 0;
    bool simplified = false, canon_helpers = false;
    for (unsigned k = 0; k < rem->n; k++) {
       const xe_remark_entry *e = &rem->v[k];
@@ -128,9 +133,12 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
             used_canon[ncanon_used++] = e->kernel;
          if (users[u].cfg)
             used_cfg[ncfg++] = e->kernel;
+         if (users[u].cfg && !users[u].bypass)
+            used_merge[nmerge++] = e->kernel;
       }
    }
-   name_set cfg_set = set_of(used_cfg, ncfg), canon_used_set = set_of(used_canon, ncanon_used),
+   name_set cfg_set = set_of(used_cfg, ncfg), merge_set = set_of(used_merge, nmerge),
+            canon_used_set = set_of(used_canon, ncanon_used),
             canon_set = set_of(canon, ncanon);
    unsigned nk = 0;
    xe_kernel *ks = simplified || ncanon || canon_helpers ? xe_kernels_all(m, &nk) : NULL;
@@ -141,6 +149,9 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
       if (!names(m, &ks[k], &cfg_set)) {
          xe_judge_add_plain(j, ks[k].name, XE_PLAIN_CFG);
          differs |= simplified;
+      } else if (!names(m, &ks[k], &merge_set)) {
+         xe_judge_add_plain(j, ks[k].name, XE_PLAIN_MERGE);
+         differs |= simplified;
       }
       if (!names(m, &ks[k], &canon_used_set) &&
           (canon_helpers || names(m, &ks[k], &canon_set))) {
@@ -150,9 +161,11 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
    }
    free(ks);
    free(cfg_set.slot);
+   free(merge_set.slot);
    free(canon_used_set.slot);
    free(canon_set.slot);
    free(used_cfg);
+   free(used_merge);
    free(used_canon);
    free(canon);
    return differs;
@@ -186,7 +199,7 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
 {
    unsigned nk = 0;
    xe_kernel *ks = xe_kernels_all(m, &nk);
-   bool *plain = xe_judge_plain_flags(j, XE_PLAIN_CFG | XE_PLAIN_CANON, ks, nk);
+   bool *plain = xe_judge_plain_flags(j, XE_PLAIN_CFG | XE_PLAIN_MERGE | XE_PLAIN_CANON, ks, nk);
    const char **pn = malloc((3 * nk + 1) * sizeof(char *));
    if (!pn)
       xe_out_of_memory();

@@ -66,3 +66,12 @@ add_test(NAME frontends_debug_info
           ${CMAKE_CURRENT_BINARY_DIR}/frontends-debug-info ${CMAKE_SOURCE_DIR})
 set_tests_properties(frontends_debug_info PROPERTIES LABELS frontends TIMEOUT 300
   SKIP_RETURN_CODE 77)
+
+# Plain -O2 leaves simplify-cfg's merges out of a kernel only
+# loop-spec-constants rewrote, and keeps its bypasses (issue 50;
+# tests/frontends/plain_merge.sh).  77 without the sid toolchain.
+add_test(NAME frontends_plain_merge
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/frontends/plain_merge.sh $<TARGET_FILE:xeopt>
+          ${CMAKE_CURRENT_BINARY_DIR}/frontends-plain-merge ${CMAKE_SOURCE_DIR})
+set_tests_properties(frontends_plain_merge PROPERTIES LABELS frontends TIMEOUT 300
+  SKIP_RETURN_CODE 77)
