@@ -181,17 +181,127 @@ static unsigned pass_index(const char *pass)
    return p ? (unsigned)(p - all) : n;
 }
 
+/* One remark of either run and its place in the merged list: (key, sub),
+ * key 2 * (i + 1) for the first run's i-th remark. */
 typedef struct {
    xe_remark_entry e;
-   unsigned pass, seq;
+   unsigned pass, idx;     /* registry position; index in its run */
+   bool first, keep, used;
+   unsigned key, sub;
 } ranked;
 
-static int cmp_ranked(const void *a, const void *b)
+static int cmp_kernel(const char *a, const char *b)
 {
-   const ranked *x = a, *y = b;
+   return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+static size_t hash_remark(const ranked *r)
+{
+   size_t h = r->pass * 31u + (size_t)r->e.kind;
+   if (r->e.kernel)
+      h ^= hash_name(r->e.kernel) * 3;
+   if (r->e.message)
+      h ^= hash_name(r->e.message) * 7;
+   return h;
+}
+
+static bool same_remark(const ranked *a, const ranked *b)
+{
+   return a->pass == b->pass && a->e.kind == b->e.kind &&
+          !cmp_kernel(a->e.kernel, b->e.kernel) && !cmp_kernel(a->e.message, b->e.message);
+}
+
+/* By (pass, kernel), then in run order. */
+static int cmp_group(const void *a, const void *b)
+{
+   const ranked *x = *(ranked *const *)a, *y = *(ranked *const *)b;
    if (x->pass != y->pass)
       return x->pass < y->pass ? -1 : 1;
-   return x->seq < y->seq ? -1 : x->seq > y->seq;
+   int c = cmp_kernel(x->e.kernel, y->e.kernel);
+   return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_place(const void *a, const void *b)
+{
+   const ranked *x = a, *y = b;
+   if (x->key != y->key)
+      return x->key < y->key ? -1 : 1;
+   return (x->sub > y->sub) - (x->sub < y->sub);
+}
+
+/* Places the kept remarks of v (the second run's, v[0..ns), then the
+ * first's, v[ns..n)) in the first run's order, so the order does not
+ * depend on which kernels had a second run (-g can change that: clang-15
+ * keeps empty blocks there that simplify-cfg bypasses):
+ * - the first run's own remarks keep their places;
+ * - a second-run remark the first run wrote word for word takes its place;
+ * - the other applied remarks of a (pass, kernel) take, in turn, the places
+ *   of the first run's applied remarks of it that were not kept;
+ * - any other follows the second-run remark before it. */
+static void place(ranked *v, unsigned ns, unsigned n)
+{
+   size_t cap = 16;
+   while (cap < 2 * (size_t)(n - ns))
+      cap *= 2;
+   ranked **slot = calloc(cap, sizeof(*slot));
+   ranked **sec = malloc((ns + 1) * sizeof(*sec)), **fst = malloc((n - ns + 1) * sizeof(*fst));
+   if (!slot || !sec || !fst)
+      xe_out_of_memory();
+   for (unsigned k = ns; k < n; k++) {
+      v[k].key = 2 * (v[k].idx + 1);
+      if (v[k].keep)
+         continue;
+      size_t h = hash_remark(&v[k]) & (cap - 1);
+      while (slot[h])
+         h = (h + 1) & (cap - 1);
+      slot[h] = &v[k];
+   }
+   unsigned nsec = 0, nfst = 0;
+   for (unsigned k = 0; k < ns; k++) {
+      v[k].key = 0;
+      if (!v[k].keep)
+         continue;
+      ranked *match = NULL;
+      for (size_t h = hash_remark(&v[k]) & (cap - 1); slot[h] && !match; h = (h + 1) & (cap - 1))
+         if (!slot[h]->used && same_remark(slot[h], &v[k]))
+            match = slot[h];
+      if (match) {
+         match->used = true;
+         v[k].key = match->key;
+      } else if (v[k].e.kind == XE_REMARK_APPLIED) {
+         sec[nsec++] = &v[k];
+      }
+   }
+   for (unsigned k = ns; k < n; k++)
+      if (!v[k].keep && !v[k].used && v[k].e.kind == XE_REMARK_APPLIED)
+         fst[nfst++] = &v[k];
+   qsort(sec, nsec, sizeof(*sec), cmp_group);
+   qsort(fst, nfst, sizeof(*fst), cmp_group);
+   for (unsigned a = 0, b = 0; a < nsec && b < nfst;) {
+      int c = sec[a]->pass != fst[b]->pass ? (sec[a]->pass < fst[b]->pass ? -1 : 1)
+                                           : cmp_kernel(sec[a]->e.kernel, fst[b]->e.kernel);
+      if (c < 0)
+         a++;
+      else if (c > 0)
+         b++;
+      else
+         sec[a++]->key = fst[b++]->key;
+   }
+   unsigned key = 0, sub = 0;
+   for (unsigned k = 0; k < ns; k++) {
+      if (!v[k].keep)
+         continue;
+      if (v[k].key) {
+         key = v[k].key;
+         sub = 0;
+      } else {
+         v[k].key = key;
+         v[k].sub = ++sub;
+      }
+   }
+   free(slot);
+   free(sec);
+   free(fst);
 }
 
 void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
@@ -229,14 +339,22 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
          unsigned pi = pass_index(e->pass);
          bool from_first = e->kernel && e->kind != XE_REMARK_APPLIED && pi > after &&
                            pi < npasses && has(&plain_names, e->kernel);
-         if (from_first != (r == 1))
-            continue;
-         v[n] = (ranked){ *e, pi, n };
-         n++;
-         e->kernel = e->message = NULL;
+         v[n++] = (ranked){ .e = *e, .pass = pi, .idx = k, .first = r == 1,
+                            .keep = from_first == (r == 1) };
       }
    }
-   qsort(v, n, sizeof(*v), cmp_ranked);
+   place(v, second->n, n);
+   /* The kept remarks move out of their runs. */
+   unsigned kept = 0;
+   for (unsigned k = 0; k < n; k++) {
+      if (!v[k].keep)
+         continue;
+      xe_remarks *run = v[k].first ? first : second;
+      run->v[v[k].idx].kernel = run->v[v[k].idx].message = NULL;
+      v[kept++] = v[k];
+   }
+   n = kept;
+   qsort(v, n, sizeof(*v), cmp_place);
    xe_remarks_free(second);
    second->v = malloc((n + 1) * sizeof(xe_remark_entry));
    if (!second->v)

@@ -29,8 +29,12 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j);
  * flagged kernels, which come from the first run (first): those passes saw
  * the kernels canonical there, so what they said (a guard padding could
  * remove with --assume-padded, say) holds, while in the second run they
- * see the front end's form.  Moves entries out of first (free it after);
- * orders the result by pass, as the pipeline wrote it. */
+ * see the front end's form.  Moves entries out of first (free it after).
+ * The result keeps the first run's order: a second-run remark takes the
+ * place of the same remark there or, if applied, of the first run's
+ * applied remark of its pass and kernel; so a kernel's remarks read the
+ * same whether it had a second run or not (ctest frontends_debug_info).
+ * Linear in remarks but for two sorts. */
 void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
                             xe_remarks *second);
 
