@@ -13,6 +13,7 @@
 #define XEOPT_PASS_H
 
 #include <stdarg.h>
+#include "cost.h"
 #include "ir.h"
 
 /* A growable list of strings (option values). */
@@ -99,11 +100,39 @@ enum xe_remark_kind {
    XE_REMARK_NOTE,      /* anything else worth telling */
 };
 
+/* What a remark records as data (issue 48): the code that acts on a
+ * decision (plain -O2's second run, --isa-check, the report) reads these,
+ * never the message, which is for people and may be reworded. */
+enum xe_decision {
+   XE_DECISION_NONE,
+   XE_DECISION_CANONICAL_FORMS, /* canonicalize rewrote forms the later passes read */
+   XE_DECISION_VOLATILE_DROP,   /* private-arrays dropped Volatile alone (reads no address form) */
+   XE_DECISION_VERSIONED,       /* subgroup-versioning versioned the kernel: two copies */
+   XE_DECISION_ISA_KEPT,        /* --isa-check wrote the rewrite: figures input -> written */
+   XE_DECISION_ISA_REDONE,      /* --isa-check rewrote it again with the cost model asked:
+                                 * figures input -> the discarded output */
+   XE_DECISION_ISA_ORIGINAL,    /* --isa-check wrote the original: figures input -> the
+                                 * discarded output */
+   XE_DECISION_ISA_PROBE,       /* --isa-check compared two candidates: figures without ->
+                                 * with the cost model */
+};
+
+/* One device's estimates in a decision, as the message prints them
+ * (whole cycles). */
+typedef struct xe_remark_figure {
+   enum xe_device device;
+   double before, after;
+   char *detail;               /* the counts behind them (owned); may be NULL */
+} xe_remark_figure;
+
 typedef struct xe_remark {
    const char *pass;        /* static string */
    char *kernel;            /* may be NULL */
    enum xe_remark_kind kind;
    char *message;
+   enum xe_decision decision;
+   xe_remark_figure *figures;  /* nfigures of them, owned */
+   unsigned nfigures;
 } xe_remark_entry;
 
 typedef struct xe_remarks {
@@ -114,6 +143,21 @@ typedef struct xe_remarks {
 
 void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* As xe_remark, recording decision d.  Returns the entry, to add figures
+ * to (valid until the next remark to r), or NULL when r is NULL. */
+xe_remark_entry *xe_remark_decision(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
+                                    enum xe_decision d, const char *fmt, ...)
+   __attribute__((format(printf, 5, 6)));
+/* Adds device dev's figures to e (detail copied; may be NULL). */
+void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before, double after,
+                          const char *detail);
+/* Writes e again into r, under the pass r runs now: kernel, kind, message,
+ * decision and figures copied. */
+void xe_remark_copy(xe_remarks *r, const xe_remark_entry *e);
+/* Does kernel have an applied remark recording decision d? */
+bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decision d);
+/* Frees e's strings and figures and clears them (the entry stays). */
+void xe_remark_entry_clear(xe_remark_entry *e);
 void xe_remarks_free(xe_remarks *r);
 
 /* ---- manifest: the host contract ----

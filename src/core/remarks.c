@@ -13,35 +13,98 @@
 #include "manifest.h"
 #include "pass.h"
 
-void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind, const char *fmt, ...)
+static xe_remark_entry *add(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
+                            enum xe_decision d, const char *fmt, va_list ap)
 {
-   if (!r)
-      return;
    if (r->n == r->cap) {
       r->cap = r->cap ? r->cap * 2 : 16;
       r->v = realloc(r->v, r->cap * sizeof(xe_remark_entry));
       if (!r->v)
          xe_out_of_memory();
    }
-   va_list ap;
-   va_start(ap, fmt);
    char *msg = NULL;
    if (vasprintf(&msg, fmt, ap) < 0)
       xe_out_of_memory();
-   va_end(ap);
    xe_remark_entry *x = &r->v[r->n++];
-   x->pass = r->pass ? r->pass : "xeopt";
-   x->kernel = kernel ? strdup(kernel) : NULL;
-   x->kind = kind;
-   x->message = msg;
+   *x = (xe_remark_entry){ .pass = r->pass ? r->pass : "xeopt",
+                           .kernel = kernel ? strdup(kernel) : NULL,
+                           .kind = kind, .message = msg, .decision = d };
+   if (kernel && !x->kernel)
+      xe_out_of_memory();
+   return x;
+}
+
+void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind, const char *fmt, ...)
+{
+   if (!r)
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   add(r, kernel, kind, XE_DECISION_NONE, fmt, ap);
+   va_end(ap);
+}
+
+xe_remark_entry *xe_remark_decision(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
+                                    enum xe_decision d, const char *fmt, ...)
+{
+   if (!r)
+      return NULL;
+   va_list ap;
+   va_start(ap, fmt);
+   xe_remark_entry *x = add(r, kernel, kind, d, fmt, ap);
+   va_end(ap);
+   return x;
+}
+
+void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before, double after,
+                          const char *detail)
+{
+   if (!e)
+      return;
+   xe_remark_figure *f = realloc(e->figures, (e->nfigures + 1) * sizeof(*f));
+   if (!f)
+      xe_out_of_memory();
+   e->figures = f;
+   f[e->nfigures] = (xe_remark_figure){ dev, before, after, detail ? strdup(detail) : NULL };
+   if (detail && !f[e->nfigures].detail)
+      xe_out_of_memory();
+   e->nfigures++;
+}
+
+void xe_remark_copy(xe_remarks *r, const xe_remark_entry *e)
+{
+   xe_remark_entry *x = xe_remark_decision(r, e->kernel, e->kind, e->decision, "%s", e->message);
+   for (unsigned k = 0; x && k < e->nfigures; k++)
+      xe_remark_figure_add(x, e->figures[k].device, e->figures[k].before, e->figures[k].after,
+                           e->figures[k].detail);
+}
+
+bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decision d)
+{
+   for (unsigned k = 0; k < r->n; k++) {
+      const xe_remark_entry *e = &r->v[k];
+      if (e->decision == d && e->kind == XE_REMARK_APPLIED && e->kernel && !strcmp(e->kernel, kernel))
+         return true;
+   }
+   return false;
+}
+
+void xe_remark_entry_clear(xe_remark_entry *e)
+{
+   free(e->kernel);
+   free(e->message);
+   for (unsigned k = 0; k < e->nfigures; k++)
+      free(e->figures[k].detail);
+   free(e->figures);
+   e->kernel = e->message = NULL;
+   e->figures = NULL;
+   e->nfigures = 0;
 }
 
 void xe_remarks_free(xe_remarks *r)
 {
-   for (unsigned k = 0; k < r->n; k++) {
-      free(r->v[k].kernel);
-      free(r->v[k].message);
-   }
+   for (unsigned k = 0; k < r->n; k++)
+      xe_remark_entry_clear(&r->v[k]);
    free(r->v);
    memset(r, 0, sizeof(*r));
 }

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,30 +74,21 @@ static void reset(xeopt_result *r)
    xe_remarks_free(&r->remarks);
 }
 
-/* Does an "applied" remark of kernel exist (of pass and starting with
- * prefix, when they are not NULL)? */
-static bool has_applied(const xe_remarks *rem, const char *kernel, const char *pass,
-                        const char *prefix)
+/* Does an "applied" remark of kernel exist? */
+static bool kernel_applied(const xe_remarks *rem, const char *kernel)
 {
    for (unsigned k = 0; k < rem->n; k++) {
       const xe_remark_entry *e = &rem->v[k];
-      if (e->kind == XE_REMARK_APPLIED && e->kernel && !strcmp(e->kernel, kernel) &&
-          (!pass || (e->pass && !strcmp(e->pass, pass))) &&
-          (!prefix || !strncmp(e->message, prefix, strlen(prefix))))
+      if (e->kind == XE_REMARK_APPLIED && e->kernel && !strcmp(e->kernel, kernel))
          return true;
    }
    return false;
 }
 
-static bool kernel_applied(const xe_remarks *rem, const char *kernel)
-{
-   return has_applied(rem, kernel, NULL, NULL);
-}
-
 /* Did subgroup-versioning version this kernel? */
 static bool kernel_versioned(const xe_remarks *rem, const char *kernel)
 {
-   return has_applied(rem, kernel, "subgroup-versioning", "versioned ");
+   return xe_remarks_decided(rem, kernel, XE_DECISION_VERSIONED);
 }
 
 /* IGC's counts of the two paths of the versioned kernels of one pipeline
@@ -361,11 +353,21 @@ static bool scores_worse(enum xe_device d, const xe_isa_counts *a, double eb, do
    return a->igc_estimate > 0 && ib > 0 && ib > a->igc_estimate * (1 + XE_COST_TIE);
 }
 
-/* "pvc 30 -> 37 (22 -> 31 instructions, 2 -> 1 scattered, 0 -> 1 block, 0 -> 0 private)";
- * the SIMD widths when IGC chose different ones (the counts are per thread,
- * the output's estimate per as many work-items as the input's thread). */
-static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *a, const xe_isa_counts *b,
-                    double eb, double ib, bool versioned)
+/* One device's figures of a verdict: the estimates before and after and
+ * the counts behind them, written as "pvc 30 -> 37 (22 -> 31 instructions,
+ * 2 -> 1 scattered, 0 -> 1 block, 0 -> 0 private)" into the remark and
+ * kept as data for the report. */
+typedef struct figure {
+   enum xe_device d;
+   double before, after;
+   char detail[256];
+} figure;
+
+/* The SIMD widths when IGC chose different ones (the counts are per
+ * thread, the output's estimate per as many work-items as the input's
+ * thread). */
+static void describe(figure *f, enum xe_device d, const xe_isa_counts *a, const xe_isa_counts *b,
+                     double eb, double ib, bool versioned)
 {
    char simd[80] = "", igc[64] = "";
    if (a->simd && b->simd && a->simd != b->simd)
@@ -373,11 +375,34 @@ static int describe(char *buf, size_t n, enum xe_device d, const xe_isa_counts *
                xe_cost_isa_per(d, a->simd));
    if (a->igc_estimate > 0 && ib > 0)
       snprintf(igc, sizeof(igc), ", IGC's estimate %.0f -> %.0f cycles", a->igc_estimate, ib);
-   return snprintf(buf, n, "%s %.0f -> %.0f (%u -> %u instructions, loop %u -> %u, %u -> %u "
-                   "scattered, %u -> %u block, %u -> %u private%s%s%s)", xe_device_name(d),
-                   xe_cost_isa_at(d, a, a->simd), eb, a->instructions, b->instructions, a->loop,
-                   b->loop, a->scattered, b->scattered, a->block, b->block, a->priv, b->priv,
-                   simd, igc, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
+   f->d = d;
+   f->before = xe_cost_isa_at(d, a, a->simd);
+   f->after = eb;
+   snprintf(f->detail, sizeof(f->detail), "%u -> %u instructions, loop %u -> %u, %u -> %u "
+            "scattered, %u -> %u block, %u -> %u private%s%s%s", a->instructions, b->instructions,
+            a->loop, b->loop, a->scattered, b->scattered, a->block, b->block, a->priv, b->priv,
+            simd, igc, versioned ? "; counts of both copies, estimate of the two paths as sub-groups run them" : "");
+}
+
+/* "dg2 61 -> 50 (counts); pvc 57 -> 49 (counts)" of the nf figures f into
+ * all (n bytes). */
+static void figures_text(char *all, size_t n, const figure *f, unsigned nf)
+{
+   all[0] = 0;
+   for (unsigned k = 0; k < nf; k++) {
+      size_t at = strlen(all);
+      snprintf(all + at, n - at, "%s%s %.0f -> %.0f%s%s%s", k ? "; " : "", xe_device_name(f[k].d),
+               f[k].before, f[k].after, f[k].detail[0] ? " (" : "", f[k].detail,
+               f[k].detail[0] ? ")" : "");
+   }
+}
+
+/* The figures onto remark e, as its message prints them (whole cycles). */
+static void figures_add(xe_remark_entry *e, const figure *f, unsigned nf)
+{
+   for (unsigned k = 0; k < nf; k++)
+      xe_remark_figure_add(e, f[k].d, rint(f[k].before), rint(f[k].after),
+                           f[k].detail[0] ? f[k].detail : NULL);
 }
 
 /* Did the output t (compiled as s) change kernel name: a pass says so,
@@ -408,7 +433,8 @@ static unsigned judge_round(check *c, xe_judge *j, const xeopt_result *t, const 
       enum xe_verdict v = xe_judge_verdict(j, name);
       if (v == XE_JUDGE_ORIGINAL || !changed(c, t, s, name))
          continue;
-      char figs[XE_DEV_COUNT][320], all[XE_DEV_COUNT * 324] = "";
+      figure figs[XE_DEV_COUNT];
+      unsigned nf = 0;
       bool worse = !s->compiled;
       const char *worst = s->compiled ? NULL : "IGC could not compile the output";
       for (int d = 0; d < XE_DEV_COUNT && s->compiled; d++) {
@@ -418,25 +444,29 @@ static unsigned judge_round(check *c, xe_judge *j, const xeopt_result *t, const 
          bool vers = s->p.ok && kernel_versioned(&t->remarks, name);
          double eb = estimate(d, b, vers ? &s->p : NULL, name, a->c.simd, false);
          double ib = estimate(d, b, vers ? &s->p : NULL, name, a->c.simd, true);
-         describe(figs[d], sizeof(figs[d]), d, &a->c, &b->c, eb, ib, vers);
+         describe(&figs[nf++], d, &a->c, &b->c, eb, ib, vers);
          if (scores_worse(d, &a->c, eb, ib) && !worst)
             worst = xe_device_name(d);
          worse |= worst != NULL;
-         size_t at = strlen(all);
-         snprintf(all + at, sizeof(all) - at, "%s%s", at ? "; " : "", figs[d]);
       }
+      char all[XE_DEV_COUNT * 324];
+      figures_text(all, sizeof(all), figs, nf);
+      xe_remark_entry *e;
       if (!worse) {
-         xe_remark(kept, name, XE_REMARK_APPLIED, "rewrite kept: ISA estimate %s", all);
+         e = xe_remark_decision(kept, name, XE_REMARK_APPLIED, XE_DECISION_ISA_KEPT,
+                                "rewrite kept: ISA estimate %s", all);
       } else if (v == XE_JUDGE_IGC && s->compiled) {
          xe_judge_set(j, name, XE_JUDGE_MODEL);
-         xe_remark(&c->notes, name, XE_REMARK_NOTE,
-                   "rewritten again with the cost model asked: IGC's output without it is worse "
-                   "on %s (ISA estimate %s)", worst, all);
+         e = xe_remark_decision(&c->notes, name, XE_REMARK_NOTE, XE_DECISION_ISA_REDONE,
+                                "rewritten again with the cost model asked: IGC's output without "
+                                "it is worse on %s (ISA estimate %s)", worst, all);
       } else {
          xe_judge_set(j, name, XE_JUDGE_ORIGINAL);
-         xe_remark(&c->notes, name, XE_REMARK_MISSED,
-                   "original kept: IGC's output is worse on %s (ISA estimate %s)", worst, all);
+         e = xe_remark_decision(&c->notes, name, XE_REMARK_MISSED, XE_DECISION_ISA_ORIGINAL,
+                                "original kept: IGC's output is worse on %s (ISA estimate %s)",
+                                worst, all);
       }
+      figures_add(e, figs, nf);
       moved += worse;
    }
    return moved;
@@ -483,7 +513,7 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
       if (xe_judge_verdict(j, name) != XE_JUDGE_IGC)
          continue;
       bool lower = false, higher = false;
-      char figs[2 * XE_DEV_COUNT][64];
+      figure figs[XE_DEV_COUNT];
       unsigned nf = 0;
       for (int d = 0; d < XE_DEV_COUNT; d++) {
          const xe_isa_kernel *a = find(cur->k[d], cur->n[d], name), *b = find(ps.k[d], ps.n[d], name);
@@ -496,20 +526,19 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
          double ia = estimate(d, a, pa, name, a->c.simd, true), ib = estimate(d, b, pb, name, a->c.simd, true);
          lower |= eb < ea * (1 - XE_COST_TIE);
          higher |= eb > ea * (1 + XE_COST_TIE) || (ia > 0 && ib > ia * (1 + XE_COST_TIE));
-         snprintf(figs[nf++], sizeof(figs[0]), "%s %.0f -> %.0f", xe_device_name(d), ea, eb);
+         figs[nf++] = (figure){ .d = (enum xe_device)d, .before = ea, .after = eb };
       }
       if (!lower || higher)
          continue;
       xe_judge_set(j, name, XE_JUDGE_MODEL);
       moved++;
-      char all[2 * XE_DEV_COUNT * 66] = "";
-      for (unsigned f = 0; f < nf; f++) {
-         size_t at = strlen(all);
-         snprintf(all + at, sizeof(all) - at, "%s%s", f ? "; " : "", figs[f]);
-      }
-      xe_remark(&c->notes, name, XE_REMARK_NOTE,
-                "rewritten again with the cost model asked: IGC's output of the model's rewrite scores "
-                "better than the one without it (ISA estimate without -> with the model: %s)", all);
+      char all[XE_DEV_COUNT * 324];
+      figures_text(all, sizeof(all), figs, nf);
+      figures_add(xe_remark_decision(&c->notes, name, XE_REMARK_NOTE, XE_DECISION_ISA_PROBE,
+                                     "rewritten again with the cost model asked: IGC's output of "
+                                     "the model's rewrite scores better than the one without it "
+                                     "(ISA estimate without -> with the model: %s)", all),
+                  figs, nf);
    }
    scored_free(&ps);
    result_free(&pt);
@@ -647,9 +676,9 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
     * final verdicts, then who judged and at what cost. */
    r->remarks.pass = "isa-check";
    for (unsigned k = 0; k < c.notes.n; k++)
-      xe_remark(&r->remarks, c.notes.v[k].kernel, c.notes.v[k].kind, "%s", c.notes.v[k].message);
+      xe_remark_copy(&r->remarks, &c.notes.v[k]);
    for (unsigned k = 0; k < kept.n; k++)
-      xe_remark(&r->remarks, kept.v[k].kernel, kept.v[k].kind, "%s", kept.v[k].message);
+      xe_remark_copy(&r->remarks, &kept.v[k]);
    char *judge = xe_isa_judge(&c.tools);
    xe_remark(&r->remarks, NULL, XE_REMARK_NOTE, "judged by %s: %u modules compiled, %u ocloc compiles",
              judge, c.outputs, c.compiles);

@@ -24,7 +24,7 @@
  * generic-address rewrote gets canonicalize and simplify-cfg's folds, not
  * its bypasses, merges and selects (darktable's colorbalancergb through
  * ocloc 26, rewritten by private-arrays alone: bmg 1487 -> 1830 with
- * them).  private-arrays' Volatile drop (XE_PRIVATE_ARRAYS_VOLATILE_DROP)
+ * them).  private-arrays' Volatile drop (XE_DECISION_VOLATILE_DROP)
  * reads only a pointer's storage class, no address form: a kernel it
  * alone rewrote keeps neither (hashcat's m00400_comp through clang's
  * backend, whose canonicalized helpers made m00400_init, sharing them,
@@ -33,14 +33,14 @@ static const struct {
    const char *pass;
    bool cfg, canon;
    bool bypass;                /* of simplify-cfg's rewrites, reads only the bypasses */
-   const char *reads_neither;  /* remarks with this prefix use neither rewrite */
+   enum xe_decision reads_neither;  /* remarks of this decision use neither rewrite */
 } users[] = {
-   { "padding", true, true, false, NULL },
-   { "block-io", true, true, false, NULL },
-   { "subgroup-versioning", true, true, false, NULL },
-   { "loop-spec-constants", true, false, true, NULL },
-   { "private-arrays", false, true, false, XE_PRIVATE_ARRAYS_VOLATILE_DROP },
-   { "generic-address", false, true, false, NULL },
+   { "padding", true, true, false, XE_DECISION_NONE },
+   { "block-io", true, true, false, XE_DECISION_NONE },
+   { "subgroup-versioning", true, true, false, XE_DECISION_NONE },
+   { "loop-spec-constants", true, false, true, XE_DECISION_NONE },
+   { "private-arrays", false, true, false, XE_DECISION_VOLATILE_DROP },
+   { "generic-address", false, true, false, XE_DECISION_NONE },
 };
 
 /* A set of names (not owned), by hash with linear probing: both functions
@@ -116,8 +116,7 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
       /* A helper's folds name no kernel ("rewrote N instruction(s) in
        * function F"): any kernel may call it (hashcat through clang's
        * backend, where generic-address leaves every kernel to IGC). */
-      if (e->kind == XE_REMARK_APPLIED && !e->kernel && !strcmp(e->pass, "canonicalize") &&
-          !strncmp(e->message, XE_CANONICALIZE_FOLDS, strlen(XE_CANONICALIZE_FOLDS)))
+      if (e->kind == XE_REMARK_APPLIED && !e->kernel && e->decision == XE_DECISION_CANONICAL_FORMS)
          canon_helpers = true;
       if (e->kind != XE_REMARK_APPLIED || !e->kernel)
          continue;
@@ -126,8 +125,7 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j)
          canon[ncanon++] = e->kernel;
       for (unsigned u = 0; u < sizeof(users) / sizeof(users[0]); u++) {
          if (strcmp(e->pass, users[u].pass) ||
-             (users[u].reads_neither &&
-              !strncmp(e->message, users[u].reads_neither, strlen(users[u].reads_neither))))
+             (users[u].reads_neither && e->decision == users[u].reads_neither))
             continue;
          if (users[u].canon)
             used_canon[ncanon_used++] = e->kernel;
@@ -350,7 +348,7 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
       if (!v[k].keep)
          continue;
       xe_remarks *run = v[k].first ? first : second;
-      run->v[v[k].idx].kernel = run->v[v[k].idx].message = NULL;
+      run->v[v[k].idx] = (xe_remark_entry){ .pass = v[k].e.pass };
       v[kept++] = v[k];
    }
    n = kept;

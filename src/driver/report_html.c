@@ -503,56 +503,6 @@ static unsigned requirements_count(const cJSON *k)
 
 /* ---- ISA figures (--isa-check's remarks) ---- */
 
-/* One device's figures in an isa-check remark: "dg2 61 -> 50 (counts)". */
-typedef struct isa_fig {
-   char dev[16];
-   double a, c;                /* estimate before -> after */
-   const char *detail;         /* the counts, without their parentheses */
-   size_t ndetail;
-} isa_fig;
-
-/* The figures of "... ISA estimate dg2 61 -> 50 (...); pvc 57 -> 49 (...)":
- * up to max of them into f; returns how many. */
-static unsigned isa_figs(const char *msg, isa_fig *f, unsigned max)
-{
-   const char *p = strstr(msg, "ISA estimate ");
-   if (!p)
-      return 0;
-   p += strlen("ISA estimate ");
-   if (!strncmp(p, "without -> with the model: ", 27))
-      p += 27;
-   unsigned n = 0;
-   while (*p && n < max) {
-      /* one device: up to "; " outside parentheses, or ")" closing the message */
-      const char *e = p;
-      int depth = 0;
-      while (*e && !(depth == 0 && (e[0] == ';' || e[0] == ')'))) {
-         depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
-         e++;
-      }
-      isa_fig *x = &f[n];
-      int used = 0;
-      if (sscanf(p, "%15s %lf -> %lf%n", x->dev, &x->a, &x->c, &used) == 3 && used <= e - p) {
-         const char *d = p + used, *de = e;
-         while (*d == ' ')
-            d++;
-         if (*d == '(' && de > d && de[-1] == ')') {
-            d++;
-            de--;
-         }
-         x->detail = d;
-         x->ndetail = de > d ? (size_t)(de - d) : 0;
-         n++;
-      }
-      if (!*e || *e == ')')
-         break;
-      p = e + 1;
-      while (*p == ' ')
-         p++;
-   }
-   return n;
-}
-
 /* What an isa-check remark's figures are.  Only "rewrite kept" describes
  * the code written; the others describe an output the check discarded
  * (the kernel was rewritten again, or its original kept) or compare two
@@ -561,32 +511,35 @@ enum isa_kind { ISA_NONE, ISA_SHIPPED, ISA_ORIGINAL, ISA_REDONE, ISA_PROBE };
 
 static enum isa_kind isa_kind_of(const xe_remark_entry *x)
 {
-   const char *m = x->message;
-   if (!x->pass || strcmp(x->pass, "isa-check") || !strstr(m, "ISA estimate "))
-      return ISA_NONE;
-   if (!strncmp(m, "rewrite kept:", 13))
+   switch (x->decision) {
+   case XE_DECISION_ISA_KEPT:
       return ISA_SHIPPED;
-   if (!strncmp(m, "original kept:", 14))
+   case XE_DECISION_ISA_ORIGINAL:
       return ISA_ORIGINAL;
-   if (strstr(m, "without -> with the model"))
+   case XE_DECISION_ISA_PROBE:
       return ISA_PROBE;
-   return ISA_REDONE;
+   case XE_DECISION_ISA_REDONE:
+      return ISA_REDONE;
+   default:
+      return ISA_NONE;
+   }
 }
 
 /* One row per device; colours (better, worse) only for the shipped
  * result: a discarded output's figures are not what runs. */
-static void isa_rows(sb *b, const isa_fig *f, unsigned n, bool shipped)
+static void isa_rows(sb *b, const xe_remark_figure *f, unsigned n, bool shipped)
 {
    for (unsigned k = 0; k < n; k++) {
-      double a = f[k].a, c = f[k].c;
+      double a = f[k].before, c = f[k].after;
       const char *cls = !shipped ? "same" : c < a ? "better" : c > a ? "worse" : "same";
       const char *word = c < a ? (shipped ? "lower (better)" : "lower")
                          : c > a ? (shipped ? "higher (worse)" : "higher") : "same";
       sb_str(b, "<tr><td>");
-      sb_esc(b, f[k].dev);
+      sb_esc(b, xe_device_name(f[k].device));
       sb_fmt(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td><td class=\"%s\">%s</td><td>",
              a, c, cls, word);
-      sb_escn(b, f[k].detail, f[k].ndetail);
+      if (f[k].detail)
+         sb_esc(b, f[k].detail);
       sb_str(b, "</td></tr>");
    }
 }
@@ -601,8 +554,8 @@ static void isa_section(sb *b, const xe_remarks *rs, const int *rk, int kidx)
    for (unsigned k = 0; k < rs->n; k++) {
       const xe_remark_entry *x = &rs->v[k];
       enum isa_kind kind = rk[k] == kidx ? isa_kind_of(x) : ISA_NONE;
-      isa_fig f[8];
-      unsigned n = kind != ISA_NONE ? isa_figs(x->message, f, 8) : 0;
+      const xe_remark_figure *f = x->figures;
+      unsigned n = kind != ISA_NONE ? x->nfigures : 0;
       if (!n)
          continue;
       if (kind == ISA_SHIPPED) {
@@ -620,8 +573,8 @@ static void isa_section(sb *b, const xe_remarks *rs, const int *rk, int kidx)
                           "it came (ISA estimate ");
          for (unsigned d = 0; d < n; d++) {
             sb_str(&shipped, d ? ", " : "");
-            sb_esc(&shipped, f[d].dev);
-            sb_fmt(&shipped, " %.0f", f[d].a);
+            sb_esc(&shipped, xe_device_name(f[d].device));
+            sb_fmt(&shipped, " %.0f", f[d].before);
          }
          sb_str(&shipped, "). The rewrite IGC compiled worse is below, discarded.</p></div>");
       }
@@ -851,7 +804,7 @@ static void kernel_section(sb *b, rep_module *m, const kinfo *ki, const xe_remar
    unsigned nr = 0;
    placed *pr = calloc(rs->n + 1, sizeof(placed));
    for (unsigned k = 0; k < rs->n; k++)
-      if (rk[k] == ki->idx && !strstr(rs->v[k].message, "ISA estimate"))
+      if (rk[k] == ki->idx && isa_kind_of(&rs->v[k]) == ISA_NONE)
          pr[nr++] = place(m, &rs->v[k], fs, nf);
 
    /* The kernel's main file: where most of its located instructions are. */
@@ -1122,8 +1075,8 @@ static void passes_html(sb *b, const cJSON *passes)
 static bool versioned(const xe_remarks *rs, const int *rk, int kidx)
 {
    for (unsigned k = 0; k < rs->n; k++)
-      if (rk[k] == kidx && rs->v[k].kind == XE_REMARK_APPLIED && rs->v[k].pass &&
-          !strcmp(rs->v[k].pass, "subgroup-versioning") && !strncmp(rs->v[k].message, "versioned ", 10))
+      if (rk[k] == kidx && rs->v[k].kind == XE_REMARK_APPLIED &&
+          rs->v[k].decision == XE_DECISION_VERSIONED)
          return true;
    return false;
 }
@@ -1142,15 +1095,13 @@ static void sums_igc(dev_sums *ds, const xe_remarks *rs, const int *rk, const ki
    for (unsigned k = 0; k < rs->n; k++) {
       if (rk[k] < 0 || !ks[rk[k]].changed || isa_kind_of(&rs->v[k]) != ISA_SHIPPED)
          continue;
-      isa_fig f[8];
-      unsigned n = isa_figs(rs->v[k].message, f, 8);
-      for (unsigned q = 0; q < n; q++)
-         for (int d = 0; d < XE_DEV_COUNT; d++)
-            if (!strcmp(f[q].dev, xe_device_name((enum xe_device)d))) {
-               ds->before[d] += f[q].a;
-               ds->after[d] += f[q].c;
-               ds->have[d]++;
-            }
+      const xe_remark_figure *f = rs->v[k].figures;
+      for (unsigned q = 0; q < rs->v[k].nfigures; q++) {
+         enum xe_device d = f[q].device;
+         ds->before[d] += f[q].before;
+         ds->after[d] += f[q].after;
+         ds->have[d]++;
+      }
    }
 }
 

@@ -794,8 +794,8 @@ bool xeopt_pass_canonicalize(xe_ctx *ctx)
       if (!n)
          continue;
       progress = true;
-      xe_remark(ctx->remarks, owner, XE_REMARK_APPLIED,
-                XE_CANONICALIZE_FOLDS "%u instruction(s) in %s%s (selects on a constant condition, "
+      xe_remark_decision(ctx->remarks, owner, XE_REMARK_APPLIED, XE_DECISION_CANONICAL_FORMS,
+                "rewrote %u instruction(s) in %s%s (selects on a constant condition, "
                 "shift-pair sign extensions, byte-offset addresses, address-space casts)", n,
                 owner ? "kernel " : "function ", who(m, f, owner));
    }

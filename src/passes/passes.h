@@ -6,14 +6,6 @@
 #include "judge.h"
 
 bool xeopt_pass_canonicalize(xe_ctx *ctx);
-/* How canonicalize's remark on one function's folds begins; on a helper it
- * names no kernel, and plain -O2's second run (src/driver/plain.c) counts
- * it for every kernel. */
-#define XE_CANONICALIZE_FOLDS "rewrote "
-/* How private-arrays' remark on dropping Volatile begins: a kernel only
- * it rewrote keeps neither canonicalize's nor simplify-cfg's rewrites in
- * plain -O2's second run (src/driver/plain.c). */
-#define XE_PRIVATE_ARRAYS_VOLATILE_DROP "volatile: dropped Volatile "
 bool xeopt_pass_interface_vars(xe_ctx *ctx);
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx);
 bool xeopt_pass_padding(xe_ctx *ctx);

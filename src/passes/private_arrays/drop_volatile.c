@@ -58,8 +58,8 @@ bool pa_drop_volatile(xe_module *m, xe_function *f, const char *kn, xe_remarks *
       }
    }
    if (n)
-      xe_remark(r, kn, XE_REMARK_APPLIED,
-                XE_PRIVATE_ARRAYS_VOLATILE_DROP "from %u Function-storage loads/stores (private "
+      xe_remark_decision(r, kn, XE_REMARK_APPLIED, XE_DECISION_VOLATILE_DROP,
+                "volatile: dropped Volatile from %u Function-storage loads/stores (private "
                 "memory is visible to no one else)", n);
    return n > 0;
 }

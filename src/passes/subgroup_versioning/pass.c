@@ -512,14 +512,14 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                   wrap ? ", lane 0's 32-bit index not within the sub-group size of its wrap" : "",
                   c.no_guard ? "" : ", OpGroupAll of the guard");
       if (c.no_guard) {
-         xe_remark(r, k->name, XE_REMARK_APPLIED,
+         xe_remark_decision(r, k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
                    "versioned the kernel body: a fast copy with %u block read(s) and %u block "
                    "write(s) runs when the sub-group is full and every address is contiguous and "
                    "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
          sgv_apply(&c, rb, nrb, 0, true, ctx->options->measure_path);
       } else {
-         xe_remark(r, k->name, XE_REMARK_APPLIED,
+         xe_remark_decision(r, k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
                    "versioned the region guarded by %s: a fast copy without the guard, with %u "
                    "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
                    "holds in every lane and every address is contiguous and aligned (test: %s); "
