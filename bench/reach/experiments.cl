@@ -1,5 +1,5 @@
 // Two rewrites that could reach the corpus candidates no xeopt rewrite
-// gains on (bench/README, "What the rest would need"), written by hand in
+// gains on (bench/notes/real-code-corpus.md, "What the rest would need"), written by hand in
 // pairs: the kernel as real code writes it, then the rewrite.  bench/reach/run
 // compiles them and prints what IGC makes of each pair.  Not third-party
 // code: these kernels only have the shapes of darktable's.
