@@ -1,7 +1,7 @@
 # README.md's promises (issue 32; tests/readme/check.py): at most 12 KB, the
 # two quick-start scripts exist and .ci/run runs the second, every block marked
 # <!-- test: run --> runs as written with the built xeopt on PATH, and every
-# "A → B" it quotes is in bench/README.md.  readme_examples_planted must fail.
+# "A → B" it quotes is in bench/README.md or its notes (bench/notes/).  readme_examples_planted must fail.
 if(Python3_EXECUTABLE)
   add_test(NAME readme_examples
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/readme/check.py
