@@ -23,7 +23,7 @@
 #      loaded, which optimizes the kernels clpeak builds from source at run
 #      time (docs/layer.md); once with a new cache, once warm, and the
 #      layer's summaries.
-#   bench/README.md, "The quick start's real kernels", has the numbers.
+#   bench/notes/real-code-corpus.md, "The quick start's real kernels", has the numbers.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/deps.sh"

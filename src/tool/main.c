@@ -407,7 +407,7 @@ static int write_outputs(const cli *c, const xeopt_result *r, const void *in, si
 
 /* The command line is one short process that reads one module: it tells
  * malloc to behave accordingly before the module is read.  Measured on a
- * module of 400 kernels (bench/README.md, Scale), glibc's defaults made a
+ * module of 400 kernels (bench/notes/scale.md), glibc's defaults made a
  * fifth of the run page faults: every block of 128 KiB or more is a fresh
  * mmap that faults page by page and is unmapped again on free (the
  * analyses allocate and free per-kernel tables of that size), the heap
@@ -426,7 +426,7 @@ static int write_outputs(const cli *c, const xeopt_result *r, const void *in, si
  *    mmaps the second run (plain.h) and every pass that resizes them
  *    faulted them in afresh, page by page, after the last one unmapped
  *    them.  At 64 MB that was 1.2 to 3.3 s of system time in 17 to 19 s
- *    (bench/README, Scale by size); from the heap the second run reuses
+ *    (bench/notes/scale-by-size.md); from the heap the second run reuses
  *    the first one's pages (0.9 s) for 5 % more peak RSS.
  * Peak RSS stays within a few percent.  Library callers (the C API) keep
  * their own malloc settings: this is not in the driver. */

@@ -9,7 +9,7 @@
 # covers it.  XEOPT (set by ctest to the built xeopt) is the binary checked.
 #
 # The subset: darktable files where rewrites apply under the reference front
-# ends, and between them every miss the whole 40-file corpus of bench/README
+# ends, and between them every miss the whole 40-file corpus of bench/notes/front-ends-2026.md
 # shows (measured 2026-11-27):
 #   bilateral            padding, subgroup-versioning and loop-spec-constants
 #                        under all five (the quick start's file)

@@ -24,7 +24,7 @@
 # (generic-address read an OpLine's column as an id), priv_len64 (a
 # DebugValue before its value's definition) and loop_spec_constants_halves
 # (DebugScope between phis stopped simplify-cfg's phi walks: an undefined
-# id).  KERNELS="..." runs others (all of testdata/kernels: bench/README).
+# id).  KERNELS="..." runs others (all of testdata/kernels).
 # Usage: debug_info.sh XEOPT WORKDIR SOURCE_DIR.  Exit 77 (skipped) without
 # clang-15 or llvm-spirv-15; without ocloc the IGC step is skipped unless
 # XEOPT_REQUIRE_OCLOC=1.
