@@ -1,0 +1,45 @@
+/*
+ * The cost gate (gate.h).
+ */
+#include "gate.h"
+#include "judge.h"
+
+enum xe_gate_verdict xe_gate_decide(xe_gate *g, bool slower, enum xe_gate_rule rule)
+{
+   bool thin = false;
+   if (!slower) {
+      switch (rule) {
+      case XE_GATE_NOT_SLOWER:
+         break;
+      case XE_GATE_CLEAR_EVERYWHERE:
+         thin = !xe_cost_clear_gain(g->devs, g->before, g->after, &g->worst);
+         break;
+      case XE_GATE_CLEAR_SOMEWHERE_OR_UNMOVED:
+         thin = !xe_cost_some_clear_gain(g->devs, g->before, g->after);
+         break;
+      case XE_GATE_CLEAR_SOMEWHERE:
+         thin = !xe_cost_any_clear_gain(g->devs, g->before, g->after);
+         break;
+      }
+   }
+   g->verdict = slower ? XE_GATE_SLOWER : thin ? XE_GATE_THIN : XE_GATE_MADE;
+   g->est[0] = 0;
+   if (g->verdict != XE_GATE_MADE)
+      xe_cost_format(g->est, sizeof(g->est), g->devs, g->before, g->after);
+   return g->verdict;
+}
+
+enum xe_gate_verdict xe_gate_ask(xe_ctx *ctx, const char *kernel, xe_function *kfn,
+                                 const xe_cost_change *ch, enum xe_gate_rule rule, xe_gate *g)
+{
+   *g = (xe_gate){ .devs = xe_judge_devices(ctx, kernel), .worst = XE_DEV_DG2 };
+   bool slower = !xe_cost_compare(ctx->module, kfn, g->devs, ch, g->before, g->after, &g->worst);
+   return xe_gate_decide(g, slower, rule);
+}
+
+void xe_gate_figures(xe_remark_entry *e, const xe_gate *g)
+{
+   for (int d = 0; e && d < XE_DEV_COUNT; d++)
+      if (g->devs & (1u << d))
+         xe_remark_figure_add(e, (enum xe_device)d, g->before[d], g->after[d], NULL);
+}
