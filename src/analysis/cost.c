@@ -21,21 +21,22 @@
  *    computed from constants and induction variables of constant-trip
  *    loops (which IGC unrolls), is a register read: free; any other index
  *    is per-lane data, and IGC then emits indirect moves per lane, which
- *    cost reg_indirect per byte of the element (measured, see the table:
- *    the length of the array did not matter in what IGC emitted here).  This is the trade private-arrays asks about.
+ *    cost reg_indirect per byte of the element (the array's length does
+ *    not change what IGC emits).  This is the trade private-arrays asks
+ *    about.
  * A global access that a candidate block-io rewrite converts costs a
  * block message plus lane0_base (the broadcast and scalar base), and its
  * per-lane address is no longer live through it; if that address (the
  * same index) is still needed by another global access that stays
- * scattered, lane0_shared more: IGC then keeps both forms (sg_copy's
- * load-only trade).
+ * scattered, lane0_shared more: IGC then keeps both forms (a load
+ * converted, its store not).
  *
  * Why not simply count SPIR-V instructions: IGC's output differs from the
  * SPIR-V by an order of magnitude exactly where the rewrites trade one
  * cost for another (private arrays, block messages), so those get their
  * own measured terms; everything else is one ISA instruction per SPIR-V
- * instruction and component, which matches IGC's output to within ~30% on
- * the testdata (docs/cost-model.md has the table).
+ * instruction and component (docs/cost-model.md, "What the model
+ * estimates", says how close that comes to IGC's output).
  */
 #include <math.h>
 #include <stdio.h>
@@ -235,11 +236,10 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
           * compete with the function's other arrays for IGC's register
           * budget (dead parts take nothing).  Over reg_total IGC puts
           * them in scratch, one message per part for what was one
-          * whole-vector message (guide_laplacians, pvc).  Within it the
-          * split is priced as the array was: IGC kept such arrays in
-          * registers before and after (priv_float4, 128 B), so the model's
-          * own placement of the original is kept, neither better nor
-          * worse. */
+          * whole-vector message.  Within it the split is priced as the
+          * array was: IGC keeps such arrays in registers before and after,
+          * so the model's own placement of the original is kept, neither
+          * better nor worse (docs/cost-model.md, "How passes ask"). */
          unsigned used = 0;
          for (uint32_t c = 0; c < ch->split_comps && c < 32; c++)
             used += (ch->split_used >> c) & 1;
@@ -336,7 +336,7 @@ static uint32_t scalar_type(xe_module *m, uint32_t type)
 /* Does the value depend on a y or z component of the local or global
  * invocation id?  Within a sub-group those are uniform only by the
  * work-group's shape, which IGC does not use: it computes such an address
- * per lane even when only lane 0's is needed (sgemm_tiled's B tile). */
+ * per lane even when only lane 0's is needed (lane0_lane). */
 static bool lane_varying_yz(xe_module *m, uint32_t id, unsigned depth)
 {
    xe_inst *d = xe_def(m, id);
