@@ -37,17 +37,19 @@
    .priv_byte = 0.25,   /* native 64-bit moves: a wide element costs little more */     \
    .reg_indirect = 9.7, /* IGC's per-lane indirect moves grow with the element's        \
                          * bytes, not with the array's length */                        \
-   .reg_limit = 64,                                                                     \
+   .reg_limit = 64,     /* a larger lone array goes to scratch */                       \
    .reg_total = 192,    /* IGC's promotion cap (48 GRF x 4 B), which the arrays         \
                          * live together share */                                       \
    .lane0_base = 2,     /* lane 0's address broadcast and a scalar base */              \
    .lane0_shared = 9,   /* IGC keeps both address forms, per lane and lane 0's */       \
-   .lane0_lane = 3,                                                                     \
+   .lane0_lane = 3,     /* the address stays per lane; lane 0's is moved out */         \
    .igc_block = 1,      /* IGC 2.40 makes such accesses block messages itself */        \
    .broadcast = 2,      /* a scalar region move from lane 0 */                          \
    .reduce = 14,        /* about 14 scalar instructions */                              \
-   .version_test = 19,  /* version_*: least squares over IGC's slow path */             \
-   .version_access = 5.1,  /* alone, minus the input */                                 \
+   /* the versioning test: least squares over IGC's slow path alone, minus              \
+    * the input */                                                                      \
+   .version_test = 19,                                                                  \
+   .version_access = 5.1,                                                               \
    .version_shared = 1.4,                                                               \
    .version_utest = 4.8,                                                                \
    .version_uaccess = 2.8,                                                              \
@@ -86,8 +88,9 @@ const xe_cost_weights xe_cost_weight_table[XE_DEV_COUNT] = {
       .simd_halving = 1.47,
    },
    /* bmg (Xe2, Arc B), lnl (Xe2, Lunar Lake) and ptl (Xe3, Panther Lake):
-    * the values listed were measured with IGC 2.40 (ocloc 26); every weight
-    * not listed is provisional, pvc's value, not measured on the device. */
+    * the values listed are IGC 2.40's (ocloc 26), most measured on the
+    * device itself; every weight not listed is provisional, pvc's value,
+    * not measured on the device. */
    [XE_DEV_BMG] = {
       XE_PVC_WEIGHTS,
       .reg_indirect = 19.8,
