@@ -21,21 +21,22 @@
  *    computed from constants and induction variables of constant-trip
  *    loops (which IGC unrolls), is a register read: free; any other index
  *    is per-lane data, and IGC then emits indirect moves per lane, which
- *    cost reg_indirect per byte of the element (measured, see the table:
- *    the length of the array did not matter in what IGC emitted here).  This is the trade private-arrays asks about.
+ *    cost reg_indirect per byte of the element (the array's length does
+ *    not change what IGC emits).  This is the trade private-arrays asks
+ *    about.
  * A global access that a candidate block-io rewrite converts costs a
  * block message plus lane0_base (the broadcast and scalar base), and its
  * per-lane address is no longer live through it; if that address (the
  * same index) is still needed by another global access that stays
- * scattered, lane0_shared more: IGC then keeps both forms (sg_copy's
- * load-only trade).
+ * scattered, lane0_shared more: IGC then keeps both forms (a load
+ * converted, its store not).
  *
  * Why not simply count SPIR-V instructions: IGC's output differs from the
  * SPIR-V by an order of magnitude exactly where the rewrites trade one
  * cost for another (private arrays, block messages), so those get their
  * own measured terms; everything else is one ISA instruction per SPIR-V
- * instruction and component, which matches IGC's output to within ~30% on
- * the testdata (docs/cost-model.md has the table).
+ * instruction and component (docs/cost-model.md, "What the model
+ * estimates", says how close that comes to IGC's output).
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,297 +45,9 @@
 
 #include "cfg.h"
 #include "cost.h"
+#include "cost_weights.h"
 #include "idmap.h"
 #include "ranges.h"
-
-/* ---- the weights: one table, every number's source ----
- * G  = Intel oneAPI GPU Optimization Guide (shared seeds, line numbers of
- *      the Japanese edition);
- * P  = Intel's published hardware facts (Xe-HPG / Xe-HPC architecture
- *      briefs: 8 vector engines per Xe-core, no native 64-bit integer or
- *      FP64 ALU on Xe-HPG, extended math at 1/4 rate);
- * M  = measured here: IGC (ocloc 22.43) output over testdata, bench/isa;
- *      fitted by hand so that the model's before/after direction matches
- *      IGC's on every case of bench/isa-cases (docs/cost-model.md, "Fit").
- * A  = assumed (no measurement; a round number and the reason). */
-/* simd_halving (pvc, bmg, lnl, ptl): testdata's 107 kernels without
- * SubgroupSize compiled by ocloc 26 (IGC 2.40) with ForceOCLSIMDWidth 16
- * and 32 on bmg: numCycles per work-item, SIMD16 over SIMD32, median 1.64
- * (quartiles 1.50, 1.74; bench/README "SIMD width"). */
-#define SIMD_HALVING_IGC2 1.64
-
-static const xe_cost_weights WEIGHTS[XE_DEV_COUNT] = {
-   [XE_DEV_DG2] = {
-      .alu = 1,            /* P: one instruction per SIMD op */
-      .alu64 = 4,          /* P: Xe-HPG emulates int64 with 32-bit ops (M: ~4 per add/shift) */
-      .fp64 = 16,          /* P: no FP64 on Xe-HPG; IGC emulates it (A) */
-      .mul64 = 8,          /* M: 64-bit multiply emulation */
-      .math = 4,           /* P: extended math 1/4 rate */
-      .branch = 2,         /* M: a divergent if is goto + join (bench/isa `divergent`) */
-      .builtin = 2,        /* M: global id = group id * size + local id */
-      .send = 1,           /* M: the send instruction itself */
-      .msg_scattered = 4,  /* G 2773: 16 lanes x 8-byte addresses = 4 GRF of payload (P: 64 B/clk L1) */
-      .msg_block = 2,      /* G 2817: one address; M: dg2 oword block messages */
-      .msg_private = 8,    /* M: dg2 private arrays are stateless a64 gathers (uncached L1, P) */
-      .msg_slm = 2,        /* A: SLM is banked, no address translation */
-      .msg_atomic = 8,     /* A: read-modify-write at L3 */
-      .priv_addr = 6,      /* M: per-lane slot address from sr0 in 64-bit (emulated) */
-      .generic_check = 4,  /* M: generic_helper 26 -> 11 instructions per iteration */
-      .priv_byte = 1,      /* M: a 64-bit element is moved as two dwords (histogram_private dg2:
-                            * ~25 instructions per ulong access, priv_len64 ~13 per int) */
-      .reg_indirect = 10.5,/* M: per element byte; priv_len64 dg2 ~42 instructions per dynamic int
-                            * access (2072 -> 5536), histogram_private dg2 ~21 per ushort access
-                            * (loop body 3213 -> 2670 for 128 accesses) */
-      .reg_limit = 64,     /* M: 64 B per work-item kept in registers (priv_len64 int[16],
-                            * histogram narrowed to ushort[32]), 128 B not (hist_uint uint[32]) */
-      .reg_total = 256,    /* M: darktable guide_laplacians keeps all its arrays, 220 B, in
-                            * registers (0 private messages, split or not); A: a round number
-                            * above */
-      .lane0_base = 2,     /* M: sg_guarded-padded-aligned dg2 */
-      .lane0_shared = 2,   /* M: sg_copy dg2 29 -> 31 instructions (load-only conversion) */
-      .lane0_lane = 3,     /* M: sgemm_tiled dg2: the address depends on get_local_id(1), so IGC
-                            * computes it per lane anyway and moves lane 0's out (loop body
-                            * 75 -> 76); ISA estimate 1383 -> 1397, worse */
-      .broadcast = 2,      /* M: scalar region move from lane 0 */
-      .reduce = 14,        /* M: a sub-group reduction (REWRITES.md section 6); A: same on dg2 */
-      .version_test = 25,  /* M: subgroup-versioning's test, fixed part: IGC's slow path alone
-                            * (--measure-path=slow) minus the input, least squares over sg_copy
-                            * (1 tested access) 30, guarded_copy (2) 23, block_io_types (7) 57,
-                            * loop_spec_constants_sum16 (17) 67 */
-      .version_access = 2.6, /* M: the same fit, per tested access */
-      .version_shared = 1,   /* M: per access sharing another's per-lane check (darktable
-                              * demosaic_rcd through ocloc, IGC's slow path alone minus the input:
-                              * rcd_step_1_1, 15 shared, dg2 +1, pvc +51; rcd_step_1_2, 6 shared,
-                              * +9, +40; readin_mask, calc_Y0_mask, writeout_mask, none, +13, +3,
-                              * -2 and +31, +31, +29): nothing measurable on dg2 (A: 1), 1.4 on
-                              * pvc */
-      .version_utest = 2.7,   /* M: the uniform test (fast_copy.c), fixed part: IGC's slow path
-                               * alone (--measure-path=slow) minus the input, least squares over
-                               * kernels with declared sizes and no guard, by alignment checks:
-                               * sg_copy, sg_copy_float, sg_strided (1 check) 8, block_io_wide_store
-                               * (2) 10, block_io_types (7) 36 */
-      .version_uaccess = 4.7, /* M: the same fit, per alignment check */
-      .version_uguard = 17.6, /* M: the OpGroupAll vote on a guard: tests/passes/
-                               * subgroup-versioning-uniform.cl's guarded_declared (1 check and a
-                               * guard) 25, minus the fit at 1 check */
-      .simd_halving = 1.47,   /* M (IGC 2.40): as SIMD_HALVING_IGC2, on dg2: median of 106
-                               * kernels (quartiles 1.37, 1.61); IGC 22.43's ISA estimate per 32
-                               * work-items gave 1.32 */
-      .barrier = 8,        /* A: fence + gateway message */
-   },
-   [XE_DEV_PVC] = {
-      .alu = 1,
-      .alu64 = 2,          /* P: native int64 on Xe-HPC, half rate */
-      .fp64 = 2,           /* P: native FP64, half rate in SIMD16 */
-      .mul64 = 4,          /* M */
-      .math = 4,           /* P */
-      .branch = 2,         /* M */
-      .builtin = 2,        /* M */
-      .send = 1,           /* M */
-      .msg_scattered = 4,  /* G 2773; P: 128 B/clk L1 per Xe-core shared by 8 EUs, a64 SIMD16 = 2 GRF addresses */
-      .msg_block = 2,      /* G 2817; M: d32x16t transposed LSC message */
-      .msg_private = 4,    /* M: pvc scratch is L1-cached LSC (ss[a0]) like a scattered load */
-      .msg_slm = 2,        /* A */
-      .msg_atomic = 8,     /* A */
-      .priv_addr = 2,      /* M: per-lane scratch offset, 32-bit */
-      .generic_check = 4,  /* M: generic_helper 17 -> 10 instructions per iteration */
-      .priv_byte = 0.25,   /* M: native 64-bit moves */
-      .reg_indirect = 9.7, /* M: per element byte, least squares through priv_len64 pvc (~37
-                            * instructions per int access) and histogram_private pvc (~23 per
-                            * ushort access: loop body 1128 -> 2934 for 128 accesses) */
-      .reg_limit = 64,     /* M: as dg2 */
-      .reg_total = 192,    /* M: guide_laplacians' split parts with its other arrays, 220 B, go
-                            * to scratch (private messages 19 -> 54); priv_float4's 128 B and a
-                            * float4[9] (144 B) next to a float[9] stay in registers, split or
-                            * not; P: 192 B is IGC's per-array promotion cap (48 GRF x 4 B,
-                            * LowerGEPForPrivMem), which arrays live together share */
-      .lane0_base = 2,     /* M: sg_guarded-padded-aligned pvc 22 -> 21 (both accesses converted) */
-      .lane0_shared = 9,   /* M: sg_copy pvc 22 -> 31 instructions (load converted, store not) */
-      .lane0_lane = 3,     /* M: sgemm_tiled pvc: as dg2 (loop body 76 -> 77, 1383 -> 1397) */
-      .igc_block = 1,      /* M (IGC 2.40; 22.43 did not): a loop over in[k * 4096 + i] and the
-                            * store out[i], with reqd_work_group_size(32 or 64) alone or with
-                            * intel_reqd_sub_group_size(16): both accesses are block messages
-                            * in the input's ISA (bmg, lnl, ptl, dg2: scattered); xeopt's block
-                            * read adds lane 0's base: 50 -> 55 instructions, block_io_loop
-                            * 69 -> 75 (docs/cost-model.md) */
-      .broadcast = 2,      /* M */
-      .reduce = 14,        /* M: REWRITES.md section 6 (issue 17): ~14 scalar instructions */
-      .version_test = 19,  /* M: as dg2: sg_copy (1) 24, guarded_copy (2) 28, block_io_types (7)
-                            * 39, loop_spec_constants_sum16 (17) 106 */
-      .version_access = 5.1, /* M: the same fit, per tested access */
-      .version_shared = 1.4, /* M: see dg2's */
-      .version_utest = 4.8,   /* M: as dg2: sg_copy, sg_copy_float, sg_strided (1) 9,
-                               * block_io_wide_store (2) 5, block_io_types (7) 25 */
-      .version_uaccess = 2.8, /* M: the same fit, per alignment check */
-      .version_uguard = 13.5, /* M: as dg2: guarded_declared 21 */
-      .simd_halving = SIMD_HALVING_IGC2, /* M: below */
-      .barrier = 8,        /* A */
-   },
-   /* bmg (Xe2, Arc B): the weights marked M (IGC 2.40) were measured with ocloc 26.27
-    * (IGC 2.40.14), bench/isa; every other one is provisional: pvc's (IGC
-    * 22.43) value, not measured on this device (docs/cost-model.md). */
-   [XE_DEV_BMG] = {
-      .alu = 1, /* provisional: pvc's */
-      .alu64 = 2, /* provisional: pvc's */
-      .fp64 = 2, /* provisional: pvc's */
-      .mul64 = 4, /* provisional: pvc's */
-      .math = 4, /* provisional: pvc's */
-      .branch = 2, /* provisional: pvc's */
-      .builtin = 2, /* provisional: pvc's */
-      .send = 1, /* provisional: pvc's */
-      .msg_scattered = 4, /* provisional: pvc's */
-      .msg_block = 2, /* provisional: pvc's */
-      .msg_private = 4, /* provisional: pvc's */
-      .msg_slm = 2, /* provisional: pvc's */
-      .msg_atomic = 8, /* provisional: pvc's */
-      .priv_addr = 2, /* provisional: pvc's */
-      .generic_check = 4, /* provisional: pvc's */
-      .priv_byte = 0.25, /* provisional: pvc's */
-      .reg_indirect = 19.8, /* M (IGC 2.40, ocloc 26.27): histogram_private narrowed to ushort[32] in
-                            * registers (--target=none): loop body 1055 -> 6118 instructions over 128
-                            * accesses of 2 bytes */
-      .reg_limit = 192, /* M (IGC 2.40): a lone uint[48] (192 B) indexed by loaded data stays in
-                            * registers (0 private messages), uint[56] (224 B) goes to scratch
-                            * (239); private_arrays_hist17's histogram narrowed to uint[32]
-                            * (128 B) moves into registers (272 -> 0 private messages, ISA
-                            * estimate 18,210 -> 98,181) */
-      .reg_total = 256, /* M (IGC 2.40): float4[9] + float4[4] (208 B, tests/passes/private-arrays-
-                            * split-refused.cl) split or not: 0 private messages, ISA estimate
-                            * 876 -> 714; A: the round number above 208 */
-      .lane0_base = 2, /* provisional: pvc's */
-      .lane0_shared = 7, /* M (IGC 2.40): sg_copy load converted, store not (-O2 --target=dg2):
-                            * 23 -> 30 instructions, ISA estimate 31 -> 36; fitted as pvc's 9 was */
-      .lane0_lane = 3, /* provisional: pvc's */
-      .broadcast = 2, /* provisional: pvc's */
-      .reduce = 14, /* provisional: pvc's */
-      .version_test = 19, /* provisional: pvc's */
-      .version_access = 5.1, /* provisional: pvc's */
-      .version_shared = 1.4, /* provisional: pvc's */
-      .version_utest = 4.8, /* provisional: pvc's */
-      .version_uaccess = 2.8, /* provisional: pvc's */
-      .version_uguard = 13.5, /* provisional: pvc's */
-      .simd_halving = SIMD_HALVING_IGC2, /* M (IGC 2.40): below */
-      .barrier = 8, /* provisional: pvc's */
-   },
-   /* lnl (Xe2, Lunar Lake): the weights marked M (IGC 2.40) were measured with ocloc 26.27
-    * (IGC 2.40.14), bench/isa; every other one is provisional: pvc's (IGC
-    * 22.43) value, not measured on this device (docs/cost-model.md). */
-   [XE_DEV_LNL] = {
-      .alu = 1, /* provisional: pvc's */
-      .alu64 = 2, /* provisional: pvc's */
-      .fp64 = 2, /* provisional: pvc's */
-      .mul64 = 4, /* provisional: pvc's */
-      .math = 4, /* provisional: pvc's */
-      .branch = 2, /* provisional: pvc's */
-      .builtin = 2, /* provisional: pvc's */
-      .send = 1, /* provisional: pvc's */
-      .msg_scattered = 4, /* provisional: pvc's */
-      .msg_block = 2, /* provisional: pvc's */
-      .msg_private = 4, /* provisional: pvc's */
-      .msg_slm = 2, /* provisional: pvc's */
-      .msg_atomic = 8, /* provisional: pvc's */
-      .priv_addr = 2, /* provisional: pvc's */
-      .generic_check = 4, /* provisional: pvc's */
-      .priv_byte = 0.25, /* provisional: pvc's */
-      .reg_indirect = 19.8, /* M (IGC 2.40): as bmg (histogram_private 1055 -> 6118, the same
-                            * code as bmg in every kernel measured) */
-      .reg_limit = 192, /* M (IGC 2.40): as bmg (lnl's code was bmg's) */
-      .reg_total = 256, /* M (IGC 2.40): as bmg (208 B split: 876 -> 714, 0 private) */
-      .lane0_base = 2, /* provisional: pvc's */
-      .lane0_shared = 7, /* A: bmg's (lnl's code was bmg's wherever both were compiled) */
-      .lane0_lane = 3, /* provisional: pvc's */
-      .broadcast = 2, /* provisional: pvc's */
-      .reduce = 14, /* provisional: pvc's */
-      .version_test = 19, /* provisional: pvc's */
-      .version_access = 5.1, /* provisional: pvc's */
-      .version_shared = 1.4, /* provisional: pvc's */
-      .version_utest = 4.8, /* provisional: pvc's */
-      .version_uaccess = 2.8, /* provisional: pvc's */
-      .version_uguard = 13.5, /* provisional: pvc's */
-      .simd_halving = SIMD_HALVING_IGC2, /* M (IGC 2.40): below */
-      .barrier = 8, /* provisional: pvc's */
-   },
-   /* ptl (Xe3, Panther Lake): the weights marked M (IGC 2.40) were measured with ocloc 26.27
-    * (IGC 2.40.14), bench/isa; every other one is provisional: pvc's (IGC
-    * 22.43) value, not measured on this device (docs/cost-model.md). */
-   [XE_DEV_PTL] = {
-      .alu = 1, /* provisional: pvc's */
-      .alu64 = 2, /* provisional: pvc's */
-      .fp64 = 2, /* provisional: pvc's */
-      .mul64 = 4, /* provisional: pvc's */
-      .math = 4, /* provisional: pvc's */
-      .branch = 2, /* provisional: pvc's */
-      .builtin = 2, /* provisional: pvc's */
-      .send = 1, /* provisional: pvc's */
-      .msg_scattered = 4, /* provisional: pvc's */
-      .msg_block = 2, /* provisional: pvc's */
-      .msg_private = 4, /* provisional: pvc's */
-      .msg_slm = 2, /* provisional: pvc's */
-      .msg_atomic = 8, /* provisional: pvc's */
-      .priv_addr = 2, /* provisional: pvc's */
-      .generic_check = 4, /* provisional: pvc's */
-      .priv_byte = 0.25, /* provisional: pvc's */
-      .reg_indirect = 17.7, /* M (IGC 2.40): histogram_private narrowed, loop body 1074 -> 5609
-                            * over 128 accesses of 2 bytes */
-      .reg_limit = 192, /* M (IGC 2.40): as bmg (uint[48] in registers, uint[56] not;
-                            * private_arrays_hist17's uint[32] in registers) */
-      .reg_total = 256, /* M (IGC 2.40): 208 B split or not in registers (0 private), ISA
-                            * estimate 991 -> 775; A: the round number above 208 */
-      .lane0_base = 2, /* provisional: pvc's */
-      .lane0_shared = 7, /* A: bmg's (not measured on ptl) */
-      .lane0_lane = 3, /* provisional: pvc's */
-      .broadcast = 2, /* provisional: pvc's */
-      .reduce = 14, /* provisional: pvc's */
-      .version_test = 19, /* provisional: pvc's */
-      .version_access = 5.1, /* provisional: pvc's */
-      .version_shared = 1.4, /* provisional: pvc's */
-      .version_utest = 4.8, /* provisional: pvc's */
-      .version_uaccess = 2.8, /* provisional: pvc's */
-      .version_uguard = 13.5, /* provisional: pvc's */
-      .simd_halving = SIMD_HALVING_IGC2, /* M (IGC 2.40): below */
-      .barrier = 8, /* provisional: pvc's */
-   },
-};
-
-static const char *const NAMES[XE_DEV_COUNT] = { "dg2", "pvc", "bmg", "lnl", "ptl" };
-
-const char *xe_device_name(enum xe_device d) { return d < XE_DEV_COUNT ? NAMES[d] : "?"; }
-
-const xe_cost_weights *xe_cost_weights_of(enum xe_device d) { return &WEIGHTS[d]; }
-
-/* P: Xe-HPG has 32-byte registers; Xe-HPC, Xe2 and Xe3 have 64-byte ones
- * (checked with ocloc 26.27: a SIMD16 dword load writes one register on
- * pvc, bmg, lnl and ptl, two on dg2). */
-unsigned xe_device_grf_bytes(enum xe_device d) { return d == XE_DEV_DG2 ? 32 : 64; }
-
-const char *xe_device_iga_platform(enum xe_device d)
-{
-   return d == XE_DEV_DG2 ? "12p71" : d == XE_DEV_PVC ? "12p72" : NULL;
-}
-
-bool xe_device_parse_set(const char *s, unsigned *set)
-{
-   unsigned r = 0;
-   while (*s) {
-      const char *e = strchr(s, ',');
-      size_t n = e ? (size_t)(e - s) : strlen(s);
-      int found = -1;
-      if (n == 3 && !strncmp(s, "all", 3)) {
-         r |= XE_DEV_ALL;
-         s += n + (e != NULL);
-         continue;
-      }
-      for (int d = 0; d < XE_DEV_COUNT; d++)
-         if (strlen(NAMES[d]) == n && !strncmp(s, NAMES[d], n))
-            found = d;
-      if (found < 0)
-         return false;
-      r |= 1u << found;
-      s += n + (e != NULL);
-   }
-   *set = r;
-   return r != 0;
-}
 
 /* ---- the walk ---- */
 
@@ -523,11 +236,10 @@ static arr_shape shape_of(walk *wk, xe_inst *var)
           * compete with the function's other arrays for IGC's register
           * budget (dead parts take nothing).  Over reg_total IGC puts
           * them in scratch, one message per part for what was one
-          * whole-vector message (guide_laplacians, pvc).  Within it the
-          * split is priced as the array was: IGC kept such arrays in
-          * registers before and after (priv_float4, 128 B), so the model's
-          * own placement of the original is kept, neither better nor
-          * worse. */
+          * whole-vector message.  Within it the split is priced as the
+          * array was: IGC keeps such arrays in registers before and after,
+          * so the model's own placement of the original is kept, neither
+          * better nor worse (docs/cost-model.md, "How passes ask"). */
          unsigned used = 0;
          for (uint32_t c = 0; c < ch->split_comps && c < 32; c++)
             used += (ch->split_used >> c) & 1;
@@ -567,7 +279,7 @@ static bool igc_blocks(const xe_cost_weights *w, const xe_cost_change *ch)
 
 bool xe_cost_igc_blocks(const xe_cost_change *ch, enum xe_device d)
 {
-   return igc_blocks(&WEIGHTS[d], ch);
+   return igc_blocks(&xe_cost_weight_table[d], ch);
 }
 
 static bool in_block_set(const xe_cost_change *ch, const xe_inst *i)
@@ -624,7 +336,7 @@ static uint32_t scalar_type(xe_module *m, uint32_t type)
 /* Does the value depend on a y or z component of the local or global
  * invocation id?  Within a sub-group those are uniform only by the
  * work-group's shape, which IGC does not use: it computes such an address
- * per lane even when only lane 0's is needed (sgemm_tiled's B tile). */
+ * per lane even when only lane 0's is needed (lane0_lane). */
 static bool lane_varying_yz(xe_module *m, uint32_t id, unsigned depth)
 {
    xe_inst *d = xe_def(m, id);
@@ -934,7 +646,7 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
 xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
                          const xe_cost_change *change)
 {
-   walk wk = { .m = m, .w = &WEIGHTS[d], .ch = change };
+   walk wk = { .m = m, .w = &xe_cost_weight_table[d], .ch = change };
    /* Per-id tables are sized by the bound, and def-use must be current. */
    double c = fn_cost(&wk, fn);
    wk.c.cycles = c;
@@ -944,7 +656,7 @@ xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
 double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
                       const xe_cost_change *change, const uint8_t *in_set)
 {
-   walk wk = { .m = m, .w = &WEIGHTS[d], .ch = change };
+   walk wk = { .m = m, .w = &xe_cost_weight_table[d], .ch = change };
    return fn_cost_set(&wk, f, in_set);
 }
 
@@ -1026,7 +738,7 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
       char b0[32], a0[32];
       snprintf(b0, sizeof b0, "%.0f", before[d]);
       snprintf(a0, sizeof a0, "%.0f", after[d]);
-      int k = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", NAMES[d]);
+      int k = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", xe_device_name(d));
       for (int e = d + 1; e < XE_DEV_COUNT && k >= 0 && at + (size_t)k < n; e++) {
          char b1[32], a1[32];
          snprintf(b1, sizeof b1, "%.0f", before[e]);
@@ -1034,7 +746,7 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
          if (!(devices & (1u << e)) || strcmp(b0, b1) || strcmp(a0, a1))
             continue;
          done |= 1u << e;
-         int j = snprintf(buf + at + k, n - at - k, "/%s", NAMES[e]);
+         int j = snprintf(buf + at + k, n - at - k, "/%s", xe_device_name(e));
          if (j < 0)
             break;
          k += j;
@@ -1049,55 +761,20 @@ void xe_cost_format(char *buf, size_t n, unsigned devices, const double before[X
    }
 }
 
-double xe_cost_isa(enum xe_device d, const xe_isa_counts *c)
-{
-   const xe_cost_weights *w = &WEIGHTS[d];
-   return c->instructions + (double)c->loop * (XE_COST_ASSUMED_TRIPS - 1) +
-          c->scattered * w->msg_scattered + c->block * w->msg_block + c->priv * w->msg_private;
-}
-
-unsigned xe_cost_isa_per(enum xe_device d, unsigned simd)
-{
-   return xe_device_grf_bytes(d) == 64 && simd > 16 ? 16 : simd;
-}
-
-double xe_cost_isa_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
-{
-   double e = xe_cost_isa(d, c);
-   if (!simd || !c->simd)
-      return e;
-   if (xe_device_grf_bytes(d) != 64)
-      return e * simd / c->simd;
-   /* A 16-lane ALU: an instruction of more than 16 lanes takes two passes,
-    * any other one (a scalar (W) one in a SIMD32 kernel too) one; the
-    * estimate counts passes per thread, scaled to xe_cost_isa_per's
-    * work-items (up to 16: a wider thread is counted by its passes). */
-   double passes = e + c->wide + (double)c->loop_wide * (XE_COST_ASSUMED_TRIPS - 1);
-   return passes * xe_cost_isa_per(d, simd) / c->simd;
-}
-
-double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd)
-{
-   (void)d;
-   if (!simd || !c->simd)
-      return c->igc_estimate;
-   return c->igc_estimate * simd / c->simd;
-}
-
 double xe_cost_simd_change(enum xe_device d, unsigned from, unsigned to)
 {
    double f = 1;
    for (unsigned w = from; from && to && w > to; w /= 2)
-      f *= WEIGHTS[d].simd_halving;
+      f *= xe_cost_weight_table[d].simd_halving;
    for (unsigned w = to; from && to && w > from; w /= 2)
-      f /= WEIGHTS[d].simd_halving;
+      f /= xe_cost_weight_table[d].simd_halving;
    return f;
 }
 
 double xe_cost_versioned(enum xe_device d, unsigned tested, unsigned shared, unsigned wraps,
                          double fast, double slow)
 {
-   const xe_cost_weights *w = &WEIGHTS[d];
+   const xe_cost_weights *w = &xe_cost_weight_table[d];
    return w->version_test + w->version_access * tested + w->version_shared * shared +
           w->version_uaccess * wraps +
           XE_COST_FAST_FRACTION * fast + (1 - XE_COST_FAST_FRACTION) * slow;
@@ -1106,7 +783,7 @@ double xe_cost_versioned(enum xe_device d, unsigned tested, unsigned shared, uns
 double xe_cost_versioned_uniform(enum xe_device d, unsigned tested, bool guard, double fast,
                                  double slow)
 {
-   const xe_cost_weights *w = &WEIGHTS[d];
+   const xe_cost_weights *w = &xe_cost_weight_table[d];
    return w->version_utest + w->version_uaccess * tested + (guard ? w->version_uguard : 0) +
           XE_COST_FAST_FRACTION * fast + (1 - XE_COST_FAST_FRACTION) * slow;
 }

@@ -2,7 +2,7 @@
  * A static cost model per Intel GPU: an estimate of what one work-item of
  * a kernel costs, in issue cycles of one EU thread, read from the SPIR-V.
  * docs/cost-model.md explains the model and where every weight comes from;
- * the weights live in one table in cost.c.
+ * the weights are data, in cost_weights.c.
  *
  * The unit: one cycle is one issued ISA instruction (in-order issue, one
  * instruction a cycle); a memory message costs its send plus a per-kind
@@ -29,10 +29,8 @@
 enum xe_device { XE_DEV_DG2, XE_DEV_PVC, XE_DEV_BMG, XE_DEV_LNL, XE_DEV_PTL, XE_DEV_COUNT };
 #define XE_DEV_ALL ((1u << XE_DEV_COUNT) - 1)
 /* The default --target: every device the model knows, since a SPIR-V
- * module is JIT-compiled for whatever GPU runs it.  (Measured when it
- * changed from dg2,pvc: no output of testdata or the darktable/hashcat
- * corpus through the five front ends differs, with or without host
- * promises; bench/README "Default target".) */
+ * module is JIT-compiled for whatever GPU runs it (docs/cost-model.md,
+ * "How passes ask", says what changed when it was dg2,pvc). */
 #define XE_DEV_DEFAULT XE_DEV_ALL
 
 /* Trips assumed for a loop whose count is not a constant. */
@@ -48,7 +46,8 @@ const char *xe_device_iga_platform(enum xe_device d);
  * (1 << enum xe_device); false on an unknown or empty name. */
 bool xe_device_parse_set(const char *s, unsigned *set);
 
-/* The weights of one device, in cycles (see cost.c for the sources). */
+/* The weights of one device, in cycles (cost_weights.c; the sources of
+ * their values: docs/cost-model.md, "The weights"). */
 typedef struct xe_cost_weights {
    double alu;            /* 32-bit integer or float ALU, per component */
    double alu64;          /* 64-bit integer ALU (dg2: emulated) */
@@ -232,8 +231,8 @@ unsigned xe_cost_isa_per(enum xe_device d, unsigned simd);
  * work-items as a thread of width simd covers; 0 when IGC gave none
  * (ocloc 22.x).  Cycles scale with the width itself on every device:
  * IGC's schedule already counts the two passes a SIMD32 instruction takes
- * where xe_cost_isa_at counts it once (testdata gas_global_only on pvc,
- * SIMD16 -> SIMD32: 111 -> 135 cycles per thread, 68 per 16 work-items). */
+ * where xe_cost_isa_at counts it once (docs/cost-model.md, "IGC's own
+ * estimate"). */
 double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
 
 /* The estimate of the blocks of f whose CFG index (xe_function_cfg(f))
@@ -264,15 +263,10 @@ double xe_cost_block_frequency(xe_module *m, xe_function *f, uint32_t bi);
 #define XE_COST_TIE 1e-9
 
 /* The least gain, as a fraction of the kernel's estimate, that block-io
- * and subgroup-versioning take as a gain on a device (docs/cost-model.md,
- * "How passes ask").  On testdata the gains under it went either way in
- * IGC: block-io's histogram_private (model -1.5% on dg2) and barrier_local
- * (-2.4%) longer under IGC 2.40 on pvc, hist_uint (-2.8%) with its loop
- * unrolled twice as far on every device, block_io_types' 64-bit load on
- * dg2 (-2.7%; IGC 22.43 75 -> 80), version_loop on dg2 (-2.7%; IGC
- * compiles the versioned kernel SIMD16: 46% more per work-item).  The
- * least gain among the rewrites that gained was 9.4% (block_io_wide_store
- * on pvc, IGC 2.40 ISA estimate 75 -> 63). */
+ * and subgroup-versioning take as a gain on a device: smaller gains of the
+ * model are within what IGC's own choices after the rewrite (unrolling,
+ * SIMD width) turn either way (docs/cost-model.md, "How passes ask", has
+ * the kernels that set it). */
 #define XE_COST_MIN_GAIN 0.05
 
 /* The factor on a kernel's cost per work-item when IGC's SIMD width goes
