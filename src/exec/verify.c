@@ -146,15 +146,8 @@ static unsigned module_dims(const xe_module *m)
 int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
                       const xe_options *o, bool quiet, FILE *log)
 {
-   char *why = NULL;
-   for (int side = 0; side < 2; side++) {
-      if (!xe_exec_check_module(side ? b : a, &why)) {
-         fprintf(log, "cannot run the %s module, it does not validate: %s\n",
-                 side ? "optimized" : "input", why);
-         free(why);
-         return 2;
-      }
-   }
+   /* a and b are runnable (exec.h): the caller checked them, with the
+    * repairs only it may run (xe_verify_modules, src/driver/runnable.c). */
    /* The manifest comes from the passes, or from the user (xeopt run
     * --compare --manifest); either way a broken one stops verification
     * rather than letting launches outside the contract fail it. */
@@ -269,18 +262,4 @@ int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const cJSON *user,
 int xe_exec_verify(xe_module *a, xe_module *b, unsigned n, bool quiet, FILE *log)
 {
    return xe_exec_verify_ex(a, b, n, NULL, NULL, quiet, log);
-}
-
-/* The driver's entry point (exec.h). */
-bool xe_verify_modules(const xe_module *before, const xe_module *after, const xe_options *o,
-                       FILE *log, char **report)
-{
-   int rc = xe_exec_verify_ex((xe_module *)before, (xe_module *)after, (unsigned)o->verify,
-                              o->verify_launches, o, false, log);
-   if (!rc)
-      return true;
-   *report = strdup(rc == 2 ? "--verify could not run the modules (see above); no output written"
-                            : "--verify: the optimized module computes different results (see "
-                              "above); no output written");
-   return false;
 }
