@@ -10,12 +10,13 @@
 
 #include "exec.h"
 #include "io.h"
+#include "runnable.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
    char *err = NULL;
    xe_module *m = xe_read(data, size, &err);
-   if (!m || !xe_exec_check_module(m, &err)) {
+   if (!m || !xe_check_runnable(m, &err)) {
       free(err);
       xe_module_free(m);
       return 0;

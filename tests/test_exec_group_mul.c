@@ -24,6 +24,7 @@
 #include <string.h>
 #include "exec.h"
 #include "io.h"
+#include "runnable.h"
 #include "testutil.h"
 
 #define N 12
@@ -91,7 +92,7 @@ static void run(unsigned w, bool isf, const char *op, const void *in, void *out)
    char *spv = tu_assemble(text, name, NULL);
    free(text);
    xe_module *m = tu_load(spv);
-   ck_assert_msg(xe_exec_check_module(m, &err), "%s: %s", spv, err ? err : "?");
+   ck_assert_msg(xe_check_runnable(m, &err), "%s: %s", spv, err ? err : "?");
    xe_launch l = {.kernel = "gmul", .global = {N, 1, 1}, .local = {N, 1, 1}, .dims = 1,
                   .subgroup_size = SG, .nargs = 2};
    l.args[0] = (xe_exec_arg){.kind = XE_ARG_BUFFER, .data = (uint8_t *)in, .size = N * w / 8};

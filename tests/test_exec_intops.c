@@ -38,6 +38,7 @@
 
 #include "exec.h"
 #include "io.h"
+#include "runnable.h"
 #include "testutil.h"
 
 enum {
@@ -258,7 +259,7 @@ static void run_table(const table *t, uint8_t **out, uint8_t **conv)
    char *spv = tu_assemble(text, name, NULL), *err = NULL;
    free(text);
    xe_module *m = tu_load(spv);
-   ck_assert_msg(xe_exec_check_module(m, &err), "%s: %s", spv, err ? err : "?");
+   ck_assert_msg(xe_check_runnable(m, &err), "%s: %s", spv, err ? err : "?");
    uint8_t *in[4];
    for (int k = 0; k < 4; k++) in[k] = calloc(MAXPAIRS, 8);
    for (unsigned k = 0; k < t->npairs; k++) {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <xeopt/xeopt.h>
 
-#include "exec.h"
+#include "runnable.h"
 #include "pipeline.h"
 
 struct xeopt_options {

@@ -4,8 +4,10 @@
  * optimized module computes the same bytes as its input (--verify) and so
  * that users can try a kernel on the CPU (`xeopt run`).
  *
- * Usage: fill an xe_launch (kernel name, sizes, arguments), call
- * xe_exec_run(); buffer arguments are read and written in place.  On any
+ * Usage: check that the module is runnable (xe_exec_check_module on a
+ * repaired copy, which the caller makes: the interpreter runs no pass;
+ * xe_check_runnable in src/driver/runnable.h does it), fill an xe_launch
+ * (kernel name, sizes, arguments), call xe_exec_run(); buffer arguments are read and written in place.  On any
  * failure (unsupported instruction, out-of-bounds access, division by zero,
  * barrier deadlock) it returns false and *err is a malloc'd message naming
  * the kernel and, where there is one, the instruction.
@@ -125,13 +127,21 @@ typedef struct xe_launch {
    uint64_t reach[XE_EXEC_MAX_ARGS];   /* out, with measure */
 } xe_launch;
 
-/* Whether the interpreter may run m (check.c): spvValidate accepts it
- * once block order and entry-point interfaces are repaired on a copy.
- * Else false with *err (malloc'd) the validator's message. */
-bool xe_exec_check_module(const xe_module *m, char **err);
+/* Whether the interpreter may run a module (check.c): spvValidate must
+ * accept `repaired`, a copy of it the caller repaired (block order,
+ * entry-point interfaces, canonicalize, SPV_INTEL_memory_access_aliasing
+ * dropped: the repair passes, which sit above this layer).  Else false
+ * with *err (malloc'd) the validator's message.  xe_check_runnable
+ * (src/driver/runnable.h) makes the copy, repairs and checks it.
+ *
+ * Precondition of every function below that takes a module: the module
+ * is runnable, i.e. its repaired copy passed this check.  The interpreter
+ * runs the module itself, not the copy, so step counts and the
+ * instructions its messages name are the module's own. */
+bool xe_exec_check_module(const xe_module *repaired, char **err);
 
 /* Runs the kernel over the whole NDRange.  true on success.  The module
- * must pass xe_exec_check_module.  A global size that is not a multiple of
+ * must be runnable (above).  A global size that is not a multiple of
  * the local size is an OpenCL 2.0 non-uniform NDRange (the last work-group
  * of a dimension is partial; WorkgroupSize is its actual size,
  * EnqueuedWorkgroupSize the local size given). */
@@ -153,8 +163,10 @@ int xe_exec_params(xe_module *m, const char *kernel, enum xe_arg_kind *kind,
  * (src/exec/verify.c says how they are chosen), after the user's launches
  * of that kernel (user: a JSON array of `xeopt run --launch` objects, or
  * NULL; a malformed one returns 2).
- * Returns 0 when equal, 1 on a difference, 2 when a module cannot be run
- * (it fails xe_exec_check_module).  Writes one line per finding to log: the
+ * Both modules must be runnable (above; --verify checks them first,
+ * xe_verify_modules in src/driver/runnable.h).
+ * Returns 0 when equal, 1 on a difference, 2 when the user's launches or
+ * b's manifest cannot be used.  Writes one line per finding to log: the
  * difference with its launch ("kernel K: argument 1 differs at element
  * ..." then "  launch: ..."), "warning: kernel K NOT verified: ...", and,
  * unless quiet, "note: ..." for launch slots the input itself cannot run
@@ -167,13 +179,5 @@ struct xe_options;
  * its launches like the module's SubgroupSize and LocalSize do. */
 int xe_exec_verify_ex(xe_module *a, xe_module *b, unsigned n, const struct cJSON *user,
                       const struct xe_options *o, bool quiet, FILE *log);
-
-/* Runs every kernel of before and after on o->verify random launches and
- * compares the buffers the host can see (src/exec).  Returns true when
- * equal; otherwise *report (malloc'd) says so.  The findings (the kernel,
- * the launch and the first differing element; kernels not verified) go to
- * log, one per line. */
-bool xe_verify_modules(const xe_module *before, const xe_module *after, const struct xe_options *o,
-                       FILE *log, char **report);
 
 #endif

@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "internal.h"
 #include "launch.h"
+#include "runnable.h"
 
 static const char *usage =
    "usage: xeopt run MODULE.spv --kernel NAME --global X[,Y,Z] [options]\n"
@@ -80,7 +81,7 @@ static xe_module *load(const char *path)
    xe_module *m = xe_read(bytes, n, &err);
    free(bytes);
    if (!m) { xe_error(path, "%s", err); free(err); return NULL; }
-   if (!xe_exec_check_module(m, &err)) {
+   if (!xe_check_runnable(m, &err)) {
       xe_error(path, "cannot run a module that does not validate: %s", err);
       free(err);
       xe_module_free(m);
@@ -234,7 +235,7 @@ int xe_cmd_run(int argc, char **argv)
    xe_module *m = xe_read(bytes, nbytes, &err);
    free(bytes);
    if (!m) { xe_error(path, "%s", err); free(err); return 1; }
-   if (!xe_exec_check_module(m, &err)) {
+   if (!xe_check_runnable(m, &err)) {
       xe_error(path, "cannot run a module that does not validate: %s", err);
       free(err);
       xe_module_free(m);
