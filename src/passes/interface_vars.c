@@ -392,25 +392,28 @@ static bool fix_entry(xe_module *m, walk *w, miss *ms, unsigned nms, xe_remarks 
    return ok;
 }
 
-bool xeopt_pass_interface_vars(xe_ctx *ctx)
+/* Declares SPV_INTEL_fp_fast_math_mode where its capability is used
+ * without it; returns whether it did. */
+static bool declare_fast_math(xe_module *m, xe_remarks *r)
 {
-   xe_module *m = ctx->module;
-   xe_remarks *r = ctx->remarks;
-   bool progress = false;
    if (xe_has_capability(m, SpvCapabilityFPFastMathModeINTEL) &&
        !xe_has_extension(m, "SPV_INTEL_fp_fast_math_mode")) {
       xe_add_extension(m, "SPV_INTEL_fp_fast_math_mode");
       xe_remark(r, NULL, XE_REMARK_APPLIED, "declared the extension SPV_INTEL_fp_fast_math_mode "
                 "that the capability FPFastMathModeINTEL needs (Intel's front end omits it)");
-      progress = true;
+      return true;
    }
-   if (m->version < 0x10400)
-      return progress;
+   return false;
+}
 
-   /* Step 1: count the entry points listing each global variable (aux). */
-   unsigned neps = 0;
+/* Step 1: the global variables some entry point does not list (counted
+ * in their aux, which is zero again after), malloc'd, *ncand of them;
+ * *neps gets the number of entry points. */
+static xe_inst **unlisted_vars(xe_module *m, unsigned *neps, unsigned *ncand)
+{
+   *neps = 0;
    xe_foreach_inst(ep, &m->sec[XE_SEC_ENTRY_POINT]) {
-      neps++;
+      (*neps)++;
       unsigned first = interface_start(ep);
       for (unsigned k = first; k < xe_nops(ep); k++) {
          uint32_t id = xe_op(ep, k);
@@ -419,24 +422,28 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
       }
    }
    xe_inst **cand = NULL;
-   unsigned ncand = 0, capcand = 0;
+   unsigned capcand = 0;
+   *ncand = 0;
    uint32_t nvars;
    xe_inst *const *vars = xe_global_variables(m, &nvars);
    for (uint32_t k = 0; k < nvars; k++) {
       xe_inst *v = vars[k];
-      if (v->aux < neps) {
-         cand = grow(cand, &capcand, ncand, sizeof(*cand));
-         cand[ncand++] = v;
+      if (v->aux < *neps) {
+         cand = grow(cand, &capcand, *ncand, sizeof(*cand));
+         cand[(*ncand)++] = v;
       }
       v->aux = 0;
    }
+   return cand;
+}
 
-   /* Step 2: the uses of candidates that some entry point misses. */
-   walk w = { .m = m };
-   if (ncand)
-      seed_kernels(&w, neps);
+/* Step 2: the uses of the candidates (ncand) that some entry point
+ * reaching them misses, malloc'd, *nms of them. */
+static miss *missed_uses(xe_module *m, walk *w, xe_inst **cand, unsigned ncand, unsigned *nms)
+{
    miss *ms = NULL;
-   unsigned nms = 0, capms = 0;
+   unsigned capms = 0;
+   *nms = 0;
    for (unsigned c = 0; c < ncand; c++) {
       uint32_t nu;
       const xe_use *u = xe_uses_unordered(m, cand[c]->result_id, &nu);
@@ -444,16 +451,47 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
          xe_inst *i = u[k].inst;
          if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
             continue;
-         const reached *re = reaching(&w, i->block->fn);
+         const reached *re = reaching(w, i->block->fn);
          xe_inst *const *eps = eps_of(re);
          for (unsigned e = 0; e < re->n; e++) {
             if (listed(eps[e], interface_start(eps[e]), cand[c]->result_id))
                continue;
-            ms = grow(ms, &capms, nms, sizeof(*ms));
-            ms[nms++] = (miss){ eps[e], u[k], i->block->fn, 0 };
+            ms = grow(ms, &capms, *nms, sizeof(*ms));
+            ms[(*nms)++] = (miss){ eps[e], u[k], i->block->fn, 0 };
          }
       }
    }
+   return ms;
+}
+
+/* Clears the marks and stamps w left and frees what it holds. */
+static void walk_free(walk *w)
+{
+   for (unsigned k = 0; k < w->marked.n; k++)
+      w->marked.v[k]->mark = 0;
+   for (unsigned k = 0; k < w->stamped.n; k++)
+      w->stamped.v[k]->def->aux = 0;
+   free(w->marked.v);
+   free(w->stamped.v);
+   for (unsigned k = 0; k < w->nmemo; k++)
+      free(w->memo[k].eps);
+   free(w->memo);
+}
+
+bool xeopt_pass_interface_vars(xe_ctx *ctx)
+{
+   xe_module *m = ctx->module;
+   xe_remarks *r = ctx->remarks;
+   bool progress = declare_fast_math(m, r);
+   if (m->version < 0x10400)
+      return progress;
+   unsigned neps, ncand;
+   xe_inst **cand = unlisted_vars(m, &neps, &ncand);
+   walk w = { .m = m };
+   if (ncand)
+      seed_kernels(&w, neps);
+   unsigned nms;
+   miss *ms = missed_uses(m, &w, cand, ncand, &nms);
    free(cand);
 
    /* Step 3: per entry point, in section order (rename_low's choices
@@ -466,14 +504,6 @@ bool xeopt_pass_interface_vars(xe_ctx *ctx)
       progress |= fix_entry(m, &w, ms + a, b - a, r);
    }
    free(ms);
-   for (unsigned k = 0; k < w.marked.n; k++)
-      w.marked.v[k]->mark = 0;
-   for (unsigned k = 0; k < w.stamped.n; k++)
-      w.stamped.v[k]->def->aux = 0;
-   free(w.marked.v);
-   free(w.stamped.v);
-   for (unsigned k = 0; k < w.nmemo; k++)
-      free(w.memo[k].eps);
-   free(w.memo);
+   walk_free(&w);
    return progress;
 }

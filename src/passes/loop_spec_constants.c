@@ -261,6 +261,58 @@ static bool fits(long long v, unsigned width)
    return v >= -(1LL << (width - 1)) && v <= (long long)((1ULL << width) - 1);
 }
 
+/* The select `flag ? val : argument` for a, at the top of the body's entry
+ * block (after its OpVariables and the selects added before, *last_sel,
+ * in argument order); a's uses read it instead of the argument. */
+static void insert_select(xe_module *m, const xe_kernel *k, spec_arg *a, const char *arg_name,
+                              uint32_t flag, uint32_t val, xe_inst **last_sel)
+{
+   char name[160];
+   uint32_t type = a->param->type_id;
+   xe_inst *pos = *last_sel ? (*last_sel)->next : xe_block_first_non_phi(m, k->body->first);
+   while (pos && (pos->opcode == SpvOpVariable || xe_inst_is_debug_info(m, pos)))
+      pos = pos->next;
+   xe_builder b = pos ? xe_builder_before(m, pos) : xe_builder_at_end(m, k->body->first);
+   uint32_t sel = xe_build3(&b, SpvOpSelect, type, flag, val, a->param->result_id);
+   *last_sel = xe_def(m, sel);
+   snprintf(name, sizeof(name), "%s.spec", arg_name ? arg_name : "arg");
+   xe_set_name(m, sel, name);
+   for (unsigned u = 0; u < a->nuses; u++) {
+      xe_inst *i = a->uses[u];
+      for (unsigned o = 0; o < xe_nops(i); o++) {
+         if (xe_op_kind(i, o) == XE_W_ID && xe_op(i, o) == a->param->result_id)
+            xe_set_op(i, o, sel);
+      }
+   }
+}
+
+/* The manifest's spec_constants entry for a (of width bits): its spec ids,
+ * defaults (spec: the flag's) and the guarantee the host gives. */
+static void manifest_entry(xe_module *m, const xe_kernel *k, const spec_arg *a,
+                           const char *arg_name, unsigned width, uint32_t flag_id,
+                           uint32_t value_sid, int spec, long long value)
+{
+   cJSON *e = cJSON_CreateObject();
+   cJSON_AddStringToObject(e, "argument", arg_name ? arg_name : "");
+   cJSON_AddNumberToObject(e, "index", a->index);
+   char tname[16];
+   snprintf(tname, sizeof(tname), "i%u", width);
+   cJSON_AddStringToObject(e, "type", tname);
+   cJSON_AddNumberToObject(e, "size", width / 8);
+   cJSON_AddNumberToObject(e, "flag_spec_id", flag_id);
+   cJSON_AddNumberToObject(e, "value_spec_id", value_sid);
+   cJSON_AddBoolToObject(e, "flag_default", spec != 0);
+   /* As text: a 64-bit value does not survive a JSON double. */
+   char vbuf[32];
+   snprintf(vbuf, sizeof(vbuf), "%lld", value);
+   cJSON_AddStringToObject(e, "value_default", vbuf);
+   cJSON_AddNumberToObject(e, "loops", a->loops);
+   cJSON_AddStringToObject(e, "guarantee",
+                           "whenever the flag constant is true, the argument passed at launch "
+                           "equals the value constant");
+   xe_manifest_add(m, k->name, "spec_constants", e);
+}
+
 /* Adds the constants and the select for one argument; rewrites its uses. */
 static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
                            const xe_kernel *k, spec_arg *a, xe_inst **last_sel)
@@ -299,43 +351,8 @@ static void specialize_arg(xe_module *m, xe_remarks *r, const xe_options *opt,
    snprintf(name, sizeof(name), "%s.spec_value", arg_name ? arg_name : "arg");
    xe_set_name(m, val, name);
 
-   /* At the top of the entry block, after its OpVariables and the selects
-    * added before, in argument order. */
-   xe_inst *pos = *last_sel ? (*last_sel)->next : xe_block_first_non_phi(m, k->body->first);
-   while (pos && (pos->opcode == SpvOpVariable || xe_inst_is_debug_info(m, pos)))
-      pos = pos->next;
-   xe_builder b = pos ? xe_builder_before(m, pos) : xe_builder_at_end(m, k->body->first);
-   uint32_t sel = xe_build3(&b, SpvOpSelect, type, flag, val, a->param->result_id);
-   *last_sel = xe_def(m, sel);
-   snprintf(name, sizeof(name), "%s.spec", arg_name ? arg_name : "arg");
-   xe_set_name(m, sel, name);
-   for (unsigned u = 0; u < a->nuses; u++) {
-      xe_inst *i = a->uses[u];
-      for (unsigned o = 0; o < xe_nops(i); o++) {
-         if (xe_op_kind(i, o) == XE_W_ID && xe_op(i, o) == a->param->result_id)
-            xe_set_op(i, o, sel);
-      }
-   }
-
-   cJSON *e = cJSON_CreateObject();
-   cJSON_AddStringToObject(e, "argument", arg_name ? arg_name : "");
-   cJSON_AddNumberToObject(e, "index", a->index);
-   char tname[16];
-   snprintf(tname, sizeof(tname), "i%u", width);
-   cJSON_AddStringToObject(e, "type", tname);
-   cJSON_AddNumberToObject(e, "size", width / 8);
-   cJSON_AddNumberToObject(e, "flag_spec_id", flag_id);
-   cJSON_AddNumberToObject(e, "value_spec_id", value_sid);
-   cJSON_AddBoolToObject(e, "flag_default", spec != 0);
-   /* As text: a 64-bit value does not survive a JSON double. */
-   char vbuf[32];
-   snprintf(vbuf, sizeof(vbuf), "%lld", value);
-   cJSON_AddStringToObject(e, "value_default", vbuf);
-   cJSON_AddNumberToObject(e, "loops", a->loops);
-   cJSON_AddStringToObject(e, "guarantee",
-                           "whenever the flag constant is true, the argument passed at launch "
-                           "equals the value constant");
-   xe_manifest_add(m, k->name, "spec_constants", e);
+   insert_select(m, k, a, arg_name, flag, val, last_sel);
+   manifest_entry(m, k, a, arg_name, width, flag_id, value_sid, spec, value);
    if (spec)
       xe_remark(r, k->name, XE_REMARK_APPLIED,
                 "argument '%s' bounds %u loop(s): spec constants %u (flag) and %u (value) "
@@ -376,6 +393,55 @@ static xe_inst *body_param(xe_module *m, const xe_kernel *k, xe_function *f, xe_
    return bp;
 }
 
+/* The body's parameter that bounds loop l of f (f, call: as collect_fn),
+ * NULL when none: the exit bound's, or against a constant bound the
+ * initial value's (*what says which).  chain, *n: the instructions to read
+ * the select instead; *guards: the guards on it before the loop. */
+static xe_inst *bounding_param(xe_module *m, const xe_kernel *k, xe_function *f, xe_inst *call,
+                               const xe_loops *ls, const xe_loop *l, xe_inst **chain,
+                               unsigned *n, const char **what, unsigned *guards)
+{
+   uint32_t iv = l->iv->result_id, next = l->iv_next->result_id;
+   unsigned bk = xe_op(l->exit_cmp, 0) == iv || xe_op(l->exit_cmp, 0) == next ? 1 : 0;
+   uint32_t bound = xe_op(l->exit_cmp, bk);
+   xe_inst *p = trace_arg(m, f, call, bound, chain, n, 0);
+   *what = "exit bound";
+   if (p && bound == p->result_id)
+      chain[(*n)++] = l->exit_cmp;
+   if (!p && is_const_at(m, f, call, bound)) {
+      /* A count-down loop, `for (j = n; j > 0; j--)`: the argument
+       * decides the trip count through the initial value. */
+      p = trace_arg(m, f, call, l->iv_init, chain, n, 0);
+      if (p && l->iv_init == p->result_id)
+         chain[(*n)++] = l->iv;
+      *what = "initial value";
+   }
+   *guards = p ? find_guards(m, f, call, ls, l, p, chain, n) : 0;
+   if (p)
+      p = body_param(m, k, f, call, p, chain, n);
+   return p;
+}
+
+/* args' entry for the body's parameter p (index: its position among the
+ * parameters), added when new; NULL when args is full. */
+static spec_arg *arg_entry(spec_arg *args, unsigned *nargs, xe_inst *p, unsigned index)
+{
+   spec_arg *a = NULL;
+   for (unsigned j = 0; j < *nargs; j++) {
+      if (args[j].param == p)
+         a = &args[j];
+   }
+   if (!a) {
+      if (*nargs == MAX_PARAMS)
+         return NULL;
+      a = &args[(*nargs)++];
+      memset(a, 0, sizeof(*a));
+      a->param = p;
+      a->index = index;
+   }
+   return a;
+}
+
 /* Which loops of f have an argument bound; fills args.  f is the body
  * (call NULL) or a helper the body calls at call. */
 static unsigned collect_fn(xe_module *m, const xe_kernel *k, xe_function *f, xe_inst *call,
@@ -402,26 +468,10 @@ static unsigned collect_fn(xe_module *m, const xe_kernel *k, xe_function *f, xe_
                    "loop %s%s: no simple induction variable with a single exit compare", hn, where);
          continue;
       }
-      uint32_t iv = l->iv->result_id, next = l->iv_next->result_id;
-      unsigned bk = xe_op(l->exit_cmp, 0) == iv || xe_op(l->exit_cmp, 0) == next ? 1 : 0;
       xe_inst *chain[MAX_CHAIN + 2];
-      unsigned n = 0;
-      uint32_t bound = xe_op(l->exit_cmp, bk);
-      xe_inst *p = trace_arg(m, f, call, bound, chain, &n, 0);
-      const char *what = "exit bound";
-      if (p && bound == p->result_id)
-         chain[n++] = l->exit_cmp;
-      if (!p && is_const_at(m, f, call, bound)) {
-         /* A count-down loop, `for (j = n; j > 0; j--)`: the argument
-          * decides the trip count through the initial value. */
-         p = trace_arg(m, f, call, l->iv_init, chain, &n, 0);
-         if (p && l->iv_init == p->result_id)
-            chain[n++] = l->iv;
-         what = "initial value";
-      }
-      unsigned guards = p ? find_guards(m, f, call, ls, l, p, chain, &n) : 0;
-      if (p)
-         p = body_param(m, k, f, call, p, chain, &n);
+      unsigned n = 0, guards = 0;
+      const char *what = NULL;
+      xe_inst *p = bounding_param(m, k, f, call, ls, l, chain, &n, &what, &guards);
       if (!p) {
          xe_remark(r, k->name, XE_REMARK_MISSED,
                    "loop %s%s: neither the exit bound nor (against a constant bound) the "
@@ -435,19 +485,9 @@ static unsigned collect_fn(xe_module *m, const xe_kernel *k, xe_function *f, xe_
             break;
          index += q->opcode == SpvOpFunctionParameter;
       }
-      spec_arg *a = NULL;
-      for (unsigned j = 0; j < *nargs; j++) {
-         if (args[j].param == p)
-            a = &args[j];
-      }
-      if (!a) {
-         if (*nargs == MAX_PARAMS)
-            continue;
-         a = &args[(*nargs)++];
-         memset(a, 0, sizeof(*a));
-         a->param = p;
-         a->index = index;
-      }
+      spec_arg *a = arg_entry(args, nargs, p, index);
+      if (!a)
+         continue;
       a->loops++;
       for (unsigned j = 0; j < n; j++)
          add_use(a, chain[j]);

@@ -135,6 +135,71 @@ static void set_mem_align(xe_inst *i, unsigned mask_op, uint32_t align)
       xe_set_op(i, mask_op + 1, align);
 }
 
+/* a's zero-init copies (now of nsize-byte elements) become stores of
+ * OpConstantNull; the zero constants they read go when unused. */
+static void zero_init_to_null(xe_module *m, parr *a, uint32_t nsize)
+{
+   uint32_t null = 0;
+   for (unsigned k = 0; k < a->nzero_init; k++) {
+      xe_inst *zi = a->zero_init[k];
+      if (!null) {
+         uint32_t arr = xe_def(m, a->var->type_id)->words[3];
+         null = xe_global_append(m, SpvOpConstantNull, arr, 0, NULL, NULL);
+      }
+      xe_builder b = xe_builder_before(m, zi);
+      xe_build_store(&b, a->var->result_id, null, SpvMemoryAccessAlignedMask, nsize);
+      uint32_t src = xe_op(zi, 1);
+      xe_inst_delete(m, zi);
+      /* The zero constant the copy read from is now often unused. */
+      while (src) {
+         xe_inst *d = xe_def(m, src);
+         uint32_t up = d && d->opcode == SpvOpBitcast ? xe_op(d, 0) : 0;
+         if (!d || !pa_delete_if_dead(m, src))
+            break;
+         src = up;
+      }
+   }
+   a->nzero_init = 0;
+}
+
+/* a's element chains point to nt (nsize bytes; np: the Function pointer
+ * to it) now: stores convert their value to nt, loads load nt and widen it
+ * back to wide under their old result id. */
+static void narrow_accesses(xe_module *m, parr *a, uint32_t np, uint32_t nt, uint32_t wide,
+                            uint32_t nsize)
+{
+   for (unsigned c = 0; c < a->nchains; c++) {
+      xe_inst *ch = a->chains[c];
+      xe_set_type(ch, np);
+      uint32_t n;
+      xe_inst **us = pa_local_users(ch->block->fn, ch->result_id, &n);
+      for (uint32_t k = 0; k < n; k++) {
+         xe_inst *i = us[k];
+         if (!i->block)
+            continue; /* names */
+         if (i->opcode == SpvOpStore) {
+            uint64_t cv;
+            uint32_t v = xe_op(i, 1);
+            xe_builder b = xe_builder_before(m, i);
+            v = xe_const_uint(m, v, &cv) ? xe_const_int(m, nt, cv) : xe_build1(&b, SpvOpUConvert, nt, v);
+            xe_set_op(i, 1, v);
+            set_mem_align(i, 2, nsize);
+         } else {
+            /* The load keeps its result id as the widened value. */
+            uint32_t old = i->result_id, fresh = xe_fresh_id(m);
+            xe_inst *next = i->next;
+            xe_inst_remove(m, i);
+            xe_set_result(i, fresh);
+            xe_set_type(i, nt);
+            set_mem_align(i, 1, nsize);
+            xe_list_insert_before(m, next, i);
+            xe_list_insert_before(m, next, xe_inst_create(SpvOpUConvert, wide, old, &fresh, 1, NULL));
+         }
+      }
+      free(us);
+   }
+}
+
 bool pa_narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, parr *a)
 {
    xe_inst *et = type_def(m, a->elem);
@@ -173,57 +238,8 @@ bool pa_narrow(xe_module *m, xe_function *f, const char *kn, xe_remarks *r, parr
    for (unsigned k = 0; k < a->ncopy_out; k++)
       expand_copy_out(m, a, a->copy_out[k], wide);
    a->ncopy_out = 0;
-   uint32_t null = 0;
-   for (unsigned k = 0; k < a->nzero_init; k++) {
-      xe_inst *zi = a->zero_init[k];
-      if (!null) {
-         uint32_t arr = xe_def(m, a->var->type_id)->words[3];
-         null = xe_global_append(m, SpvOpConstantNull, arr, 0, NULL, NULL);
-      }
-      xe_builder b = xe_builder_before(m, zi);
-      xe_build_store(&b, a->var->result_id, null, SpvMemoryAccessAlignedMask, nsize);
-      uint32_t src = xe_op(zi, 1);
-      xe_inst_delete(m, zi);
-      /* The zero constant the copy read from is now often unused. */
-      while (src) {
-         xe_inst *d = xe_def(m, src);
-         uint32_t up = d && d->opcode == SpvOpBitcast ? xe_op(d, 0) : 0;
-         if (!d || !pa_delete_if_dead(m, src))
-            break;
-         src = up;
-      }
-   }
-   a->nzero_init = 0;
-   for (unsigned c = 0; c < a->nchains; c++) {
-      xe_inst *ch = a->chains[c];
-      xe_set_type(ch, np);
-      uint32_t n;
-      xe_inst **us = pa_local_users(ch->block->fn, ch->result_id, &n);
-      for (uint32_t k = 0; k < n; k++) {
-         xe_inst *i = us[k];
-         if (!i->block)
-            continue; /* names */
-         if (i->opcode == SpvOpStore) {
-            uint64_t cv;
-            uint32_t v = xe_op(i, 1);
-            xe_builder b = xe_builder_before(m, i);
-            v = xe_const_uint(m, v, &cv) ? xe_const_int(m, nt, cv) : xe_build1(&b, SpvOpUConvert, nt, v);
-            xe_set_op(i, 1, v);
-            set_mem_align(i, 2, nsize);
-         } else {
-            /* The load keeps its result id as the widened value. */
-            uint32_t old = i->result_id, fresh = xe_fresh_id(m);
-            xe_inst *next = i->next;
-            xe_inst_remove(m, i);
-            xe_set_result(i, fresh);
-            xe_set_type(i, nt);
-            set_mem_align(i, 1, nsize);
-            xe_list_insert_before(m, next, i);
-            xe_list_insert_before(m, next, xe_inst_create(SpvOpUConvert, wide, old, &fresh, 1, NULL));
-         }
-      }
-      free(us);
-   }
+   zero_init_to_null(m, a, nsize);
+   narrow_accesses(m, a, np, nt, wide, nsize);
    xe_remark(r, kn, XE_REMARK_APPLIED,
              "narrow: '%s' elements %u -> %u bits: values stay below %" PRIu64 " (constants and "
              "bounded increments)", pa_var_name(m, a), w, nw, bound + 1);

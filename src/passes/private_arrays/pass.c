@@ -141,22 +141,10 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
    return false;
 }
 
-/* Dropping Volatile lets IGC keep a small array in registers; when it is
- * indexed by per-lane data, that means per-lane indirect moves, which can
- * cost more than the scratch messages (the same trade as length and
- * narrowing).  Returns the variables of f whose Volatile accesses must
- * stay (malloc'd, *n of them): each array the model says
- * is slower without it, or all of them when dropping the rest gains too
- * little; a remark for each refusal. */
-static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn,
-                               unsigned *n)
+/* The variables of f with a Volatile access, each once, from one walk of
+ * f (malloc'd, *nvols of them; NULL when none). */
+static xe_inst **volatile_roots(xe_module *m, xe_function *f, unsigned *nvols_out)
 {
-   xe_module *m = ctx->module;
-   uint32_t *keep = NULL;
-   *n = 0;
-   if (!xe_judge_devices(ctx, kn) || !f->first)
-      return NULL;
-   /* The variables with a Volatile access, from one walk of f. */
    xe_inst **vols = NULL;
    unsigned nvols = 0;
    xe_foreach_block(b, f) {
@@ -173,6 +161,18 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
          vols[nvols++] = root;
       }
    }
+   *nvols_out = nvols;
+   return vols;
+}
+
+/* The arrays of f among vols (nvols) that the model says are slower
+ * without Volatile, with a remark each (malloc'd, *n of them; NULL when
+ * none). */
+static uint32_t *arrays_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn,
+                             xe_inst **vols, unsigned nvols, unsigned *n)
+{
+   xe_module *m = ctx->module;
+   uint32_t *keep = NULL;
    xe_foreach_inst(v, &f->first->insts) {
       uint64_t len;
       uint32_t elem;
@@ -199,6 +199,27 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
          xe_out_of_memory();
       keep[(*n)++] = v->result_id;
    }
+   return keep;
+}
+
+/* Dropping Volatile lets IGC keep a small array in registers; when it is
+ * indexed by per-lane data, that means per-lane indirect moves, which can
+ * cost more than the scratch messages (the same trade as length and
+ * narrowing).  Returns the variables of f whose Volatile accesses must
+ * stay (malloc'd, *n of them): each array the model says
+ * is slower without it, or all of them when dropping the rest gains too
+ * little; a remark for each refusal. */
+static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn,
+                               unsigned *n)
+{
+   xe_module *m = ctx->module;
+   *n = 0;
+   if (!xe_judge_devices(ctx, kn) || !f->first)
+      return NULL;
+   /* The variables with a Volatile access, from one walk of f. */
+   unsigned nvols = 0;
+   xe_inst **vols = volatile_roots(m, f, &nvols);
+   uint32_t *keep = arrays_kept(ctx, kfn, f, kn, vols, nvols, n);
    /* The rest, scalars included, is asked as one change: a gain under
     * XE_COST_MIN_GAIN on every device is within what IGC's own choices
     * decide.  hashcat's m00000_mxx through clang's backend stores and

@@ -1,0 +1,334 @@
+/*
+ * simplify-cfg: fold branches whose outcome is known, drop the blocks that
+ * no longer run, and thread empty forwarding blocks into their successor.
+ *
+ * Why: Intel's OpenCL front end (`ocloc compile -spv_only`, the SPIR-V the
+ * Intel runtime hands to IGC) compiles `if (x >= w || y >= h) return;` to
+ *
+ *      entry:   OpBranchConditional %x_ge_w %then %lor
+ *      lor:     OpBranchConditional %y_ge_h %then %body
+ *      then:    OpBranch %cleanup                        ; empty trampoline
+ *      body:    ... OpBranch %cleanup
+ *      cleanup: %slot = OpPhi %uint %uint_1 %then %uint_0 %body
+ *               OpSwitch %slot %unreachable 0 %cont 1 %cont
+ *      cont:    OpReturn
+ *
+ * (clang's "cleanup destination slot", after mem2reg).  The guarded region
+ * %body leaves to %cleanup, which the guard's other side reaches only
+ * through %then, so the region analyses (src/analysis/region.c) see a
+ * region with another exit and keep the guard.  clang + llvm-spirv emit the
+ * same source as a guard whose out-of-bounds side is the block that returns.
+ * After this pass the ocloc form is that shape too: the switch becomes
+ * `OpBranch %cont` (every value the slot can hold selects %cont), %cleanup
+ * and %then are empty forwarding blocks, and the guards branch to %cont.
+ *
+ * Rewrites, repeated until nothing changes, one file each:
+ *  - fold.c: branches whose outcome is known become OpBranch (an OpSwitch
+ *    whose selector can take only values that all select one target, an
+ *    OpBranchConditional on a constant or with both targets equal), and
+ *    unreachable blocks are deleted;
+ *  - thread.c: an empty forwarding block is bypassed by its predecessors;
+ *  - merge.c: short-circuit chains (P: c1 ? T : L, L: c2 ? T : O) become
+ *    one branch on c1 || c2 (or c1 && c2);
+ *  - select.c: two-way phi branches become OpSelect.
+ * This file marks the kernels (which functions get which rewrites, below),
+ * runs the rewrites on each function and writes its remarks.
+ *
+ * Which rewrites are made (issue 30).  The cost model cannot price these
+ * rewrites (it charges a branch more than a compare, so it calls every
+ * merge cheaper), so each was switched off in turn and IGC 22.43 asked
+ * (darktable's 289 kernels through Intel's front end, dg2 and pvc):
+ *  - folding and deleting unreachable blocks never made a kernel longer
+ *    on their own, under IGC 2.40 either: always made.  Bypassing empty
+ *    blocks never did under IGC 22.43; under 2.40 it does (below).
+ *  - merging a chain into an early return (T only returns) whose branches
+ *    test more than 2 compares in all: on dg2 IGC compiles the chain as
+ *    predicated compares and one guard of 4 compares as flag moves and
+ *    selects (markesteijn_zero 77 -> 89, borders_fill 77 -> 88,
+ *    rcd_write_output 114 -> 126 instructions; 11 kernels 11-12 longer,
+ *    14 others 1-12 shorter, net -89 over the 289 when such chains are
+ *    kept); on pvc the merge never cost (15 kernels 1-13 shorter, net 41).
+ *    So such a chain is kept (remark "missed") where the model is asked
+ *    for a device other than pvc (dg2 is in the default), unless --assume-padded
+ *    lets padding remove the guard the merge builds; under --target=none
+ *    and --isa-check's first try (IGC judges the kernel and keeps the
+ *    better) it is merged.
+ *  - other merges (2-compare early returns, chains inside the body) and
+ *    two-way phis to selects gained more than they cost under IGC 22.43
+ *    (overexposed dg2 1340 -> 1230, tonecurve 1396 -> 1385, the rcd steps
+ *    2 fewer on pvc); they still cost on some kernels (guide_laplacians dg2
+ *    582 -> 621).
+ * Under IGC 2.40 (ocloc 26's modules of darktable, bmg) the bypasses,
+ * merges and selects made 49 of 289 kernels longer and 16 shorter: they
+ * are rewrites for the passes after this one, not for IGC.  So where the
+ * model is asked, the driver runs the pipeline twice when needed
+ * (driver.c): a kernel that no guard or loop pass rewrote in the first
+ * run carries the judge's XE_PLAIN_CFG, and in the second run this pass makes only
+ * folds and deletions in it (remark "made none of ...").  With that, 0 of
+ * the 289 are longer on bmg, lnl and ptl, 1 on dg2 (through
+ * private-arrays), and 0 of ocloc 22's 289 under IGC 22.43 on dg2 and pvc
+ * (bench/README, "IGC 2.40 as the judge").  A kernel only
+ * loop-spec-constants rewrote carries XE_PLAIN_MERGE instead: it reads the
+ * bypasses (a loop's single entry) and not the merges or selects, so the
+ * second run makes the bypasses and folds alone there (clang's backend's
+ * generic_address_memcpy: a merge kept for it made the loop one
+ * instruction longer, pvc 70.1 -> 72.1 cycles per work-item by IGC 2.40).
+ *
+ * Semantics: unchanged for every launch (no host contract).  Only the
+ * values a selector can hold at run time decide a fold; only instructions
+ * without side effects or undefined behaviour run speculatively.  Merge
+ * and continue targets stay.  A folded branch can change a block's
+ * dominator and so break the rule that blocks follow their dominators;
+ * block-order, last in the pipeline, restores it.
+ */
+#include <stdlib.h>
+
+#include "cost.h"
+#include "passes.h"
+#include "simplify_cfg.h"
+
+/* xe_function.mark during the pass: leave the function alone (a kernel the
+ * driver keeps, and what it calls), or make the enabling rewrites in it
+ * (the judge's XE_PLAIN_CFG); the two low bits, set by mark_reachable.
+ * MARK_KERNEL and MARK_FREE are the shape gate's (shape_marks), added
+ * after those walks. */
+enum { MARK_KEEP = 1, MARK_ENABLE = 2, MARK_BYPASS = 3, MARK_REACH = 3, MARK_KERNEL = 4, MARK_FREE = 8 };
+
+const char *scfg_fname_of(simplify *c)
+{
+   if (!c->fname) {
+      uint32_t id = xe_function_id(c->f);
+      c->fname = xe_name(c->m, id);
+      if (!c->fname)
+         c->fname = xe_id_text(c->m, id, c->fname_buf, sizeof c->fname_buf);
+   }
+   return c->fname;
+}
+
+static bool simplify_function(simplify *c)
+{
+   bool progress = false;
+   for (unsigned round = 0; round < 1000; round++) {
+      bool changed = scfg_fold_all(c, round > 0);
+      changed |= scfg_delete_unreachable(c);
+      if (c->enable || c->bypass)
+         changed |= scfg_thread_all(c);
+      if (c->enable) {
+         changed |= scfg_merge_all(c);
+         changed |= scfg_select_all(c);
+      }
+      if (!changed)
+         break;
+      progress = true;
+   }
+   /* Blocks the last threading left without predecessors. */
+   progress |= scfg_delete_unreachable(c);
+   if (!c->enable) {
+      /* The enabling candidates, counted once each on the final CFG. */
+      c->dry = true;
+      if (!c->bypass)
+         scfg_thread_all(c);
+      scfg_merge_all(c);
+      scfg_select_all(c);
+      c->dry = false;
+   } else if (!c->shape) {
+      /* The candidates left, counted on the final CFG (the rounds above
+       * counted each one once per round). */
+      c->kept_merges = 0;
+      scfg_merge_all(c);
+   }
+   return progress;
+}
+
+/* One block that ends the function: nothing to fold, bypass, merge or
+ * delete (the wrapper functions llvm-spirv writes for each kernel, many
+ * helpers).  Skipped without building its CFG. */
+static bool single_returning_block(const xe_function *f)
+{
+   if (f->first != f->last)
+      return false;
+   xe_inst *t = xe_block_terminator(f->first);
+   return t && (t->opcode == SpvOpReturn || t->opcode == SpvOpReturnValue ||
+                t->opcode == SpvOpUnreachable || t->opcode == SpvOpKill);
+}
+
+/* Marks f and every function it calls, directly or not, with mark (a
+ * function already marked is not entered again). */
+static void mark_reachable(xe_module *m, xe_function *f, unsigned mark)
+{
+   if (!f || f->mark)
+      return;
+   f->mark = mark;
+   xe_function **stack = malloc(sizeof(*stack));
+   unsigned n = 0, cap = 1;
+   stack[n++] = f;
+   while (n) {
+      xe_function *g = stack[--n];
+      xe_foreach_block(b, g) {
+         xe_foreach_inst(i, &b->insts) {
+            if (i->opcode != SpvOpFunctionCall)
+               continue;
+            xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
+            if (!callee || callee->mark)
+               continue;
+            callee->mark = mark;
+            if (n == cap) {
+               cap *= 2;
+               stack = realloc(stack, cap * sizeof(*stack));
+               if (!stack)
+                  xe_out_of_memory();
+            }
+            stack[n++] = callee;
+         }
+      }
+   }
+   free(stack);
+}
+
+/* May every chain of f be merged, including into a many-compare early
+ * return (see the top)?  For a kernel's entry or body: when its rewrites
+ * are not asked of the model (xe_judge_devices 0: --target=none,
+ * --isa-check's first try) or asked for pvc alone (where such merges
+ * gained), or --assume-padded names it (padding then removes the guard
+ * the merge builds).  For any other function (a helper): when that holds
+ * without --assume-padded for every kernel of the module.
+ *
+ * Worked out once for the module: MARK_KERNEL on each kernel's entry and
+ * body, MARK_FREE on those of a kernel whose merges are free; returns
+ * whether every kernel's are without --assume-padded (the helpers' gate).
+ * Asking per function walked every kernel for each (a module of 10,000
+ * kernels took 30 s in this gate). */
+static bool shape_marks(const xe_ctx *ctx, const xe_kernel *ks, unsigned nk)
+{
+   const xe_options *o = ctx->options;
+   bool all_free = true;
+   for (unsigned k = 0; k < nk; k++) {
+      /* Only pvc was measured to gain from such merges. */
+      bool pvc_only = !(xe_judge_devices(ctx, ks[k].name) & ~(1u << XE_DEV_PVC));
+      bool free_k = pvc_only || xe_options_kernel_listed(&o->assume_padded, ks[k].name);
+      all_free &= pvc_only;
+      xe_function *fs[2] = { ks[k].fn, ks[k].body };
+      for (unsigned e = 0; e < 2; e++) {
+         if (fs[e])
+            fs[e]->mark |= MARK_KERNEL | (free_k ? MARK_FREE : 0);
+      }
+   }
+   return all_free;
+}
+
+static bool shape_allowed(const xe_function *f, bool all_free)
+{
+   return f->mark & MARK_KERNEL ? (f->mark & MARK_FREE) != 0 : all_free;
+}
+
+/* Marks the functions (MARK_KEEP, MARK_ENABLE, MARK_BYPASS) from the
+ * judge's decisions for the kernels ks (nk of them, NULL when the judge
+ * keeps none) and all (nall, every kernel).  Returns the judge's
+ * XE_PLAIN_CFG | XE_PLAIN_MERGE flags per kernel of all (malloc'd; NULL
+ * when it marks none plain). */
+static bool *mark_functions(xe_ctx *ctx, const xe_kernel *ks, unsigned nk, const xe_kernel *all,
+                            unsigned nall)
+{
+   xe_module *m = ctx->module;
+   /* A kernel the driver keeps as it came (--isa-check) stays whole, and
+    * so does every function it may call (a helper it shares with other
+    * kernels included).  MARK_KEEP: leave alone; marked once by a walk of
+    * the excluded kernels' call graphs (a walk of the kernels per
+    * function was quadratic). */
+   xe_foreach_fn(f, m)
+      f->mark = 0;
+   for (unsigned k = 0; k < nk; k++) {
+      if (!xe_judge_rewritable(ctx, ks[k].name))
+         mark_reachable(m, ks[k].fn, MARK_KEEP);
+   }
+   /* With the judge's XE_PLAIN_CFG, the enabling rewrites are made only in
+    * the functions a kernel that is not plain reaches (mark 2). */
+   bool *plain = xe_judge_plain_flags(ctx->judge, XE_PLAIN_CFG | XE_PLAIN_MERGE, all, nall);
+   bool *merge = plain ? xe_judge_plain_flags(ctx->judge, XE_PLAIN_MERGE, all, nall) : NULL;
+   for (unsigned k = 0; plain && k < nall; k++) {
+      if (!plain[k])
+         mark_reachable(m, all[k].fn, MARK_ENABLE);
+   }
+   /* Then the bypasses alone where only they are read (a function both
+    * kinds reach gets every rewrite). */
+   for (unsigned k = 0; merge && k < nall; k++) {
+      if (merge[k])
+         mark_reachable(m, all[k].fn, MARK_BYPASS);
+   }
+   free(merge);
+   return plain;
+}
+
+/* The remarks of c's function: what was made (changed), and what was left
+ * and why. */
+static void write_remarks(xe_ctx *ctx, simplify *c, bool changed)
+{
+   if (changed)
+      xe_remark(ctx->remarks, scfg_fname_of(c), XE_REMARK_APPLIED,
+                "folded %u branch%s on known values, bypassed %u empty block%s, merged %u "
+                "short-circuit branch%s, turned %u two-way phi branch%s into selects, "
+                "deleted %u unreachable block%s",
+                c->folded, c->folded == 1 ? "" : "es", c->threaded, c->threaded == 1 ? "" : "s",
+                c->merged, c->merged == 1 ? "" : "es", c->selects, c->selects == 1 ? "" : "es",
+                c->deleted, c->deleted == 1 ? "" : "s");
+   if (c->plain_candidates && c->bypass)
+      xe_remark(ctx->remarks, scfg_fname_of(c), XE_REMARK_MISSED,
+                "made none of the %u short-circuit merge%s and phi%s to selects that would "
+                "only serve later passes: in a first run only loop-spec-constants rewrote this "
+                "kernel, which reads the empty-block bypasses alone, and IGC 2.40 compiles "
+                "them longer (generic_address_memcpy through clang's SPIR-V backend, pvc: a "
+                "loop one instruction longer, 70.1 -> 72.1 cycles per work-item); made with "
+                "--target=none and under --isa-check",
+                c->plain_candidates, c->plain_candidates == 1 ? "" : "s",
+                c->plain_candidates == 1 ? "" : "s");
+   else if (c->plain_candidates)
+      xe_remark(ctx->remarks, scfg_fname_of(c), XE_REMARK_MISSED,
+                "made none of the %u rewrite%s that would only serve later passes (empty-block "
+                "bypasses, short-circuit merges, phis to selects): in a first run no later "
+                "pass rewrote this kernel with them made, and IGC 2.40 compiles them longer "
+                "(darktable blendop_RAW through ocloc 26, bmg: 260 -> 294 instructions); "
+                "made with --target=none and under --isa-check",
+                c->plain_candidates, c->plain_candidates == 1 ? "" : "s");
+   if (c->kept_merges)
+      xe_remark(ctx->remarks, scfg_fname_of(c), XE_REMARK_MISSED,
+                "kept %u short-circuit branch%s to an early return tested by more than 2 "
+                "compares: on dg2 IGC compiles the chain as predicated compares and one "
+                "merged guard longer (darktable markesteijn_zero through ocloc: 77 -> 89 "
+                "instructions), a trade the cost model cannot price; merged with "
+                "--target=pvc or none, under --isa-check (IGC judges) or with "
+                "--assume-padded",
+                c->kept_merges, c->kept_merges == 1 ? "" : "es");
+}
+
+bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
+{
+   xe_module *m = ctx->module;
+   unsigned nk = 0;
+   /* Only the judge's kept originals need the kernels. */
+   xe_kernel *ks = xe_judge_keeps_any(ctx) ? xe_kernels_all(m, &nk) : NULL;
+   bool progress = false;
+   /* Kernels' names per function, for the shape gate. */
+   unsigned nall = 0;
+   xe_kernel *all = xe_kernels_all(m, &nall);
+   bool *plain = mark_functions(ctx, ks, nk, all, nall);
+   bool all_free = shape_marks(ctx, all, nall);
+   xe_foreach_fn(f, m) {
+      if (!f->first)
+         continue; /* an import */
+      if ((f->mark & MARK_REACH) == MARK_KEEP || single_returning_block(f))
+         continue;
+      simplify c = { .m = m, .f = f, .r = ctx->remarks,
+                     .shape = shape_allowed(f, all_free),
+                     .enable = !plain || (f->mark & MARK_REACH) == MARK_ENABLE,
+                     .bypass = (f->mark & MARK_REACH) == MARK_BYPASS };
+      bool changed = simplify_function(&c);
+      progress |= changed;
+      write_remarks(ctx, &c, changed);
+   }
+   xe_foreach_fn(f, m)
+      f->mark = 0;
+   free(ks);
+   free(all);
+   free(plain);
+   return progress;
+}
