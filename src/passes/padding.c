@@ -125,7 +125,9 @@ static cJSON *need_json(xe_guard_ctx *c, int arg, const need *nd)
 /* ---- driver ---- */
 
 /* Deletes the guard's condition once nothing uses it, and the compares,
- * selects and logical operations that only fed it. */
+ * selects and logical operations that only fed it.  Not
+ * xe_delete_if_dead, which would also take the other values only the
+ * condition used (a conversion of a bound): the outputs keep them today. */
 static void delete_dead_condition(xe_module *m, uint32_t id)
 {
    xe_inst *d = xe_def(m, id);
@@ -134,25 +136,13 @@ static void delete_dead_condition(xe_module *m, uint32_t id)
    unsigned op = d->opcode;
    bool cond_op = op == SpvOpSelect || op == SpvOpLogicalAnd || op == SpvOpLogicalOr ||
                   op == SpvOpLogicalNot || (op >= SpvOpIEqual && op <= SpvOpSLessThanEqual);
-   if (!cond_op)
+   if (!cond_op || !xe_result_unused(m, id))
       return;
-   uint32_t n = 0, real = 0;
-   const xe_use *u = xe_uses(m, id, &n);
-   for (uint32_t k = 0; k < n; k++)
-      real += u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate;
-   if (real)
-      return;
-   xe_inst *names[8];
-   unsigned nn = 0;
-   for (uint32_t k = 0; k < n && nn < 8; k++)
-      names[nn++] = u[k].inst;
-   for (unsigned k = 0; k < nn; k++)
-      xe_inst_delete(m, names[k]);
    uint32_t ops[3] = { 0 };
    unsigned k, nops = xe_nops(d) < 3 ? xe_nops(d) : 3;
    for (k = 0; k < nops; k++)
       ops[k] = xe_op(d, k);
-   xe_inst_delete(m, d);
+   xe_inst_kill(m, d);
    for (k = 0; k < nops; k++)
       delete_dead_condition(m, ops[k]);
 }
@@ -177,23 +167,7 @@ static void remove_guard(xe_guard_ctx *c, xe_guard *g)
    xe_inst *t = xe_block_terminator(g->b);
    uint32_t target = xe_block_id(g->reg.in);
    xe_terminator_to_branch(c->m, t, target);
-   uint32_t from = xe_block_id(g->b);
-   xe_foreach_inst(i, &g->reg.out->insts) {
-      if (i->opcode != SpvOpPhi)
-         continue;
-      uint32_t ops[256];
-      uint8_t kinds[256];
-      unsigned n = 0;
-      for (unsigned k = 0; k + 1 < xe_nops(i) && n + 2 <= 256; k += 2) {
-         if (xe_op(i, k + 1) == from)
-            continue;
-         ops[n] = xe_op(i, k);
-         ops[n + 1] = xe_op(i, k + 1);
-         kinds[n] = kinds[n + 1] = XE_W_ID;
-         n += 2;
-      }
-      xe_set_ops(i, ops, n, kinds);
-   }
+   xe_phi_remove_pred(c->m, g->reg.out, xe_block_id(g->b));
    delete_dead_condition(c->m, g->cond);
    /* No xe_module_invalidate: the terminator was replaced through the edit
     * functions, which bump the body's cfg_gen, so run_kernel's next
