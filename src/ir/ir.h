@@ -167,7 +167,7 @@ struct xe_module {
                                 * first use, then kept up to date by the edit
                                 * functions (uses.c) */
    struct xe_use_hint *use_hint;   /* the reader's per-id counts, until the build
-                                    * of defuse takes them (uses.c) */
+                                    * of defuse takes them (uses_build.c) */
    uint32_t order_epoch;       /* bumped when a block or function with instructions
                                 * moves: use lists are re-sorted on demand */
    uint32_t epoch;             /* bumped by xe_module_invalidate: every cached

@@ -3,9 +3,9 @@
  * target id, SpecIds in use, and types and constants by content.
  *
  * Built once per module, on the first question (one walk in layout order),
- * then kept current by the IR's edit functions (module.c calls
- * xe__uses_link / xe__uses_unlink on every insert, remove and operand
- * edit).  Before, def-use was a snapshot rebuilt after every change, so a
+ * then kept current by the IR's edit functions (inst.c, lists.c and
+ * function.c call xe__uses_link / xe__uses_unlink on every insert, remove
+ * and operand edit).  Before, def-use was a snapshot rebuilt after every change, so a
  * pass that edited one kernel and asked about the next paid a walk of the
  * whole module each time: quadratic in the number of kernels.
  *
