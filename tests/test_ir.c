@@ -1,7 +1,8 @@
 /*
- * Unit tests of the IR: the builder's find-or-create, def-use, the kernel
- * body behind llvm-spirv's wrapper, CFG, dominators, loops with their
- * induction variables, and the block-order pass.
+ * Unit tests of the IR: the builder's find-or-create, def-use, the
+ * clean-up after a rewrite, the kernel body behind llvm-spirv's wrapper,
+ * CFG, dominators, loops with their induction variables, and the
+ * block-order pass.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -641,6 +642,88 @@ START_TEST(layout_facts_edges_as_cfg)
 }
 END_TEST
 
+/* The clean-up after a rewrite (cleanup.c): a result used only by names
+ * and decorations is unused; xe_delete_if_dead takes a dead value with
+ * the operands only it used (an operand met twice once), keeps loads,
+ * variables still stored to and anything used; xe_phi_remove_pred drops
+ * the entries of one parent.  The use lists follow every step. */
+START_TEST(cleanup_dead_values_and_phis)
+{
+   xe_module *m = assemble(
+      "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %f \"f\"\nOpName %x \"x\"\nOpDecorate %x NoSignedWrap\n"
+      "%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%bool = OpTypeBool\n"
+      "%c0 = OpConstant %uint 0\n%c1 = OpConstant %uint 1\n%pf = OpTypePointer Function %uint\n"
+      "%fnty = OpTypeFunction %void %uint\n%f = OpFunction %void None %fnty\n"
+      "%n = OpFunctionParameter %uint\n%entry = OpLabel\n%v = OpVariable %pf Function\n"
+      "%a = OpIAdd %uint %n %c1\n%b = OpIMul %uint %a %a\n%keep = OpIAdd %uint %a %c1\n"
+      "OpStore %v %keep\n%ld = OpLoad %uint %v\n%x = OpIAdd %uint %ld %c1\n"
+      "%d = OpIAdd %uint %n %n\n%e = OpIMul %uint %d %d\n"
+      "%cmp = OpULessThan %bool %b %n\nOpBranchConditional %cmp %t %j\n"
+      "%t = OpLabel\nOpBranch %j\n"
+      "%j = OpLabel\n%p = OpPhi %uint %c0 %entry %c1 %t\n%q = OpPhi %uint %n %t %c1 %entry\n"
+      "%r = OpPhi %uint %c1 %t %c0 %t\nOpReturn\nOpFunctionEnd\n");
+   xe_kernel k;
+   ck_assert(xe_kernel_by_name(m, "f", &k));
+   xe_block *entry = k.fn->first, *t = entry->next, *j = t->next;
+   xe_inst *term = xe_block_terminator(entry);
+   uint32_t cmp = xe_op(term, 0);
+   xe_inst *b = xe_def(m, xe_op(xe_def(m, cmp), 0));
+   uint32_t a = xe_op(b, 0), bid = b->result_id, x = 0, ld = 0, d = 0, e = 0, v = 0;
+   xe_foreach_inst(i, &entry->insts) {
+      if (i->opcode == SpvOpLoad)
+         ld = i->result_id;
+      else if (i->opcode == SpvOpVariable)
+         v = i->result_id;
+      else if (i->opcode == SpvOpIAdd && xe_op(i, 0) == ld)
+         x = i->result_id;
+      else if (i->opcode == SpvOpIMul && i != b)
+         e = i->result_id, d = xe_op(i, 0);
+   }
+   ck_assert(x && ld && d && e && v);
+   /* Names and decorations are no uses; a compare, a branch and a store are. */
+   ck_assert(xe_result_unused(m, x));
+   ck_assert(xe_result_unused(m, e));
+   ck_assert(!xe_result_unused(m, bid));
+   ck_assert(!xe_result_unused(m, cmp));
+   ck_assert(!xe_delete_if_dead(m, b));
+   ck_assert(!xe_delete_if_dead(m, xe_def(m, v)));
+   ck_assert(!xe_delete_if_dead(m, NULL));
+   /* The branch goes: the compare, then the product only it used; the sum
+    * still feeds the store, the parameter is no instruction of a block. */
+   xe_terminator_to_branch(m, term, xe_block_id(t));
+   ck_assert(xe_delete_if_dead(m, xe_def(m, cmp)));
+   ck_assert_ptr_null(xe_def(m, cmp));
+   ck_assert_ptr_null(xe_def(m, bid));
+   ck_assert_ptr_nonnull(xe_def(m, a));
+   /* Its name and decoration go with x; the load stays (it reads memory). */
+   ck_assert_str_eq(xe_name(m, x), "x");
+   ck_assert(xe_delete_if_dead(m, xe_def(m, x)));
+   ck_assert_ptr_null(xe_def(m, x));
+   ck_assert_ptr_null(xe_name(m, x));
+   ck_assert_ptr_nonnull(xe_def(m, ld));
+   /* d is e's operand twice: deleted once. */
+   ck_assert(xe_delete_if_dead(m, xe_def(m, e)));
+   ck_assert_ptr_null(xe_def(m, d));
+   char *err = NULL;
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err ? err : "");
+   /* entry no longer branches to j: its phi entries go, t's stay (both of
+    * r's, which has no entry from entry and is left as it was). */
+   xe_phi_remove_pred(m, j, xe_block_id(entry));
+   xe_inst *p = j->insts.first, *q = p->next, *r = q->next;
+   ck_assert_uint_eq(xe_nops(p), 2);
+   ck_assert_uint_eq(xe_op(p, 1), xe_block_id(t));
+   ck_assert_uint_eq(xe_nops(q), 2);
+   ck_assert_uint_eq(xe_op(q, 0), k.fn->params.first->result_id);
+   ck_assert_uint_eq(xe_nops(r), 4);
+   uint32_t nu;
+   xe_uses(m, xe_block_id(entry), &nu);
+   ck_assert_uint_eq(nu, 0);
+   ck_assert_msg(xe_check_uses(m, &err), "%s", err ? err : "");
+   xe_module_free(m);
+}
+END_TEST
+
 /* xe_name remembers its answer until the id's names change. */
 START_TEST(name_follows_edits)
 {
@@ -984,6 +1067,7 @@ int main(void)
    tcase_add_test(tc, layout_facts_remembered);
    tcase_add_test(tc, layout_facts_edges_as_cfg);
    tcase_add_test(tc, name_follows_edits);
+   tcase_add_test(tc, cleanup_dead_values_and_phis);
    tcase_add_test(tc, type_layout_opencl);
    tcase_add_test(tc, opcode_info);
    tcase_add_test(tc, use_lists_follow_edits);

@@ -167,7 +167,7 @@ struct xe_module {
                                 * first use, then kept up to date by the edit
                                 * functions (uses.c) */
    struct xe_use_hint *use_hint;   /* the reader's per-id counts, until the build
-                                    * of defuse takes them (uses.c) */
+                                    * of defuse takes them (uses_build.c) */
    uint32_t order_epoch;       /* bumped when a block or function with instructions
                                 * moves: use lists are re-sorted on demand */
    uint32_t epoch;             /* bumped by xe_module_invalidate: every cached
@@ -409,8 +409,29 @@ uint32_t xe_use_count(xe_module *m, uint32_t id);
 /* Frees the copies xe_uses returned (the pipeline does it between passes). */
 void xe_uses_release(xe_module *m);
 /* Rewrites every reference to from into to (not the definition), in time
- * proportional to from's uses. */
+ * proportional to from's uses; debug info follows the value.  Nothing is
+ * deleted: xe_delete_if_dead (below) then removes from's definition. */
 void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to);
+/* ---- clean-up after a rewrite (cleanup.c) ---- */
+
+/* Is id's value used by nothing but names and decorations: every use of it
+ * is the target of an instruction in the debug-name or annotation section
+ * (OpName, OpDecorate, ...)?  Debug info does not count (as in xe_uses).
+ * True for an id with no uses at all.  O(uses of id). */
+bool xe_result_unused(xe_module *m, uint32_t id);
+/* Deletes i (as xe_inst_kill: with its names and decorations) when it is
+ * in a function's block, has no effect but its result (xe_inst_info is
+ * PURE or ADDRESS only, or a Function OpVariable; no loads, labels or
+ * debug info) and xe_result_unused; then, the same way, each definition
+ * among its id operands that this left unused, recursively, first operand
+ * first.  i may be NULL.  Returns whether i was deleted; i and every
+ * deleted operand definition are freed. */
+bool xe_delete_if_dead(xe_module *m, xe_inst *i);
+/* Drops from each OpPhi of b the entries (value, parent) whose parent is
+ * the label pred, e.g. after pred's branch to b was removed.  Phis that
+ * have no such entry are left as they are. */
+void xe_phi_remove_pred(xe_module *m, xe_block *b, uint32_t pred);
+
 /* Compares the use lists and indexes with a fresh walk of the module;
  * false with a malloc'd *err naming the first difference.  True when the
  * lists were never built. */

@@ -1,6 +1,7 @@
 /*
- * Hooks between the IR's list and edit functions (module.c) and its
- * indexes (uses.c).  Private to src/ir/.
+ * Hooks between the IR's list and edit functions (module.c, inst.c,
+ * lists.c, function.c) and its indexes (uses.c and its neighbours).
+ * Private to src/ir/.
  */
 #ifndef XEOPT_IR_INTERNAL_H
 #define XEOPT_IR_INTERNAL_H
@@ -86,6 +87,14 @@ void xe__stale_free(xe_module *m);
 
 /* The function an attached instruction is in, NULL for sections. */
 xe_function *xe__function_of(const xe_inst *i);
+/* Records that i's function changed (its CFG too when cfg is set), or
+ * that an entry point or execution mode did (module.c). */
+void xe__touch(const xe_inst *i, bool cfg);
+/* Drops defs[i's result] when it is i (module.c). */
+void xe__forget_def(xe_module *m, xe_inst *i);
+/* Copies src's words, kinds and header into i, an instruction of
+ * src->nwords words (inst.c); returns i. */
+xe_inst *xe__inst_copy(xe_inst *i, const xe_inst *src);
 
 /* Enters i's uses, name, decorations, SpecId and type/constant key into
  * the indexes when they exist (i must be in the module). */

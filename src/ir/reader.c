@@ -61,7 +61,7 @@ static void counts_reserve(struct reader *r, uint32_t id)
 }
 
 /* Counts the name or decoration i is (section s) for the id it names, as
- * the build of the use lists will enter it (uses.c: count_visit); make_inst
+ * the build of the use lists will enter it (uses_build.c: count_visit); make_inst
  * counted the uses. */
 static void count_meta(struct reader *r, const xe_inst *i, int s)
 {

@@ -1,4 +1,4 @@
-/* SpecIds in use come from the module's index (uses.c): a hashed set kept
+/* SpecIds in use come from the module's index (indexes.c): a hashed set kept
  * current by the edit functions, and a cursor for the next free one, so
  * handing out k fresh SpecIds costs O(k), not a walk of the decorations
  * for every candidate. */

@@ -125,7 +125,9 @@ static cJSON *need_json(xe_guard_ctx *c, int arg, const need *nd)
 /* ---- driver ---- */
 
 /* Deletes the guard's condition once nothing uses it, and the compares,
- * selects and logical operations that only fed it. */
+ * selects and logical operations that only fed it.  Not
+ * xe_delete_if_dead, which would also take the other values only the
+ * condition used (a conversion of a bound): the outputs keep them today. */
 static void delete_dead_condition(xe_module *m, uint32_t id)
 {
    xe_inst *d = xe_def(m, id);
@@ -134,25 +136,13 @@ static void delete_dead_condition(xe_module *m, uint32_t id)
    unsigned op = d->opcode;
    bool cond_op = op == SpvOpSelect || op == SpvOpLogicalAnd || op == SpvOpLogicalOr ||
                   op == SpvOpLogicalNot || (op >= SpvOpIEqual && op <= SpvOpSLessThanEqual);
-   if (!cond_op)
+   if (!cond_op || !xe_result_unused(m, id))
       return;
-   uint32_t n = 0, real = 0;
-   const xe_use *u = xe_uses(m, id, &n);
-   for (uint32_t k = 0; k < n; k++)
-      real += u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate;
-   if (real)
-      return;
-   xe_inst *names[8];
-   unsigned nn = 0;
-   for (uint32_t k = 0; k < n && nn < 8; k++)
-      names[nn++] = u[k].inst;
-   for (unsigned k = 0; k < nn; k++)
-      xe_inst_delete(m, names[k]);
    uint32_t ops[3] = { 0 };
    unsigned k, nops = xe_nops(d) < 3 ? xe_nops(d) : 3;
    for (k = 0; k < nops; k++)
       ops[k] = xe_op(d, k);
-   xe_inst_delete(m, d);
+   xe_inst_kill(m, d);
    for (k = 0; k < nops; k++)
       delete_dead_condition(m, ops[k]);
 }
@@ -177,23 +167,7 @@ static void remove_guard(xe_guard_ctx *c, xe_guard *g)
    xe_inst *t = xe_block_terminator(g->b);
    uint32_t target = xe_block_id(g->reg.in);
    xe_terminator_to_branch(c->m, t, target);
-   uint32_t from = xe_block_id(g->b);
-   xe_foreach_inst(i, &g->reg.out->insts) {
-      if (i->opcode != SpvOpPhi)
-         continue;
-      uint32_t ops[256];
-      uint8_t kinds[256];
-      unsigned n = 0;
-      for (unsigned k = 0; k + 1 < xe_nops(i) && n + 2 <= 256; k += 2) {
-         if (xe_op(i, k + 1) == from)
-            continue;
-         ops[n] = xe_op(i, k);
-         ops[n + 1] = xe_op(i, k + 1);
-         kinds[n] = kinds[n + 1] = XE_W_ID;
-         n += 2;
-      }
-      xe_set_ops(i, ops, n, kinds);
-   }
+   xe_phi_remove_pred(c->m, g->reg.out, xe_block_id(g->b));
    delete_dead_condition(c->m, g->cond);
    /* No xe_module_invalidate: the terminator was replaced through the edit
     * functions, which bump the body's cfg_gen, so run_kernel's next
@@ -272,30 +246,109 @@ static void report(xe_guard_ctx *c, const char *kn, xe_guard *g, bool apply, xe_
    free(cond);
 }
 
-static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
+/* Fills c's parameters and their names (argN for an unnamed one, kept in
+ * *fallback, malloc'd); false for a kernel of more than 64 arguments, which
+ * the per-argument tables do not cover. */
+static bool params_init(xe_guard_ctx *c, char (**fallback)[16])
 {
-   xe_guard_ctx c = { .m = m, .f = k->body };
-   xe_foreach_inst(p, &c.f->params) {
+   xe_foreach_inst(p, &c->f->params) {
       if (p->opcode == SpvOpFunctionParameter)
-         c.nparams++;
+         c->nparams++;
    }
-   if (c.nparams > 64)
+   if (c->nparams > 64)
       return false;
-   c.param_ids = calloc(c.nparams + 1, sizeof(uint32_t));
-   c.names = calloc(c.nparams + 1, sizeof(char *));
-   char (*fallback)[16] = calloc(c.nparams + 1, 16);
+   c->param_ids = calloc(c->nparams + 1, sizeof(uint32_t));
+   c->names = calloc(c->nparams + 1, sizeof(char *));
+   *fallback = calloc(c->nparams + 1, 16);
    unsigned n = 0;
-   xe_foreach_inst(p, &c.f->params) {
+   xe_foreach_inst(p, &c->f->params) {
       if (p->opcode != SpvOpFunctionParameter)
          continue;
-      c.param_ids[n] = p->result_id;
-      c.names[n] = xe_name(m, p->result_id);
-      if (!c.names[n]) {
-         snprintf(fallback[n], 16, "arg%u", n);
-         c.names[n] = fallback[n];
+      c->param_ids[n] = p->result_id;
+      c->names[n] = xe_name(c->m, p->result_id);
+      if (!c->names[n]) {
+         snprintf((*fallback)[n], 16, "arg%u", n);
+         c->names[n] = (*fallback)[n];
       }
       n++;
    }
+   return true;
+}
+
+/* Parses the branch t of block b as a guard and sets its region, into a
+ * new g (NULL when t is no guard: a bounds check on a loaded bound gets
+ * its remark here). */
+static xe_guard *guard_of(xe_guard_ctx *c, xe_kernel *k, xe_block *b, xe_inst *t, xe_remarks *r)
+{
+   xe_guard *g = calloc(1, sizeof(*g));
+   g->b = b;
+   bool in_true;
+   if (!xe_guard_parse_cond(c, xe_op(t, 0), g, &in_true, 0)) {
+      free(g);
+      /* A bounds check all the same: say why it stays. */
+      char *lb = xe_guard_loaded_bound(c, xe_op(t, 0));
+      if (lb)
+         xe_remark(r, k->name, XE_REMARK_MISSED, "guard '%s' stays: its bound is loaded from "
+                   "memory, and padding needs a bound computed from scalar kernel arguments", lb);
+      free(lb);
+      return NULL;
+   }
+   g->in_when_true = in_true;
+   g->cond = xe_op(t, 0);
+   uint32_t si = xe_cfg_block_index(c->cfg, xe_op(t, in_true ? 1 : 2));
+   uint32_t ji = xe_cfg_block_index(c->cfg, xe_op(t, in_true ? 2 : 1));
+   if (si == XE_NONE || ji == XE_NONE) {
+      free(g);
+      return NULL;
+   }
+   g->reg.in = c->cfg->blocks[si];
+   g->reg.out = c->cfg->blocks[ji];
+   return g;
+}
+
+/* Tries the block labelled label as a guard: analyses, reports and (when
+ * apply and a proof holds) removes it.  Returns whether it removed one. */
+static bool try_block(xe_guard_ctx *c, xe_kernel *k, uint32_t label, bool apply, xe_remarks *r,
+                      need *needs)
+{
+   c->cfg = xe_function_cfg(c->f);
+   uint32_t bi = xe_cfg_block_index(c->cfg, label);
+   if (bi == XE_NONE || c->cfg->rpo_index[bi] == XE_NONE)
+      return false;
+   xe_block *b = c->cfg->blocks[bi];
+   xe_inst *t = xe_block_terminator(b);
+   if (!t || t->opcode != SpvOpBranchConditional)
+      return false;
+   /* Its tables are sized by the module's ids: made only for kernels
+    * with a candidate, so a module of many kernels stays linear. */
+   if (!c->aff)
+      c->aff = xe_affine_create(c->m, c->f);
+   xe_guard *g = guard_of(c, k, b, t, r);
+   if (!g)
+      return false;
+   bool ok = xe_guard_analyze(c, g);
+   if (ok && apply && k->body_callers > 1) {
+      ok = false;
+      snprintf(g->reg.why, sizeof(g->reg.why), "the kernel body is shared with other kernels");
+      g->proof = NULL;
+   }
+   if (!ok)
+      g->proof = NULL;
+   report(c, k->name, g, apply, r, needs);
+   bool removed = ok && apply && g->proof;
+   if (removed)
+      remove_guard(c, g);
+   xe_region_free(&g->reg);
+   free(g);
+   return removed;
+}
+
+static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
+{
+   xe_guard_ctx c = { .m = m, .f = k->body };
+   char (*fallback)[16] = NULL;
+   if (!params_init(&c, &fallback))
+      return false;
    need needs[64];
    for (unsigned a = 0; a < 64; a++)
       needs[a].used = false;
@@ -309,58 +362,8 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       labels[nl++] = xe_block_id(b);
    }
    bool progress = false;
-   for (unsigned q = 0; q < nl; q++) {
-      c.cfg = xe_function_cfg(c.f);
-      uint32_t bi = xe_cfg_block_index(c.cfg, labels[q]);
-      if (bi == XE_NONE || c.cfg->rpo_index[bi] == XE_NONE)
-         continue;
-      xe_block *b = c.cfg->blocks[bi];
-      xe_inst *t = xe_block_terminator(b);
-      if (!t || t->opcode != SpvOpBranchConditional)
-         continue;
-      /* Its tables are sized by the module's ids: made only for kernels
-       * with a candidate, so a module of many kernels stays linear. */
-      if (!c.aff)
-         c.aff = xe_affine_create(m, c.f);
-      xe_guard *g = calloc(1, sizeof(*g));
-      g->b = b;
-      bool in_true;
-      if (!xe_guard_parse_cond(&c, xe_op(t, 0), g, &in_true, 0)) {
-         free(g);
-         /* A bounds check all the same: say why it stays. */
-         char *lb = xe_guard_loaded_bound(&c, xe_op(t, 0));
-         if (lb)
-            xe_remark(r, k->name, XE_REMARK_MISSED, "guard '%s' stays: its bound is loaded from "
-                      "memory, and padding needs a bound computed from scalar kernel arguments", lb);
-         free(lb);
-         continue;
-      }
-      g->in_when_true = in_true;
-      g->cond = xe_op(t, 0);
-      uint32_t si = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 1 : 2));
-      uint32_t ji = xe_cfg_block_index(c.cfg, xe_op(t, in_true ? 2 : 1));
-      if (si == XE_NONE || ji == XE_NONE) {
-         free(g);
-         continue;
-      }
-      g->reg.in = c.cfg->blocks[si];
-      g->reg.out = c.cfg->blocks[ji];
-      bool ok = xe_guard_analyze(&c, g);
-      if (ok && apply && k->body_callers > 1) {
-         ok = false;
-         snprintf(g->reg.why, sizeof(g->reg.why), "the kernel body is shared with other kernels");
-         g->proof = NULL;
-      }
-      if (!ok)
-         g->proof = NULL;
-      report(&c, k->name, g, apply, r, needs);
-      if (ok && apply && g->proof) {
-         remove_guard(&c, g);
-         progress = true;
-      }
-      xe_region_free(&g->reg);
-      free(g);
-   }
+   for (unsigned q = 0; q < nl; q++)
+      progress |= try_block(&c, k, labels[q], apply, r, needs);
    for (unsigned a = 0; a < c.nparams; a++) {
       if (needs[a].used)
          xe_manifest_add(m, k->name, "padding", need_json(&c, a, &needs[a]));

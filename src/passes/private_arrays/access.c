@@ -240,15 +240,16 @@ xe_inst **pa_local_users(xe_function *f, uint32_t id, uint32_t *n)
 }
 
 /* Deletes id's definition and its names and decorations when nothing in
- * a function uses it any more; returns whether it did. */
+ * a function uses it any more; returns whether it did.  Not
+ * xe_delete_if_dead: the callers delete a variable's casts and then the
+ * variable themselves (recursion would free it under them), and narrow.c
+ * also deletes a global UniformConstant zero source, which is in no
+ * block. */
 bool pa_delete_if_dead(xe_module *m, uint32_t id)
 {
-   uint32_t n;
-   const xe_use *u = xe_uses(m, id, &n);
-   for (uint32_t k = 0; k < n; k++) {
-      if (u[k].inst->block || (u[k].inst->opcode != SpvOpName && u[k].inst->opcode != SpvOpDecorate))
-         return false;
-   }
-   xe_inst_kill(m, xe_def(m, id));
+   xe_inst *d = xe_def(m, id);
+   if (!d || !xe_result_unused(m, id))
+      return false;
+   xe_inst_kill(m, d);
    return true;
 }

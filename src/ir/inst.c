@@ -1,0 +1,307 @@
+/*
+ * Instructions: allocating, copying and freeing them, and every edit of
+ * their words (operands, type, result, opcode), each of which keeps the
+ * use lists and indexes current (xe__uses_link / xe__uses_unlink) and
+ * bumps the generation counters of the function it changes (xe__touch).
+ * Also the opcode facts that need no grammar table (sections,
+ * terminators, memory operands).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_internal.h"
+
+static void *xcalloc(size_t n, size_t s)
+{
+   void *p = calloc(n ? n : 1, s);
+   if (!p)
+      xe_out_of_memory();
+   return p;
+}
+
+/* ---- instructions ---- */
+
+static void set_header(xe_inst *i, SpvOp op, uint32_t type_id, uint32_t result_id)
+{
+   i->opcode = op;
+   i->type_id = type_id;
+   i->result_id = result_id;
+   unsigned w = 1;
+   if (type_id) {
+      i->words[w] = type_id;
+      i->kinds[w++] = XE_W_TYPE;
+   }
+   if (result_id) {
+      i->words[w] = result_id;
+      i->kinds[w++] = XE_W_RESULT;
+   }
+   i->first_op = w;
+   i->words[0] = (uint32_t)i->nwords << 16 | op;
+   i->kinds[0] = XE_W_LIT;
+}
+
+/* Words and kinds live in one allocation after the struct until an
+ * operand change needs more room; then they move to their own buffer. */
+/* Lays out a zeroed block of xe__inst_bytes(nwords): the instruction, its
+ * words, room for its use-list slots (xe__inline_uslot) and its word kinds. */
+static xe_inst *inst_init(void *mem, unsigned nwords)
+{
+   xe_inst *i = mem;
+   i->words = (uint32_t *)(i + 1);
+   i->kinds = (uint8_t *)(i->words + 2 * (size_t)nwords);
+   i->nwords = nwords;
+   return i;
+}
+
+xe_inst *xe_inst_alloc(unsigned nwords)
+{
+   return inst_init(xcalloc(1, xe__inst_bytes(nwords)), nwords);
+}
+
+xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords)
+{
+   xe_inst *i = inst_init(xe__pool_alloc(m, xe__inst_bytes(nwords)), nwords);
+   i->pooled = true;
+   return i;
+}
+
+xe_inst *xe_inst_create(uint16_t opcode, uint32_t type_id, uint32_t result_id,
+                        const uint32_t *ops, unsigned nops, const uint8_t *kinds)
+{
+   unsigned n = 1 + (type_id != 0) + (result_id != 0) + nops;
+   if (n > 0xffff)
+      return NULL;
+   xe_inst *i = xe_inst_alloc(n);
+   set_header(i, opcode, type_id, result_id);
+   for (unsigned k = 0; k < nops; k++) {
+      i->words[i->first_op + k] = ops[k];
+      i->kinds[i->first_op + k] = kinds ? kinds[k] : XE_W_ID;
+   }
+   return i;
+}
+
+/* Copies src into i, an instruction of src->nwords words. */
+xe_inst *xe__inst_copy(xe_inst *i, const xe_inst *src)
+{
+   memcpy(i->words, src->words, src->nwords * 4);
+   memcpy(i->kinds, src->kinds, src->nwords);
+   i->opcode = src->opcode;
+   i->type_id = src->type_id;
+   i->result_id = src->result_id;
+   i->first_op = src->first_op;
+   return i;
+}
+
+xe_inst *xe_inst_clone(const xe_inst *src)
+{
+   return xe__inst_copy(xe_inst_alloc(src->nwords), src);
+}
+
+static bool inst_inline(const xe_inst *i)
+{
+   return xe__words_inline(i);
+}
+
+void xe_inst_free(xe_inst *i)
+{
+   if (!i)
+      return;
+   if (!inst_inline(i)) {
+      free(i->words);
+      free(i->kinds);
+   }
+   if (i->uslot != xe__inline_uslot(i))
+      free(i->uslot);
+   if (i->pooled)
+      xe__pool_release(i, sizeof(*i));   /* its bytes go with the module's pool */
+   else
+      free(i);
+}
+
+/* Writes word w of i, keeping the indexes current. */
+void xe__set_word(xe_inst *i, unsigned w, uint32_t value)
+{
+   if (i->kinds[w] == XE_W_TYPE)
+      i->type_id = value;
+   if (i->words[w] == value)
+      return;
+   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   bool all = m && xe__uses_keyed(m, i);
+   bool tracked = i->uslot && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE);
+   if (all)
+      xe__uses_unlink(m, i);
+   else if (tracked)
+      xe__uses_unlink_word(m, i, w);
+   i->words[w] = value;
+   if (all)
+      xe__uses_link(m, i);
+   else if (tracked)
+      xe__uses_link_word(m, i, w);
+   xe__touch(i, xe_opcode_is_terminator(i->opcode));
+}
+
+void xe_set_word(xe_inst *i, unsigned w, uint32_t value)
+{
+   xe__set_word(i, w, value);
+}
+
+void xe_set_op(xe_inst *i, unsigned k, uint32_t value)
+{
+   xe__set_word(i, i->first_op + k, value);
+}
+
+void xe_set_type(xe_inst *i, uint32_t type_id)
+{
+   for (unsigned w = 1; w < i->first_op; w++) {
+      if (i->kinds[w] == XE_W_TYPE) {
+         xe__set_word(i, w, type_id);
+         return;
+      }
+   }
+}
+
+void xe_set_result(xe_inst *i, uint32_t result_id)
+{
+   for (unsigned w = 1; w < i->first_op; w++) {
+      if (i->kinds[w] != XE_W_RESULT || i->words[w] == result_id)
+         continue;
+      xe_module *m = xe__module_of(i);
+      if (m)
+         xe__forget_def(m, i);
+      i->words[w] = result_id;
+      i->result_id = result_id;
+      if (m)
+         xe_note_def(m, i);
+      xe__touch(i, i->opcode == SpvOpLabel);
+      return;
+   }
+}
+
+bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *kinds)
+{
+   unsigned n = i->first_op + nops;
+   if (n > 0xffff)
+      return false;
+   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   if (m)
+      xe__uses_unlink(m, i);
+   uint32_t *w = malloc(n * 4);
+   uint8_t *kd = malloc(n);
+   if (!w || !kd)
+      xe_out_of_memory();
+   memcpy(w, i->words, i->first_op * 4);
+   memcpy(kd, i->kinds, i->first_op);
+   for (unsigned k = 0; k < nops; k++) {
+      w[i->first_op + k] = ops[k];
+      kd[i->first_op + k] = kinds ? kinds[k] : XE_W_ID;
+   }
+   if (!inst_inline(i)) {
+      free(i->words);
+      free(i->kinds);
+   }
+   i->words = w;
+   i->kinds = kd;
+   i->nwords = n;
+   i->words[0] = (uint32_t)n << 16 | i->opcode;
+   if (m)
+      xe__uses_link(m, i);
+   xe__touch(i, xe_opcode_is_terminator(i->opcode));
+   return true;
+}
+
+void xe_set_opcode(xe_inst *i, uint16_t opcode)
+{
+   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   bool keyed = m && (xe__uses_keyed(m, i) || opcode == SpvOpDecorate || opcode == SpvOpName ||
+                      opcode == SpvOpVariable || opcode == SpvOpExtInst);
+   if (keyed)
+      xe__uses_unlink(m, i);
+   bool cfg = xe_opcode_is_terminator(i->opcode) || xe_opcode_is_terminator(opcode);
+   uint16_t old = i->opcode;
+   i->opcode = opcode;
+   i->words[0] = (uint32_t)i->nwords << 16 | opcode;
+   if (keyed)
+      xe__uses_link(m, i);
+   else if (m)
+      xe__uses_opcode_changed(m, i, old);
+   xe__touch(i, cfg);
+}
+
+const char *xe_op_string(const xe_inst *i, unsigned k)
+{
+   unsigned w = i->first_op + k;
+   if (w >= i->nwords)
+      return "";
+   /* The reader checked that literal strings are nul-terminated. */
+   return (const char *)&i->words[w];
+}
+
+/* ---- opcode facts ---- */
+
+unsigned xe_memory_operands_index(const xe_inst *i)
+{
+   return i->opcode == SpvOpLoad ? 1 : i->opcode == SpvOpStore ? 2 : 0;
+}
+
+bool xe_access_is_volatile(const xe_inst *i)
+{
+   unsigned k = xe_memory_operands_index(i);
+   return k && xe_nops(i) > k && (xe_op(i, k) & SpvMemoryAccessVolatileMask);
+}
+
+bool xe_opcode_is_branch(uint16_t op)
+{
+   return op == SpvOpBranch || op == SpvOpBranchConditional || op == SpvOpSwitch;
+}
+
+bool xe_opcode_is_terminator(uint16_t op)
+{
+   switch (op) {
+   case SpvOpBranch:
+   case SpvOpBranchConditional:
+   case SpvOpSwitch:
+   case SpvOpReturn:
+   case SpvOpReturnValue:
+   case SpvOpKill:
+   case SpvOpUnreachable:
+   case SpvOpTerminateInvocation:
+   case SpvOpIgnoreIntersectionKHR:
+   case SpvOpTerminateRayKHR:
+      return true;
+   default:
+      return false;
+   }
+}
+
+enum xe_section xe_opcode_section(uint16_t op)
+{
+   switch (op) {
+   case SpvOpCapability: return XE_SEC_CAPABILITY;
+   case SpvOpExtension: return XE_SEC_EXTENSION;
+   case SpvOpExtInstImport: return XE_SEC_EXT_INST_IMPORT;
+   case SpvOpMemoryModel: return XE_SEC_MEMORY_MODEL;
+   case SpvOpEntryPoint: return XE_SEC_ENTRY_POINT;
+   case SpvOpExecutionMode:
+   case SpvOpExecutionModeId: return XE_SEC_EXECUTION_MODE;
+   case SpvOpString:
+   case SpvOpSourceExtension:
+   case SpvOpSource:
+   case SpvOpSourceContinued: return XE_SEC_DEBUG_SOURCE;
+   case SpvOpName:
+   case SpvOpMemberName: return XE_SEC_DEBUG_NAME;
+   case SpvOpModuleProcessed: return XE_SEC_DEBUG_PROCESSED;
+   case SpvOpAliasDomainDeclINTEL:
+   case SpvOpAliasScopeDeclINTEL:
+   case SpvOpAliasScopeListDeclINTEL: return XE_SEC_ALIAS_DECL;
+   case SpvOpDecorate:
+   case SpvOpMemberDecorate:
+   case SpvOpDecorationGroup:
+   case SpvOpGroupDecorate:
+   case SpvOpGroupMemberDecorate:
+   case SpvOpDecorateId:
+   case SpvOpDecorateString:
+   case SpvOpMemberDecorateString: return XE_SEC_ANNOTATION;
+   default: return XE_SEC_GLOBAL;
+   }
+}
