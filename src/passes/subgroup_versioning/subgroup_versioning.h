@@ -19,6 +19,16 @@
 typedef xe_sgv vctx;
 typedef xe_sgv_cand cand;
 
+/* ---- test.c: the test that selects the fast copy ---- */
+
+/* Builds, before c->at (B's terminator), the test that selects the fast
+ * copy (uniform when xe_sgv_uniform_test, else general) and sets each
+ * candidate's base; returns the bool it computes.  cond, h_true: as for
+ * sgv_apply. */
+uint32_t sgv_build_test(vctx *c, uint32_t cond, bool h_true);
+
+/* ---- fast_copy.c: the copy ---- */
+
 /* Builds the test at the end of B, the fast copy of R (rb: its nrb blocks,
  * H first) with the candidates as block accesses, and the branch between
  * the copies.  cond: the guard's condition (0 without a guard), h_true: H
