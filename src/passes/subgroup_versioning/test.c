@@ -1,8 +1,11 @@
 /*
  * subgroup-versioning: the test at the end of B that selects the fast copy
- * (pass.c's header comment says why it is sound): the general test, every
- * lane's predicate reduced with OpGroupIAdd, or the uniform one when the
- * declared sizes prove contiguity.  Either sets each candidate's base, the
+ * (pass.c's header comment says why it is sound): the general test, where
+ * every lane computes the predicate (the guard, and per converted access:
+ * the 64-bit address minus lane 0's is lane * element size, lane 0's
+ * address aligned) and the sub-group add-reduces it and compares with
+ * SubgroupMaxSize, or the uniform one when the declared sizes prove
+ * contiguity.  Either sets each candidate's base, the
  * lane-0 address its block access uses in the copy (fast_copy.c).
  */
 #include <stdlib.h>
