@@ -59,7 +59,7 @@
  * consecutive x ids.  When the lane analysis under S and L proves every
  * candidate's address lane 0's plus one element per lane (so it holds in
  * every such sub-group; xe_sgv_cand.proved), B tests only what is uniform
- * per sub-group (fast_copy.c, uniform_test):
+ * per sub-group (test.c, uniform_test):
  *
  *    WorkgroupSize.x == L.x
  *    && each lane-0 base aligned (a 32-bit AND; none for a read whose own
@@ -118,8 +118,8 @@
  * B); one versioned region per kernel.
  *
  * Layout: this file drives each kernel (run_kernel), asks the cost model
- * and writes the remarks; region.c finds the region; fast_copy.c builds
- * the test and the copy; the recognition (hoisting,
+ * and writes the remarks; region.c finds the region; test.c builds the
+ * test and fast_copy.c the copy; the recognition (hoisting,
  * the region's preconditions, the candidates) is
  * src/analysis/subgroup_region.c.
  */
@@ -194,7 +194,7 @@ typedef struct estimate {
    bool ok;
 } estimate;
 
-/* The test fast_copy.c will build: uniform (xe_sgv_uniform_test), else
+/* The test test.c will build: uniform (xe_sgv_uniform_test), else
  * the general one with its tested, shared and wraps checks
  * (xe_sgv_lane_tests). */
 typedef struct test_shape {
@@ -517,7 +517,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    /* The kernel's own SubgroupSize and LocalSize (not --subgroup-size /
     * --local-size, which are promises block-io records in a manifest):
     * with L.x a multiple of S the lane facts below hold in every full
-    * sub-group, and the test can be the uniform one (fast_copy.c). */
+    * sub-group, and the test can be the uniform one (test.c). */
    s.c.declared = k->subgroup_size && s.ls && s.ls[0] % k->subgroup_size == 0 && physical64(m);
    s.l0 = xe_lanes_analyze(m, f, k->subgroup_size, s.ls, 0);
    bool done = sgv_find_guarded_region(&s) || sgv_whole_body_region(&s);

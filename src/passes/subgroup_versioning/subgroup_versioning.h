@@ -1,8 +1,9 @@
 /*
  * subgroup-versioning, shared between its files
  * (src/passes/subgroup_versioning/): region.c finds the region and its
- * candidates, pass.c asks the cost model and writes the remarks,
- * fast_copy.c builds the test, the fast copy and its block accesses.  The recognition both use is src/analysis/subgroup_region.h.
+ * candidates, pass.c asks the cost model and writes the remarks, test.c
+ * builds the test, fast_copy.c the fast copy and its block accesses.  The
+ * recognition they use is src/analysis/subgroup_region.h.
  */
 #ifndef XEOPT_SUBGROUP_VERSIONING_H
 #define XEOPT_SUBGROUP_VERSIONING_H
