@@ -2,7 +2,7 @@
  * Sub-group block reads and writes (SPV_INTEL_subgroups): which per-lane
  * global loads and stores may become one, and the lane-0 address form that
  * lets consecutive loads merge into a vector block read.  The block-io pass
- * (src/passes/block_io.c) rewrites what this proves; its header comment
+ * (src/passes/block_io/) rewrites what this proves; its pass.c header
  * lists the preconditions and the host contract.
  *
  * xe_block_access_decide checks, per access: not volatile; a scalar

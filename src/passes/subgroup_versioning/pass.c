@@ -59,7 +59,7 @@
  * consecutive x ids.  When the lane analysis under S and L proves every
  * candidate's address lane 0's plus one element per lane (so it holds in
  * every such sub-group; xe_sgv_cand.proved), B tests only what is uniform
- * per sub-group (fast_copy.c, uniform_test):
+ * per sub-group (test.c, uniform_test):
  *
  *    WorkgroupSize.x == L.x
  *    && each lane-0 base aligned (a 32-bit AND; none for a read whose own
@@ -117,8 +117,9 @@
  * Not done: stores in loops (their 16-byte alignment cannot be tested at
  * B); one versioned region per kernel.
  *
- * Layout: this file finds the region and asks the cost model;
- * fast_copy.c builds the test and the copy; the recognition (hoisting,
+ * Layout: this file drives each kernel (run_kernel), asks the cost model
+ * and writes the remarks; region.c finds the region; test.c builds the
+ * test and fast_copy.c the copy; the recognition (hoisting,
  * the region's preconditions, the candidates) is
  * src/analysis/subgroup_region.c.
  */
@@ -193,7 +194,7 @@ typedef struct estimate {
    bool ok;
 } estimate;
 
-/* The test fast_copy.c will build: uniform (xe_sgv_uniform_test), else
+/* The test test.c will build: uniform (xe_sgv_uniform_test), else
  * the general one with its tested, shared and wraps checks
  * (xe_sgv_lane_tests). */
 typedef struct test_shape {
@@ -332,9 +333,10 @@ static bool physical64(const xe_module *m)
    return false;
 }
 
-static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
+/* Whether k's body can be versioned at all; remarks why not where it is
+ * worth saying. */
+static bool body_considered(xe_ctx *ctx, xe_kernel *k)
 {
-   xe_module *m = ctx->module;
    xe_remarks *r = ctx->remarks;
    xe_function *f = k->body;
    /* A body another kernel (or a second wrapper) calls too: versioning it
@@ -359,7 +361,12 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          return false;
       }
    }
-   /* Only kernels with a global load or store left per-lane. */
+   return true;
+}
+
+/* Only kernels with a global load or store left per-lane. */
+static bool has_global_access(xe_module *m, xe_function *f)
+{
    bool any = false;
    xe_foreach_block(blk, f) {
       xe_foreach_inst(i, &blk->insts) {
@@ -373,171 +380,160 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
          any |= sc == SpvStorageClassCrossWorkgroup;
       }
    }
-   if (!any)
+   return any;
+}
+
+/* Remarks for the accesses that stay per-lane: collects the region again,
+ * reporting, and keeps the candidates found before. */
+static void remark_kept_accesses(sgv_kernel *s)
+{
+   vctx *c = &s->c;
+   missed_ctx mc = { s->ctx->remarks, s->m, s->k->name };
+   unsigned keep = c->nc;
+   cand *saved = c->c;
+   c->c = NULL;
+   c->nc = 0;
+   if (!c->no_guard) {
+      xe_lanes *le = xe_lanes_analyze_edge(s->m, s->f, s->k->subgroup_size, s->ls, 0,
+                                           xe_block_id(s->cfg->blocks[s->gb]),
+                                           xe_block_id(s->cfg->blocks[s->gh]));
+      xe_sgv_collect(c, le, missed_remark, &mc);
+      xe_lanes_free(le);
+   } else {
+      xe_sgv_collect(c, s->l0, missed_remark, &mc);
+   }
+   free(c->c);
+   c->c = saved;
+   c->nc = keep;
+   if (!c->no_guard)
+      c->b = s->gb;
+}
+
+/* The region's blocks, H first, then R in function order (malloc'd,
+ * *nrb of them). */
+static xe_block **region_blocks(sgv_kernel *s, unsigned *nrb)
+{
+   xe_block **rb = malloc(s->cfg->n * sizeof(*rb));
+   *nrb = 0;
+   rb[(*nrb)++] = s->cfg->blocks[s->gh];
+   xe_foreach_block(blk, s->f) {
+      uint32_t x = xe_cfg_block_index(s->cfg, xe_block_id(blk));
+      if (x != s->gh && s->c.in_r[x])
+         rb[(*nrb)++] = blk;
+   }
+   return rb;
+}
+
+/* An applied remark per candidate; counts the reads and writes. */
+static void remark_candidates(sgv_kernel *s, unsigned *reads, unsigned *writes)
+{
+   xe_module *m = s->m;
+   const vctx *c = &s->c;
+   char nb[64], nb2[64];
+   *reads = *writes = 0;
+   for (unsigned q = 0; q < c->nc; q++) {
+      *reads += !c->c[q].store;
+      *writes += c->c[q].store;
+      if (c->c[q].loop_key)
+         xe_remark(s->ctx->remarks, s->k->name, XE_REMARK_APPLIED,
+                   "load via %s: sub-group block read in the fast copy (tested: %s contiguous "
+                   "without wrap; the index adds a uniform value without wrap; base aligned as "
+                   "the load says)", xe_id_text(m, c->c[q].ptr, nb, sizeof(nb)),
+                   xe_id_text(m, c->c[q].loop_key, nb2, sizeof(nb2)));
+      else
+         xe_remark(s->ctx->remarks, s->k->name, XE_REMARK_APPLIED,
+                   "%s via %s: sub-group block %s in the fast copy (tested: contiguous, %u-byte "
+                   "aligned base)", c->c[q].store ? "store" : "load",
+                   xe_id_text(m, c->c[q].ptr, nb, sizeof(nb)), c->c[q].store ? "write" : "read",
+                   c->c[q].store ? 16 : 4);
+   }
+}
+
+/* The test the fast copy runs under, in words, into test (n bytes). */
+static void describe_test(sgv_kernel *s, char *test, size_t n)
+{
+   vctx *c = &s->c;
+   bool wrap = false;
+   for (unsigned q = 0; q < c->nc; q++)
+      wrap |= c->c[q].wrap_mode != 0;
+   if (!xe_sgv_uniform_test(c))
+      snprintf(test, n, "sub-group add-reduction of the per-lane predicate == "
+               "SubgroupMaxSize");
+   else
+      snprintf(test, n, "uniform: the declared sizes prove contiguity in a full "
+               "sub-group; work-group size x == LocalSize x, lane-0 bases aligned%s%s",
+               wrap ? ", lane 0's 32-bit index not within the sub-group size of its wrap" : "",
+               c->no_guard ? "" : ", OpGroupAll of the guard");
+}
+
+/* Remarks for the accesses, then the change: the test, the fast copy and
+ * the branch between the copies (fast_copy.c). */
+static void version_region(sgv_kernel *s)
+{
+   xe_module *m = s->m;
+   xe_remarks *r = s->ctx->remarks;
+   const char *est = s->est;
+   char nb[64], test[256];
+   remark_kept_accesses(s);
+   unsigned nrb, reads, writes;
+   xe_block **rb = region_blocks(s, &nrb);
+   remark_candidates(s, &reads, &writes);
+   describe_test(s, test, sizeof(test));
+   if (s->c.no_guard) {
+      xe_remark_decision(r, s->k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
+                "versioned the kernel body: a fast copy with %u block read(s) and %u block "
+                "write(s) runs when the sub-group is full and every address is contiguous and "
+                "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
+                est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
+      sgv_apply(&s->c, rb, nrb, 0, true, s->ctx->options->measure_path);
+   } else {
+      xe_remark_decision(r, s->k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
+                "versioned the region guarded by %s: a fast copy without the guard, with %u "
+                "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
+                "holds in every lane and every address is contiguous and aligned (test: %s); "
+                "otherwise the original code%s%s%s", xe_id_text(m, s->gcond, nb, sizeof(nb)), reads, writes, test,
+                est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
+      sgv_apply(&s->c, rb, nrb, s->gcond, s->gtrue, s->ctx->options->measure_path);
+   }
+   free(rb);
+   xe_idtab_free(&s->c.emitted);
+}
+
+/* One kernel: the region (a guarded one first, else the whole body) with
+ * its candidates -> decide (the region's legality, then the cost model)
+ * -> remarks and the rewrite. */
+static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
+{
+   xe_module *m = ctx->module;
+   xe_function *f = k->body;
+   if (!body_considered(ctx, k) || !has_global_access(m, f))
       return false;
    const xe_cfg *cfg = xe_function_cfg(f);
-   vctx c = { .m = m, .k = k, .f = f, .cfg = cfg };
-   missed_ctx mc = { r, m, k->name };
-   c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
-   const uint32_t *ls = k->local_size[0] ? k->local_size : NULL;
+   sgv_kernel s = { .ctx = ctx, .m = m, .k = k, .f = f, .cfg = cfg,
+                    .c = { .m = m, .k = k, .f = f, .cfg = cfg },
+                    .gb = XE_NONE, .gh = XE_NONE };
+   s.c.in_r = calloc(cfg->n ? cfg->n : 1, 1);
+   s.ls = k->local_size[0] ? k->local_size : NULL;
    /* The kernel's own SubgroupSize and LocalSize (not --subgroup-size /
     * --local-size, which are promises block-io records in a manifest):
     * with L.x a multiple of S the lane facts below hold in every full
-    * sub-group, and the test can be the uniform one (fast_copy.c). */
-   c.declared = k->subgroup_size && ls && ls[0] % k->subgroup_size == 0 && physical64(m);
-   xe_lanes *l0 = xe_lanes_analyze(m, f, k->subgroup_size, ls, 0);
-   char why[200], nb[64], nb2[64];
-   bool done = false, progress = false;
-   uint32_t gb = XE_NONE, gh = XE_NONE, gcond = 0;
-   bool gtrue = false;
-   /* Guards first: a uniform block whose branch the lanes may disagree on. */
-   for (uint32_t q = 0; q < cfg->nrpo && !done; q++) {
-      uint32_t bi = cfg->rpo[q];
-      xe_inst *t = xe_block_terminator(cfg->blocks[bi]);
-      if (!t || t->opcode != SpvOpBranchConditional || !l0->uniform_block[bi] ||
-          xe_lanes_fact(l0, xe_op(t, 0))->kind == XE_LANE_UNIFORM || xe_op(t, 1) == xe_op(t, 2))
-         continue;
-      for (int side = 0; side < 2 && !done; side++) {
-         uint32_t hi = xe_cfg_block_index(cfg, xe_op(t, 1 + side));
-         if (hi == XE_NONE || hi == 0 || cfg->pred_start[hi + 1] - cfg->pred_start[hi] != 1)
-            continue;
-         memset(c.in_r, 0, cfg->n);
-         bool ok = true;
-         for (uint32_t x = 0; x < cfg->n; x++)
-            c.in_r[x] = cfg->rpo_index[x] != XE_NONE && xe_dominates(cfg, hi, x);
-         for (uint32_t x = 0; x < cfg->n && ok; x++) {
-            for (uint32_t e = cfg->pred_start[x]; c.in_r[x] && x != hi && e < cfg->pred_start[x + 1]; e++)
-               ok &= c.in_r[cfg->pred[e]] || cfg->rpo_index[cfg->pred[e]] == XE_NONE;
-         }
-         if (!ok)
-            continue;
-         c.b = bi;
-         c.no_guard = false;
-         xe_idtab_free(&c.hmemo);
-         xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
-                                              xe_block_id(cfg->blocks[bi]), xe_block_id(cfg->blocks[hi]));
-         c.nc = 0;
-         xe_sgv_collect(&c, le, NULL, NULL);
-         xe_lanes_free(le);
-         if (!c.nc)
-            continue;
-         const char *rw = xe_sgv_region_why(&c, why, sizeof(why));
-         if (rw) {
-            xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the region guarded by %s: %s",
-                      xe_id_text(m, xe_op(t, 0), nb, sizeof(nb)), rw);
-            c.nc = 0;
-            continue;
-         }
-         gb = bi, gh = hi, gcond = xe_op(t, 0), gtrue = side == 0;
-         done = true;
-      }
-   }
-   if (!done) {
-      /* No guard: the whole body after the entry's variables. */
-      for (uint32_t x = 0; x < cfg->n; x++)
-         c.in_r[x] = cfg->rpo_index[x] != XE_NONE;
-      c.b = 0;
-      c.no_guard = true;
-      xe_idtab_free(&c.hmemo);
-      c.nc = 0;
-      xe_sgv_collect(&c, l0, NULL, NULL);
-      const char *rw = c.nc ? xe_sgv_region_why(&c, why, sizeof(why)) : NULL;
-      if (rw) {
-         xe_remark(r, k->name, XE_REMARK_MISSED, "no fast copy of the kernel body: %s", rw);
-         c.nc = 0;
-      }
-      done = c.nc > 0;
-      gh = 0;
-   }
-   char est[160];
-   if (done && !cost_allows(ctx, &c, gb, gcond, est, sizeof(est))) {
+    * sub-group, and the test can be the uniform one (test.c). */
+   s.c.declared = k->subgroup_size && s.ls && s.ls[0] % k->subgroup_size == 0 && physical64(m);
+   s.l0 = xe_lanes_analyze(m, f, k->subgroup_size, s.ls, 0);
+   bool done = sgv_find_guarded_region(&s) || sgv_whole_body_region(&s);
+   if (done && !cost_allows(ctx, &s.c, s.gb, s.gcond, s.est, sizeof(s.est))) {
       done = false;
-      c.nc = 0;
+      s.c.nc = 0;
    }
-   if (done) {
-      /* Remarks for the accesses that stay per-lane, then the change. */
-      unsigned keep = c.nc;
-      cand *saved = c.c;
-      c.c = NULL;
-      c.nc = 0;
-      if (!c.no_guard) {
-         xe_lanes *le = xe_lanes_analyze_edge(m, f, k->subgroup_size, ls, 0,
-                                              xe_block_id(cfg->blocks[gb]), xe_block_id(cfg->blocks[gh]));
-         xe_sgv_collect(&c, le, missed_remark, &mc);
-         xe_lanes_free(le);
-      } else {
-         xe_sgv_collect(&c, l0, missed_remark, &mc);
-      }
-      free(c.c);
-      c.c = saved;
-      c.nc = keep;
-      if (!c.no_guard)
-         c.b = gb;
-      xe_block **rb = malloc(cfg->n * sizeof(*rb));
-      unsigned nrb = 0;
-      /* H first, then R in function order. */
-      rb[nrb++] = cfg->blocks[gh];
-      xe_foreach_block(blk, f) {
-         uint32_t x = xe_cfg_block_index(cfg, xe_block_id(blk));
-         if (x != gh && c.in_r[x])
-            rb[nrb++] = blk;
-      }
-      unsigned reads = 0, writes = 0;
-      for (unsigned q = 0; q < c.nc; q++) {
-         reads += !c.c[q].store;
-         writes += c.c[q].store;
-         if (c.c[q].loop_key)
-            xe_remark(r, k->name, XE_REMARK_APPLIED,
-                      "load via %s: sub-group block read in the fast copy (tested: %s contiguous "
-                      "without wrap; the index adds a uniform value without wrap; base aligned as "
-                      "the load says)", xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)),
-                      xe_id_text(m, c.c[q].loop_key, nb2, sizeof(nb2)));
-         else
-            xe_remark(r, k->name, XE_REMARK_APPLIED,
-                      "%s via %s: sub-group block %s in the fast copy (tested: contiguous, %u-byte "
-                      "aligned base)", c.c[q].store ? "store" : "load",
-                      xe_id_text(m, c.c[q].ptr, nb, sizeof(nb)), c.c[q].store ? "write" : "read",
-                      c.c[q].store ? 16 : 4);
-      }
-      bool wrap = false;
-      for (unsigned q = 0; q < c.nc; q++)
-         wrap |= c.c[q].wrap_mode != 0;
-      char test[256];
-      if (!xe_sgv_uniform_test(&c))
-         snprintf(test, sizeof(test), "sub-group add-reduction of the per-lane predicate == "
-                  "SubgroupMaxSize");
-      else
-         snprintf(test, sizeof(test), "uniform: the declared sizes prove contiguity in a full "
-                  "sub-group; work-group size x == LocalSize x, lane-0 bases aligned%s%s",
-                  wrap ? ", lane 0's 32-bit index not within the sub-group size of its wrap" : "",
-                  c.no_guard ? "" : ", OpGroupAll of the guard");
-      if (c.no_guard) {
-         xe_remark_decision(r, k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
-                   "versioned the kernel body: a fast copy with %u block read(s) and %u block "
-                   "write(s) runs when the sub-group is full and every address is contiguous and "
-                   "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
-                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-         sgv_apply(&c, rb, nrb, 0, true, ctx->options->measure_path);
-      } else {
-         xe_remark_decision(r, k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
-                   "versioned the region guarded by %s: a fast copy without the guard, with %u "
-                   "block read(s) and %u block write(s), runs when the sub-group is full, the guard "
-                   "holds in every lane and every address is contiguous and aligned (test: %s); "
-                   "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes, test,
-                   est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-         sgv_apply(&c, rb, nrb, gcond, gtrue, ctx->options->measure_path);
-      }
-      free(rb);
-      xe_idtab_free(&c.emitted);
-      progress = true;
-   }
-   xe_lanes_free(l0);
-   if (c.typical)
-      xe_lanes_free(c.typical);
-   free(c.c);
-   free(c.in_r);
-   xe_idtab_free(&c.hmemo);
-   return progress;
+   if (done)
+      version_region(&s);
+   xe_lanes_free(s.l0);
+   if (s.c.typical)
+      xe_lanes_free(s.c.typical);
+   free(s.c.c);
+   free(s.c.in_r);
+   xe_idtab_free(&s.c.hmemo);
+   return done;
 }
 
 bool xeopt_pass_subgroup_versioning(xe_ctx *ctx)
