@@ -29,7 +29,7 @@ enum xe_gate_verdict xe_gate_decide(xe_gate *g, bool slower, enum xe_gate_rule r
    return g->verdict;
 }
 
-enum xe_gate_verdict xe_gate_ask(xe_ctx *ctx, const char *kernel, xe_function *kfn,
+enum xe_gate_verdict xe_gate_ask(const xe_ctx *ctx, const char *kernel, xe_function *kfn,
                                  const xe_cost_change *ch, enum xe_gate_rule rule, xe_gate *g)
 {
    *g = (xe_gate){ .devs = xe_judge_devices(ctx, kernel), .worst = XE_DEV_DG2 };

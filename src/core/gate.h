@@ -39,7 +39,7 @@ typedef struct xe_gate {
 /* Asks the model about change ch to the kernel whose entry function is
  * kfn (named kernel, for the judge's devices) under rule; fills g and
  * returns its verdict.  An empty change (nothing to rewrite) is made. */
-enum xe_gate_verdict xe_gate_ask(xe_ctx *ctx, const char *kernel, xe_function *kfn,
+enum xe_gate_verdict xe_gate_ask(const xe_ctx *ctx, const char *kernel, xe_function *kfn,
                                  const xe_cost_change *ch, enum xe_gate_rule rule, xe_gate *g);
 
 /* For a pass that prices the candidate itself: g->devs, g->before and

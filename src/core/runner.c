@@ -13,18 +13,14 @@ bool xe_for_each_kernel(xe_ctx *ctx, const xe_kernel_walk *w)
    xe_kernel *ks = xe_kernels_all(m, &nk);
    bool progress = false;
    for (unsigned i = 0; i < nk; i++) {
-      const xe_kernel *k = &ks[i];
-      if (!k->body || !k->body->first || !xe_judge_rewritable(ctx, k->name))
+      xe_kernel *k = &ks[i];
+      if (!k->body || !xe_judge_rewritable(ctx, k->name))
          continue;
       if (w->shared_body && k->body != k->fn && k->body_callers != 1) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
          xe_remark(ctx->remarks, k->name, XE_REMARK_MISSED, w->shared_body, k->body_callers);
 #pragma GCC diagnostic pop
-         continue;
-      }
-      if (w->called_entry && k->body == k->fn && xe_function_callers(m, k->fn)) {
-         xe_remark(ctx->remarks, k->name, XE_REMARK_MISSED, "%s", w->called_entry);
          continue;
       }
       progress |= w->run(ctx, k, w->data);

@@ -11,18 +11,15 @@
 #include "pass.h"
 
 typedef struct xe_kernel_walk {
-   /* One kernel: its body has blocks and the judge lets the pass rewrite
-    * it (xe_judge_rewritable).  Returns progress. */
-   bool (*run)(xe_ctx *ctx, const xe_kernel *k, void *data);
+   /* One kernel that has a body and that the judge lets the pass rewrite
+    * (xe_judge_rewritable).  Returns progress. */
+   bool (*run)(xe_ctx *ctx, xe_kernel *k, void *data);
    void *data;
    /* When not NULL, a kernel whose body is a function of its own (a front
     * end's wrapper calls it) that other places call as well is skipped
     * with a missed remark of this printf format, whose one %u is the
     * number of callers: a rewrite of the body would change theirs. */
    const char *shared_body;
-   /* When not NULL, a kernel whose entry function is itself called is
-    * skipped with this missed remark. */
-   const char *called_entry;
 } xe_kernel_walk;
 
 /* Runs w->run on each kernel of ctx's module, in the module's order (the

@@ -54,6 +54,7 @@
 #include "builder.h"
 #include "cfg.h"
 #include "passes.h"
+#include "runner.h"
 #include "spec_ids.h"
 
 #define MAX_CHAIN 16
@@ -553,14 +554,31 @@ static void unused_specializations(xe_module *m, const xe_options *opt, const xe
    }
 }
 
-bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
+/* One kernel, with the table args of the pass. */
+static bool run_one(xe_ctx *ctx, xe_kernel *k, void *data)
 {
    xe_module *m = ctx->module;
-   const xe_options *opt = ctx->options;
    xe_remarks *r = ctx->remarks;
-   unsigned nk;
-   xe_kernel *ks = xe_kernels_all(m, &nk);
-   bool progress = false;
+   spec_arg *args = data;
+   if (!k->body->first)
+      return false;
+   if (k->body == k->fn && xe_function_callers(m, k->fn)) {
+      xe_remark(r, k->name, XE_REMARK_MISSED,
+                "the kernel function is also called: its parameters are not only this "
+                "kernel's arguments");
+      return false;
+   }
+   unsigned nargs = 0;
+   collect(m, k, r, args, &nargs);
+   xe_inst *last_sel = NULL;
+   for (unsigned j = 0; j < nargs; j++)
+      specialize_arg(m, r, ctx->options, k, &args[j], &last_sel);
+   unused_specializations(m, ctx->options, k, args, nargs, r);
+   return nargs > 0;
+}
+
+bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
+{
    /* One table for all kernels: it is 34 KiB (MAX_PARAMS entries of
     * 4 * MAX_CHAIN uses), and a zeroed allocation per kernel cleared it
     * all for the one or two entries a kernel fills (collect clears each
@@ -568,33 +586,12 @@ bool xeopt_pass_loop_spec_constants(xe_ctx *ctx)
    spec_arg *args = malloc(MAX_PARAMS * sizeof(spec_arg));
    if (!args)
       xe_out_of_memory();
-   for (unsigned ki = 0; ki < nk; ki++) {
-      const xe_kernel *k = &ks[ki];
-      if (!k->body || !k->body->first || !xe_judge_rewritable(ctx, k->name))
-         continue;
-      if (k->body != k->fn && k->body_callers != 1) {
-         xe_remark(r, k->name, XE_REMARK_MISSED,
-                   "the kernel body is called from %u places: its parameters are not only "
-                   "this kernel's arguments", k->body_callers);
-         continue;
-      }
-      if (k->body == k->fn && xe_function_callers(m, k->fn)) {
-         xe_remark(r, k->name, XE_REMARK_MISSED,
-                   "the kernel function is also called: its parameters are not only this "
-                   "kernel's arguments");
-         continue;
-      }
-      unsigned nargs = 0;
-      collect(m, k, r, args, &nargs);
-      xe_inst *last_sel = NULL;
-      for (unsigned j = 0; j < nargs; j++)
-         specialize_arg(m, r, opt, k, &args[j], &last_sel);
-      unused_specializations(m, opt, k, args, nargs, r);
-      progress |= nargs > 0;
-   }
+   bool progress = xe_for_each_kernel(ctx, &(xe_kernel_walk){
+      .run = run_one, .data = args,
+      .shared_body = "the kernel body is called from %u places: its parameters are not only "
+                     "this kernel's arguments" });
    /* A --specialize naming no kernel of the module, or malformed, was
     * refused before any pass ran (xe_options_parse, xe_options_check_kernels). */
    free(args);
-   free(ks);
    return progress;
 }

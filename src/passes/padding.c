@@ -65,6 +65,7 @@
 #include "cfg.h"
 #include "launch_formula.h"
 #include "passes.h"
+#include "runner.h"
 #include "region.h"
 
 /* ---- the padding each buffer needs ---- */
@@ -376,21 +377,14 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
    return progress;
 }
 
+static bool run_one(xe_ctx *ctx, xe_kernel *k, void *data)
+{
+   (void)data;
+   bool apply = xe_options_kernel_listed(&ctx->options->assume_padded, k->name);
+   return run_kernel(ctx->module, k, apply, ctx->remarks);
+}
+
 bool xeopt_pass_padding(xe_ctx *ctx)
 {
-   xe_module *m = ctx->module;
-   const xe_options *opt = ctx->options;
-   xe_remarks *r = ctx->remarks;
-   unsigned nk = xe_kernels(m, NULL, 0);
-   xe_kernel *ks = calloc(nk ? nk : 1, sizeof(*ks));
-   xe_kernels(m, ks, nk);
-   bool progress = false;
-   for (unsigned k = 0; k < nk; k++) {
-      if (!xe_judge_rewritable(ctx, ks[k].name))
-         continue;
-      bool apply = xe_options_kernel_listed(&opt->assume_padded, ks[k].name);
-      progress |= run_kernel(m, &ks[k], apply, r);
-   }
-   free(ks);
-   return progress;
+   return xe_for_each_kernel(ctx, &(xe_kernel_walk){ .run = run_one });
 }

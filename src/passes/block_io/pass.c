@@ -63,6 +63,8 @@
 
 #include "block_io.h"
 #include "cost.h"
+#include "gate.h"
+#include "runner.h"
 
 static uint32_t pointer_storage(xe_module *m, uint32_t ptr, uint32_t *pointee)
 {
@@ -206,17 +208,17 @@ static xe_inst **group_loads(bio_kernel *s, unsigned *nmerged)
  * every access gets the reason and none converts. */
 static void ask_cost_model(bio_kernel *s)
 {
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   enum xe_device worst = XE_DEV_DG2;
-   unsigned devs = xe_judge_devices(s->ctx, s->k->name);
    unsigned nmerged;
    xe_inst **merged = group_loads(s, &nmerged);
    xe_cost_change ch = { .block = s->conv, .nblock = s->nconv, .merged = merged, .nmerged = nmerged,
                          .local_size_declared = s->k->local_size[0] != 0 };
-   bool slower = s->nconv && !xe_cost_compare(s->m, s->k->fn, devs, &ch, before, after, &worst);
-   if (slower || (s->nconv && !xe_cost_clear_gain(devs, before, after, &worst))) {
-      char est[160], msg[400];
-      xe_cost_format(est, sizeof(est), devs, before, after);
+   xe_gate g;
+   if (s->nconv &&
+       xe_gate_ask(s->ctx, s->k->name, s->k->fn, &ch, XE_GATE_CLEAR_EVERYWHERE, &g) != XE_GATE_MADE) {
+      bool slower = g.verdict == XE_GATE_SLOWER;
+      enum xe_device worst = g.worst;
+      const char *est = g.est;
+      char msg[400];
       if (slower && xe_cost_igc_blocks(&ch, worst))
          snprintf(msg, sizeof(msg), "not converted: on %s IGC makes it a block message itself, the kernel "
                   "declaring LocalSize, and the conversion only adds lane 0's base (estimate %s cycles)",
@@ -384,15 +386,13 @@ static bool run_kernel(const xe_ctx *ctx, xe_kernel *k)
    return s.nconv > 0;
 }
 
+static bool run_one(xe_ctx *ctx, xe_kernel *k, void *data)
+{
+   (void)data;
+   return run_kernel(ctx, k);
+}
+
 bool xeopt_pass_block_io(xe_ctx *ctx)
 {
-   unsigned n;
-   xe_kernel *ks = xe_kernels_all(ctx->module, &n);
-   bool progress = false;
-   for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body && xe_judge_rewritable(ctx, ks[k].name))
-         progress |= run_kernel(ctx, &ks[k]);
-   }
-   free(ks);
-   return progress;
+   return xe_for_each_kernel(ctx, &(xe_kernel_walk){ .run = run_one });
 }

@@ -38,10 +38,13 @@
  * analysis of an array's uses is access.c.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cfg.h"
 #include "cost.h"
+#include "gate.h"
 #include "passes.h"
+#include "runner.h"
 #include "private_arrays.h"
 
 /* ---- the cost model's say (src/analysis/cost.h) ----
@@ -53,35 +56,20 @@
  * would give, without remarks or edits) and made only if the model says
  * the kernel is not slower on any target device and, unless it sees no
  * change, clearly faster on one (cost_allows). */
-enum verdict { MADE, SLOWER, THIN };
 
-/* What a change must gain besides not being slower: nothing; a fall of
- * XE_COST_MIN_GAIN on some device unless the estimate does not move
- * (xe_cost_some_clear_gain); such a fall in any case
- * (xe_cost_any_clear_gain). */
-enum gain_rule { GAIN_NONE, GAIN_CLEAR_OR_UNMOVED, GAIN_CLEAR };
-
-/* Asks the cost model about ch on kernel kfn (named kn) on every device of
- * --target.  SLOWER when it says slower somewhere (*worst the first such
- * device); THIN when it falls short of rule; else MADE.  Unless MADE, est
- * (160 bytes) has both estimates. */
-static enum verdict ask_model(xe_ctx *ctx, xe_function *kfn, const char *kn,
-                              const xe_cost_change *ch, enum gain_rule rule, char est[160],
-                              enum xe_device *worst)
+/* The cost gate (gate.h) for ch on kernel kfn (named kn) on every device
+ * of --target: XE_GATE_SLOWER with *worst the first slower device,
+ * XE_GATE_THIN short of rule, else XE_GATE_MADE.  Unless made, est (160
+ * bytes) has both estimates. */
+static enum xe_gate_verdict ask_model(xe_ctx *ctx, xe_function *kfn, const char *kn,
+                                      const xe_cost_change *ch, enum xe_gate_rule rule,
+                                      char est[160], enum xe_device *worst)
 {
-   unsigned devs = xe_judge_devices(ctx, kn);
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   *worst = XE_DEV_DG2;
-   enum verdict v = MADE;
-   if (!xe_cost_compare(ctx->module, kfn, devs, ch, before, after, worst))
-      v = SLOWER;
-   else if (rule == GAIN_CLEAR_OR_UNMOVED ? !xe_cost_some_clear_gain(devs, before, after)
-            : rule == GAIN_CLEAR          ? !xe_cost_any_clear_gain(devs, before, after)
-                                          : false)
-      v = THIN;
-   if (v != MADE)
-      xe_cost_format(est, 160, devs, before, after);
-   return v;
+   xe_gate g;
+   xe_gate_ask(ctx, kn, kfn, ch, rule, &g);
+   *worst = g.worst;
+   memcpy(est, g.est, sizeof(g.est));
+   return g.verdict;
 }
 
 static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn, parr *a)
@@ -100,12 +88,13 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
     * IGC 2.40 shorter on bmg, bench/README). */
    char est[160];
    enum xe_device worst;
-   enum verdict v = ask_model(ctx, kfn, kn, &ch, GAIN_CLEAR_OR_UNMOVED, est, &worst);
-   if (v == MADE)
+   enum xe_gate_verdict v =
+      ask_model(ctx, kfn, kn, &ch, XE_GATE_CLEAR_SOMEWHERE_OR_UNMOVED, est, &worst);
+   if (v == XE_GATE_MADE)
       return true;
    unsigned len = ch.len ? ch.len : a->len;
    unsigned bytes = ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem);
-   if (v == SLOWER)
+   if (v == XE_GATE_SLOWER)
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                 "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
                 "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
@@ -131,7 +120,7 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
       return true; /* pa_split says why not */
    char est[160];
    enum xe_device worst;
-   if (ask_model(ctx, kfn, kn, &ch, GAIN_NONE, est, &worst) == MADE)
+   if (ask_model(ctx, kfn, kn, &ch, XE_GATE_NOT_SLOWER, est, &worst) == XE_GATE_MADE)
       return true;
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
@@ -186,7 +175,7 @@ static uint32_t *arrays_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, cons
       xe_cost_change ch = { .var = v->result_id, .not_volatile = true };
       char est[160];
       enum xe_device worst;
-      if (ask_model(ctx, kfn, kn, &ch, GAIN_NONE, est, &worst) == MADE)
+      if (ask_model(ctx, kfn, kn, &ch, XE_GATE_NOT_SLOWER, est, &worst) == XE_GATE_MADE)
          continue;
       parr a = { .var = v, .len = (uint32_t)len };
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
@@ -235,10 +224,12 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
     * either: the accesses are where the model's walk does not price them
     * (hashcat's m01410_mxx through clang's backend, the same three flags
     * as m00000_mxx's). */
-   enum verdict v = nvols > *n ? ask_model(ctx, kfn, kn, &all, GAIN_CLEAR, est, &worst) : MADE;
-   if (v != MADE) {
+   enum xe_gate_verdict v = nvols > *n
+                               ? ask_model(ctx, kfn, kn, &all, XE_GATE_CLEAR_SOMEWHERE, est, &worst)
+                               : XE_GATE_MADE;
+   if (v != XE_GATE_MADE) {
       unsigned rest = nvols - *n;
-      if (v == SLOWER)
+      if (v == XE_GATE_SLOWER)
          xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                    "volatile: %u private variable%s keep Volatile: the cost model says dropping it "
                    "is slower on %s (estimate %s cycles)",
@@ -329,25 +320,16 @@ static bool run_function(xe_ctx *ctx, xe_function *kfn, xe_function *f, const ch
    return progress;
 }
 
+static bool run_one(xe_ctx *ctx, xe_kernel *k, void *data)
+{
+   (void)data;
+   return run_function(ctx, k->fn, k->body, k->name);
+}
+
 bool xeopt_pass_private_arrays(xe_ctx *ctx)
 {
-   xe_module *m = ctx->module;
-   xe_remarks *r = ctx->remarks;
-   unsigned nk;
-   xe_kernel *ks = xe_kernels_all(m, &nk);
-   bool progress = false;
-   for (unsigned k = 0; k < nk; k++) {
-      if (!xe_judge_rewritable(ctx, ks[k].name))
-         continue;
-      /* Execution bounds count per call: the body must run once per
-       * work-item, i.e. be called from the wrapper only. */
-      if (ks[k].body != ks[k].fn && ks[k].body_callers != 1) {
-         xe_remark(r, ks[k].name, XE_REMARK_MISSED, "body is called %u times; not analysed",
-                   ks[k].body_callers);
-         continue;
-      }
-      progress |= run_function(ctx, ks[k].fn, ks[k].body, ks[k].name);
-   }
-   free(ks);
-   return progress;
+   /* Execution bounds count per call: the body must run once per
+    * work-item, i.e. be called from the wrapper only. */
+   return xe_for_each_kernel(ctx, &(xe_kernel_walk){
+      .run = run_one, .shared_body = "body is called %u times; not analysed" });
 }

@@ -132,6 +132,7 @@
 #include "lanes.h"
 #include "opinfo.h"
 #include "passes.h"
+#include "runner.h"
 #include "simd.h"
 #include "subgroup_versioning.h"
 
@@ -536,16 +537,13 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
    return done;
 }
 
+static bool run_one(xe_ctx *ctx, xe_kernel *k, void *data)
+{
+   (void)data;
+   return run_kernel(ctx, k);
+}
+
 bool xeopt_pass_subgroup_versioning(xe_ctx *ctx)
 {
-   xe_module *m = ctx->module;
-   unsigned n;
-   xe_kernel *ks = xe_kernels_all(m, &n);
-   bool progress = false;
-   for (unsigned k = 0; k < n; k++) {
-      if (ks[k].body && xe_judge_rewritable(ctx, ks[k].name) && run_kernel(ctx, &ks[k]))
-         progress = true;
-   }
-   free(ks);
-   return progress;
+   return xe_for_each_kernel(ctx, &(xe_kernel_walk){ .run = run_one });
 }
