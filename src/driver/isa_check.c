@@ -92,7 +92,7 @@ static bool kernel_versioned(const xe_remarks *rem, const char *kernel)
 }
 
 /* IGC's counts of the two paths of the versioned kernels of one pipeline
- * output: the module rebuilt with --measure-path=fast and =slow (pass.h),
+ * output: the module rebuilt with measure_path fast and slow (pass.h),
  * each compiled for the checked devices.  [0] fast, [1] slow. */
 typedef struct paths {
    xe_isa_kernel *k[2][XE_DEV_COUNT];
@@ -110,8 +110,7 @@ static void paths_free(paths *p)
 
 /* One --isa-check call: the user's options, the input and its counts. */
 typedef struct check {
-   xe_options run;            /* the user's options without --measure-path:
-                                 the rounds measure the real output */
+   const xe_options *o;       /* the user's */
    unsigned devs;             /* --isa-check's devices */
    const void *bytes;
    size_t size;
@@ -129,24 +128,28 @@ typedef struct check {
    unsigned ship_from, ship_to; /* the report's entries of the run in the result */
 } check;
 
-/* One run of the pipeline into t under o and j, its report entries named
- * run (xe_report_label_run).  Returns where they start. */
-static unsigned run_named(check *c, xeopt_result *t, const xe_options *o, const xe_judge *j,
+/* The rounds' runs: the real output, whatever --measure-path asks. */
+static const xe_run real_output = { .measure_path = XE_MEASURE_NONE };
+
+/* One run of the pipeline into t with the run's parameters p (NULL: the
+ * user's options' own) under j, its report entries named run
+ * (xe_report_label_run).  Returns where they start. */
+static unsigned run_named(check *c, xeopt_result *t, const xe_run *p, const xe_judge *j,
                           const char *run)
 {
    unsigned from = xe_report_passes_count(c->h);
-   c->optimize(t, o, j, c->bytes, c->size, c->h);
+   c->optimize(t, c->o, p, j, c->bytes, c->size, c->h);
    xe_report_label_run(c->h, from, run);
    return from;
 }
 
 /* run_named into the result r: the run whose output is written, unless a
  * later one replaces it. */
-static void run_result(check *c, xeopt_result *r, const xe_options *o, const xe_judge *j,
+static void run_result(check *c, xeopt_result *r, const xe_run *p, const xe_judge *j,
                        const char *run)
 {
    reset(r);
-   c->ship_from = run_named(c, r, o, j, run);
+   c->ship_from = run_named(c, r, p, j, run);
    c->ship_to = xe_report_passes_count(c->h);
 }
 
@@ -247,14 +250,11 @@ static void paths_measure(check *c, const xe_judge *j, paths *p, xe_isa_kernel *
    memset(p, 0, sizeof(*p));
    p->ok = true;
    for (int w = 0; w < 2 && p->ok; w++) {
-      xe_options o3 = c->run;
-      o3.measure_path = w ? XE_MEASURE_SLOW : XE_MEASURE_FAST;
-      o3.verify = 0;              /* a measured path is not the input's program */
-      o3.verify_launches = NULL;
+      xe_run path = { .measure_path = w ? XE_MEASURE_SLOW : XE_MEASURE_FAST, .no_verify = true };
       xeopt_result t = { 0 };
       char run[80];
       snprintf(run, sizeof(run), "%s, %s path alone (measured)", c->stage, w ? "slow" : "fast");
-      run_named(c, &t, &o3, j, run);
+      run_named(c, &t, &path, j, run);
       p->ok = compile_output(c, &t, w ? "slow" : "fast", p->k[w], p->n[w], err) &&
               paths_at_width(c, p, w, out, nout, err);
       result_free(&t);
@@ -499,7 +499,7 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
    unsigned moved = 0;
    snprintf(c->stage, sizeof(c->stage), "isa-check probe (cost model asked)");
    if (any)
-      run_named(c, &pt, &c->run, &pj, c->stage);
+      run_named(c, &pt, &real_output, &pj, c->stage);
    bool differs = any && pt.status == XEOPT_OK &&
                   (pt.nwords != t->nwords || memcmp(pt.words, t->words, pt.nwords * 4));
    char *err = NULL;
@@ -586,7 +586,7 @@ static char *cannot_judge(check *c)
 static void fail_unjudged(check *c, xeopt_result *r, const xe_judge *j, char *why)
 {
    reset(r);
-   c->optimize(r, &c->run, j, c->bytes, c->size, c->h);
+   c->optimize(r, c->o, &real_output, j, c->bytes, c->size, c->h);
    if (r->status != XEOPT_OK) {
       free(why);
       return;
@@ -599,9 +599,8 @@ static void fail_unjudged(check *c, xeopt_result *r, const xe_judge *j, char *wh
 void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
                            const xe_pipeline_hooks *h, xe_optimize_fn optimize)
 {
-   check c = { .run = *o, .devs = o->isa_check, .bytes = bytes, .size = size, .h = h,
+   check c = { .o = o, .devs = o->isa_check, .bytes = bytes, .size = size, .h = h,
                .optimize = optimize };
-   c.run.measure_path = XE_MEASURE_NONE;
    c.notes.pass = "isa-check";
    if (h && h->isa_workdir)
       c.work = h->isa_workdir;
@@ -621,7 +620,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    unsigned rounds = max_rounds();
    for (unsigned round = 0; round <= rounds; round++) {
       snprintf(c.stage, sizeof(c.stage), "isa-check round %u", round + 1);
-      run_result(&c, r, &c.run, &j, c.stage);
+      run_result(&c, r, &real_output, &j, c.stage);
       if (r->status != XEOPT_OK) {
          xe_remarks_free(&kept);
          settled = true;
@@ -664,12 +663,12 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
       xe_remark(&c.notes, NULL, XE_REMARK_MISSED,
                 "every original kept: IGC's verdicts did not settle in %u judged output%s", rounds,
                 rounds == 1 ? "" : "s");
-      run_result(&c, r, &c.run, &j, "isa-check: every original kept");
+      run_result(&c, r, &real_output, &j, "isa-check: every original kept");
    }
    if (o->measure_path != XE_MEASURE_NONE && r->status == XEOPT_OK) {
       /* The rounds measured the real output; the one asked for is one path
        * of it, with the same verdicts. */
-      run_result(&c, r, o, &j, "the measured path asked for (--measure-path)");
+      run_result(&c, r, NULL, &j, "the measured path asked for (--measure-path)");
    }
    xe_report_mark_shipped(h, c.ship_from, c.ship_to);
    /* The check's remarks go after the final pipeline's: the moves, the

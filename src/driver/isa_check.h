@@ -14,10 +14,11 @@
 #include "driver.h"
 #include "judge.h"
 
-/* One run of the pipeline under options o and judge j (the driver's
- * optimize), filling r. */
-typedef void (*xe_optimize_fn)(xeopt_result *r, const xe_options *o, const xe_judge *j,
-                               const void *bytes, size_t size, const xe_pipeline_hooks *h);
+/* One run of the pipeline under options o, the run's parameters run
+ * (pipeline.h; NULL: o's) and judge j (the driver's optimize), filling r. */
+typedef void (*xe_optimize_fn)(xeopt_result *r, const xe_options *o, const xe_run *run,
+                               const xe_judge *j, const void *bytes, size_t size,
+                               const xe_pipeline_hooks *h);
 
 /* Runs optimize under the check; fills r like optimize does, plus
  * isa-check's remarks: each move of a kernel's verdict, one verdict per

@@ -517,7 +517,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "write(s) runs when the sub-group is full and every address is contiguous and "
                    "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-         sgv_apply(&c, rb, nrb, 0, true, ctx->options->measure_path);
+         sgv_apply(&c, rb, nrb, 0, true, ctx->measure_path);
       } else {
          xe_remark_decision(r, k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
                    "versioned the region guarded by %s: a fast copy without the guard, with %u "
@@ -525,7 +525,7 @@ static bool run_kernel(xe_ctx *ctx, xe_kernel *k)
                    "holds in every lane and every address is contiguous and aligned (test: %s); "
                    "otherwise the original code%s%s%s", xe_id_text(m, gcond, nb, sizeof(nb)), reads, writes, test,
                    est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-         sgv_apply(&c, rb, nrb, gcond, gtrue, ctx->options->measure_path);
+         sgv_apply(&c, rb, nrb, gcond, gtrue, ctx->measure_path);
       }
       free(rb);
       xe_idtab_free(&c.emitted);
