@@ -47,6 +47,17 @@ typedef struct xe_kernel_launch_opts {
  * paths of the real output whatever the user asked. */
 enum xe_measure_path { XE_MEASURE_NONE, XE_MEASURE_FAST, XE_MEASURE_SLOW };
 
+/* What one run of the pipeline is for, beside the user's options: a run
+ * --isa-check makes to measure (one path of a versioned kernel, the real
+ * output under --measure-path) says so here instead of in a copy of the
+ * options.  NULL where a run takes one (pipeline.h): the options' own
+ * (--measure-path as given, --verify when asked). */
+typedef struct xe_run {
+   enum xe_measure_path measure_path;   /* the passes' (xe_ctx.measure_path) */
+   bool no_verify;                      /* no --verify: a measured path is not
+                                           the input's program */
+} xe_run;
+
 typedef struct xe_options {
    int level;                  /* -O0/-O1/-O2 */
    xe_strlist passes;          /* --passes, overrides level when n > 0 */
@@ -69,7 +80,7 @@ typedef struct xe_options {
    unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
    char *ocloc;                /* --ocloc=PATH (owned), NULL when not given */
    /* --measure-path=fast|slow as the user asked it: the driver runs the
-    * pipeline with it (pipeline.h: xe_run), the passes read the run's
+    * pipeline with it (xe_run), the passes read the run's
     * (xe_ctx.measure_path), never this. */
    enum xe_measure_path measure_path;
 } xe_options;
@@ -199,7 +210,7 @@ typedef struct xe_ctx {
     * options->target. */
    const struct xe_judge *judge;
    /* This run's --measure-path (set by the pipeline from its run's
-    * parameters, pipeline.h: xe_run); XE_MEASURE_NONE but when measuring. */
+    * parameters, xe_run); XE_MEASURE_NONE but when measuring. */
    enum xe_measure_path measure_path;
 } xe_ctx;
 

@@ -12,7 +12,7 @@
 
 #include "driver.h"
 #include "io.h"
-#include "isa_check.h"
+#include "isa_driver.h"
 #include "plain.h"
 
 const char *xeopt_version(void)

@@ -33,17 +33,6 @@ typedef struct xe_pipeline_hooks {
    struct xe_module **leave_module;
 } xe_pipeline_hooks;
 
-/* What one run of the pipeline is for, beside the user's options: a run
- * --isa-check makes to measure (one path of a versioned kernel, the real
- * output under --measure-path) says so here instead of in a copy of the
- * options.  NULL where a run takes one: the options' own (--measure-path
- * as given, --verify when asked). */
-typedef struct xe_run {
-   enum xe_measure_path measure_path;   /* the passes' (xe_ctx.measure_path) */
-   bool no_verify;                      /* no --verify: a measured path is not
-                                           the input's program */
-} xe_run;
-
 enum xe_status {
    XE_OK = 0,
    XE_BAD_INPUT = 1,      /* invalid input or usage */
