@@ -360,7 +360,7 @@ bool xe_options_parse(xe_options *o, const char *arg, char **err)
          return fail_opt(err, "option %s takes devices (dg2, pvc, bmg, lnl, ptl, a comma-separated list, or all), not '%s'", name, val);
       *(name[2] == 't' ? &o->target : &o->isa_check) = set;
    } else if (!strcmp(name, "--ocloc")) {
-      /* The ocloc --isa-check runs (ocloc 22.x or 26.x, src/driver/ocloc.c),
+      /* The ocloc --isa-check runs (ocloc 22.x or 26.x, src/igc/ocloc.c),
        * kept here: the library has no process-wide state, so two options
        * objects may name two ocloc. */
       free(o->ocloc);

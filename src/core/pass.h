@@ -38,6 +38,26 @@ typedef struct xe_kernel_launch_opts {
 } xe_kernel_launch_opts;
 #define XE_TARGET_NONE 0x80000000u
 
+/* --measure-path=fast|slow: for measuring only, the output is NOT
+ * correct for every launch.  subgroup-versioning keeps its test but sends
+ * the sub-groups that would take the other copy to a return, so IGC's
+ * code for one path can be measured (the ISA estimate of a versioned
+ * kernel, docs/cost-model.md "Versioning").  A run-time parameter of one
+ * run of the pipeline (xe_ctx.measure_path): --isa-check measures both
+ * paths of the real output whatever the user asked. */
+enum xe_measure_path { XE_MEASURE_NONE, XE_MEASURE_FAST, XE_MEASURE_SLOW };
+
+/* What one run of the pipeline is for, beside the user's options: a run
+ * --isa-check makes to measure (one path of a versioned kernel, the real
+ * output under --measure-path) says so here instead of in a copy of the
+ * options.  NULL where a run takes one (pipeline.h): the options' own
+ * (--measure-path as given, --verify when asked). */
+typedef struct xe_run {
+   enum xe_measure_path measure_path;   /* the passes' (xe_ctx.measure_path) */
+   bool no_verify;                      /* no --verify: a measured path is not
+                                           the input's program */
+} xe_run;
+
 typedef struct xe_options {
    int level;                  /* -O0/-O1/-O2 */
    xe_strlist passes;          /* --passes, overrides level when n > 0 */
@@ -59,12 +79,10 @@ typedef struct xe_options {
                                 * XE_TARGET_NONE: --target=none, the model is not asked */
    unsigned isa_check;         /* --isa-check=dg2,pvc: devices IGC checks; 0 = off */
    char *ocloc;                /* --ocloc=PATH (owned), NULL when not given */
-   /* --measure-path=fast|slow: for measuring only, the output is NOT
-    * correct for every launch.  subgroup-versioning keeps its test but
-    * sends the sub-groups that would take the other copy to a return, so
-    * IGC's code for one path can be measured (the ISA estimate of a
-    * versioned kernel, docs/cost-model.md "Versioning"). */
-   enum { XE_MEASURE_NONE, XE_MEASURE_FAST, XE_MEASURE_SLOW } measure_path;
+   /* --measure-path=fast|slow as the user asked it: the driver runs the
+    * pipeline with it (xe_run), the passes read the run's
+    * (xe_ctx.measure_path), never this. */
+   enum xe_measure_path measure_path;
 } xe_options;
 
 void xe_options_init(xe_options *o);
@@ -191,6 +209,9 @@ typedef struct xe_ctx {
     * xe_judge_devices and xe_judge_rewritable); NULL: the cost model, for
     * options->target. */
    const struct xe_judge *judge;
+   /* This run's --measure-path (set by the pipeline from its run's
+    * parameters, xe_run); XE_MEASURE_NONE but when measuring. */
+   enum xe_measure_path measure_path;
 } xe_ctx;
 
 typedef bool (*xe_pass_fn)(xe_ctx *ctx);

@@ -12,7 +12,7 @@
 
 #include "driver.h"
 #include "io.h"
-#include "isa_check.h"
+#include "isa_driver.h"
 #include "plain.h"
 
 const char *xeopt_version(void)
@@ -118,15 +118,17 @@ static bool promises_ok(const xe_module *m, const xe_options *o, char **err)
    return ok;
 }
 
-/* One run of the pipeline (two for plain -O2, below) under the judge j,
- * which the second run may extend with its plain flags. */
-static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, const void *bytes,
-                     size_t size, const xe_pipeline_hooks *h)
+/* One run of the pipeline (two for plain -O2, below) with the run's
+ * parameters run (pipeline.h; NULL: o's) under the judge j, which the
+ * second run may extend with its plain flags. */
+static void optimize(xeopt_result *r, const xe_options *o, const xe_run *run, const xe_judge *j,
+                     const void *bytes, size_t size, const xe_pipeline_hooks *h)
 {
+   int verify = run && run->no_verify ? 0 : o->verify;
    char *err = NULL;
    xe_module *m = xe_read(bytes, size, &err);
    char *unknown = m ? NULL : xe_read_unknown(bytes, size);
-   if (unknown && !o->validate && o->verify <= 0) {
+   if (unknown && !o->validate && verify <= 0) {
       /* Well framed, only newer than our SPIRV-Tools: hand it on as it came. */
       free(err);
       warn(r, "%s; the module is passed through unchanged", unknown);
@@ -162,7 +164,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
    }
    bool valid = input_valid;
    unsigned first_run = xe_report_passes_count(h);
-   enum xe_status s = xe_pipeline_run(m, o, j, &r->remarks, h, &valid, &err);
+   enum xe_status s = xe_pipeline_run(m, o, run, j, &r->remarks, h, &valid, &err);
    /* canonicalize and simplify-cfg's bypasses, merges and selects cannot
     * be priced and serve the passes after them: where the model judges
     * and none of those rewrote a kernel, the pipeline runs again from the
@@ -194,7 +196,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
          fprintf(h->time_to, "xeopt: time: second run (%u kernel%s no later pass rewrote)\n",
                  nplain, nplain == 1 ? "" : "s");
       valid = input_valid;
-      s = xe_pipeline_run(m, o, &j2, &r->remarks, h, &valid, &err);
+      s = xe_pipeline_run(m, o, run, &j2, &r->remarks, h, &valid, &err);
       xe_report_label_run(h, second_run, "second run");
       if (s == XE_OK)
          xe_plain_merge_remarks(m, &j2, &first, &r->remarks);
@@ -211,7 +213,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_judge *j, co
       free(err);
       err = NULL;
    }
-   if (o->verify > 0) {
+   if (verify > 0) {
       xe_module *before = xe_read(bytes, size, &err);
       char *text = NULL;
       size_t len = 0;
@@ -305,7 +307,7 @@ xeopt_result *xe_optimize_ex(const xe_options *o, const void *bytes, size_t size
       xe_judge j;
       xe_judge_init(&j, o, XE_JUDGE_MODEL);
       unsigned from = xe_report_passes_count(h);
-      optimize(r, o, &j, bytes, size, h);
+      optimize(r, o, NULL, &j, bytes, size, h);
       xe_report_mark_shipped(h, last_run(h, from), xe_report_passes_count(h));
       xe_judge_free(&j);
    }

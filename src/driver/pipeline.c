@@ -151,11 +151,12 @@ static bool check_after(const xe_pass_info *p, xe_module *m, char **err)
 }
 
 static enum xe_status run_one(const xe_pass_info *p, xe_module *m, const xe_options *o,
-                              const xe_judge *j, xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err)
+                              enum xe_measure_path measure, const xe_judge *j, xe_remarks *r,
+                              const xe_pipeline_hooks *h, bool *valid, char **err)
 {
    r->pass = p->name;
    double t0 = now();
-   xe_ctx ctx = { .module = m, .options = o, .remarks = r, .judge = j };
+   xe_ctx ctx = { .module = m, .options = o, .remarks = r, .judge = j, .measure_path = measure };
    bool progress = p->run(&ctx);
    double dt = now() - t0;
    r->pass = NULL;
@@ -255,9 +256,10 @@ static bool kernel_module(const xe_module *m, char *buf, size_t n)
    return true;
 }
 
-enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge *j, xe_remarks *r,
-                               const xe_pipeline_hooks *h, bool *valid, char **err)
+enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_run *run, const xe_judge *j,
+                               xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err)
 {
+   enum xe_measure_path measure = run ? run->measure_path : o->measure_path;
    char why[256];
    if (!kernel_module(m, why, sizeof why)) {
       r->pass = "pipeline";
@@ -277,7 +279,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge
          rewrite |= strcmp(n, "canonicalize") && strcmp(n, "block-order") && strcmp(n, "interface-vars");
       }
       if (rewrite && !canonical) {
-         enum xe_status s = run_one(&registry[0], m, o, j, r, h, valid, err);
+         enum xe_status s = run_one(&registry[0], m, o, measure, j, r, h, valid, err);
          if (s != XE_OK)
             return s;
       }
@@ -288,7 +290,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge
                xe_out_of_memory();
             return XE_BAD_INPUT;
          }
-         enum xe_status s = run_one(p, m, o, j, r, h, valid, err);
+         enum xe_status s = run_one(p, m, o, measure, j, r, h, valid, err);
          if (s != XE_OK)
             return s;
       }
@@ -299,7 +301,7 @@ enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge
    for (unsigned k = 0; k < sizeof(registry) / sizeof(registry[0]); k++) {
       if (!(registry[k].levels & (1u << o->level)))
          continue;
-      enum xe_status s = run_one(&registry[k], m, o, j, r, h, valid, err);
+      enum xe_status s = run_one(&registry[k], m, o, measure, j, r, h, valid, err);
       if (s != XE_OK)
          return s;
    }

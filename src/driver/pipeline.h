@@ -49,10 +49,11 @@ bool xe_pipeline_check(const xe_options *o, char **err);
  * return whether the output does (when o->validate is set, the module is
  * validated after every pass that changed it).  A pass that turns a valid
  * module into an invalid one is an internal error (XE_INTERNAL, *err
- * set).  j says who judges each kernel's rewrites (judge.h); NULL: the
- * cost model for every kernel, for o's --target. */
-enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_judge *j, xe_remarks *r,
-                               const xe_pipeline_hooks *h, bool *valid, char **err);
+ * set).  run: the run's parameters (the passes see its measure_path);
+ * NULL: o's.  j says who judges each kernel's rewrites (judge.h); NULL:
+ * the cost model for every kernel, for o's --target. */
+enum xe_status xe_pipeline_run(xe_module *m, const xe_options *o, const xe_run *run, const xe_judge *j,
+                               xe_remarks *r, const xe_pipeline_hooks *h, bool *valid, char **err);
 
 /* The report's runs.  One call of xeopt_optimize may run the pipeline
  * several times (plain -O2's first and second run, --isa-check's rounds,

@@ -486,7 +486,7 @@ static void version_region(sgv_kernel *s)
                 "write(s) runs when the sub-group is full and every address is contiguous and "
                 "aligned (test: %s); otherwise the original code%s%s%s", reads, writes, test,
                 est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-      sgv_apply(&s->c, rb, nrb, 0, true, s->ctx->options->measure_path);
+      sgv_apply(&s->c, rb, nrb, 0, true, s->ctx->measure_path);
    } else {
       xe_remark_decision(r, s->k->name, XE_REMARK_APPLIED, XE_DECISION_VERSIONED,
                 "versioned the region guarded by %s: a fast copy without the guard, with %u "
@@ -494,7 +494,7 @@ static void version_region(sgv_kernel *s)
                 "holds in every lane and every address is contiguous and aligned (test: %s); "
                 "otherwise the original code%s%s%s", xe_id_text(m, s->gcond, nb, sizeof(nb)), reads, writes, test,
                 est[0] ? " (cost model: " : "", est, est[0] ? " cycles)" : "");
-      sgv_apply(&s->c, rb, nrb, s->gcond, s->gtrue, s->ctx->options->measure_path);
+      sgv_apply(&s->c, rb, nrb, s->gcond, s->gtrue, s->ctx->measure_path);
    }
    free(rb);
    xe_idtab_free(&s->c.emitted);

@@ -4,7 +4,7 @@
  * source locations of OpenCL.DebugInfo.100 and
  * NonSemantic.Shader.DebugInfo.100 (DebugSource, DebugLine,
  * DebugFunction) and of OpLine, which xeopt's IR does not keep.  Internal
- * to src/driver/report_html.c.
+ * to src/report/report_html.c.
  */
 #ifndef XEOPT_REPORT_MODULE_H
 #define XEOPT_REPORT_MODULE_H

@@ -9,6 +9,9 @@
  * compiled at most (1 + 3 * (XE_ISA_ROUNDS + 1)) times per device (the
  * input, each output and the probe, each with its two measured paths when
  * it has a versioned kernel).
+ *
+ * The pipeline is the driver's, a layer above: every run goes through the
+ * callbacks it hands the check (xe_isa_driver), results stay opaque.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,21 +62,6 @@ static bool write_bytes(const char *path, const void *b, size_t n)
    return fclose(f) == 0 && ok;
 }
 
-static void reset(xeopt_result *r)
-{
-   free(r->error);
-   r->error = NULL;
-   r->status = XEOPT_OK;
-   free(r->warnings);
-   r->warnings = strdup("");
-   free(r->words);
-   r->words = NULL;
-   r->nwords = 0;
-   free(r->manifest_json);
-   r->manifest_json = NULL;
-   xe_remarks_free(&r->remarks);
-}
-
 /* Does an "applied" remark of kernel exist? */
 static bool kernel_applied(const xe_remarks *rem, const char *kernel)
 {
@@ -92,7 +80,7 @@ static bool kernel_versioned(const xe_remarks *rem, const char *kernel)
 }
 
 /* IGC's counts of the two paths of the versioned kernels of one pipeline
- * output: the module rebuilt with --measure-path=fast and =slow (pass.h),
+ * output: the module rebuilt with measure_path fast and slow (pass.h),
  * each compiled for the checked devices.  [0] fast, [1] slow. */
 typedef struct paths {
    xe_isa_kernel *k[2][XE_DEV_COUNT];
@@ -110,15 +98,13 @@ static void paths_free(paths *p)
 
 /* One --isa-check call: the user's options, the input and its counts. */
 typedef struct check {
-   xe_options run;            /* the user's options without --measure-path:
-                                 the rounds measure the real output */
+   const xe_options *o;       /* the user's */
    unsigned devs;             /* --isa-check's devices */
    const void *bytes;
    size_t size;
-   const xe_pipeline_hooks *h;
-   xe_optimize_fn optimize;
+   const xe_isa_driver *d;
    xe_isa_tools tools;        /* the IGC that judges */
-   const char *work;          /* the work directory: h->isa_workdir, else own */
+   const char *work;          /* the work directory: d->workdir, else own */
    char *own;                 /* a new one in $TMPDIR, removed at the end */
    int failed;                /* the device compile_bytes last failed on, else XE_DEV_COUNT */
    xe_isa_kernel *in[XE_DEV_COUNT];
@@ -129,25 +115,25 @@ typedef struct check {
    unsigned ship_from, ship_to; /* the report's entries of the run in the result */
 } check;
 
-/* One run of the pipeline into t under o and j, its report entries named
- * run (xe_report_label_run).  Returns where they start. */
-static unsigned run_named(check *c, xeopt_result *t, const xe_options *o, const xe_judge *j,
+/* The rounds' runs: the real output, whatever --measure-path asks. */
+static const xe_run real_output = { .measure_path = XE_MEASURE_NONE };
+
+/* One run of the pipeline into t (emptied first) with the run's
+ * parameters p (NULL: the user's options' own) under j, its report
+ * entries named run (NULL: not named).  Returns where they start. */
+static unsigned run_named(check *c, xeopt_result *t, const xe_run *p, const xe_judge *j,
                           const char *run)
 {
-   unsigned from = xe_report_passes_count(c->h);
-   c->optimize(t, o, j, c->bytes, c->size, c->h);
-   xe_report_label_run(c->h, from, run);
-   return from;
+   return c->d->run(c->d->ctx, t, p, j, run);
 }
 
 /* run_named into the result r: the run whose output is written, unless a
  * later one replaces it. */
-static void run_result(check *c, xeopt_result *r, const xe_options *o, const xe_judge *j,
+static void run_result(check *c, xeopt_result *r, const xe_run *p, const xe_judge *j,
                        const char *run)
 {
-   reset(r);
-   c->ship_from = run_named(c, r, o, j, run);
-   c->ship_to = xe_report_passes_count(c->h);
+   c->ship_from = run_named(c, r, p, j, run);
+   c->ship_to = c->d->report_count(c->d->ctx);
 }
 
 /* Writes a module's size bytes to WORK/WHAT.spv and compiles it for every
@@ -177,22 +163,15 @@ static bool compile_bytes(check *c, const void *b, size_t size, const char *what
 }
 
 /* compile_bytes of a run's output; false with its error when it has none. */
-static bool compile_output(check *c, const xeopt_result *t, const char *what,
+static bool compile_output(check *c, const xe_isa_output *t, const char *what,
                            xe_isa_kernel **k, unsigned *n, char **err)
 {
-   if (t->status != XEOPT_OK) {
+   if (!t->ok) {
       if (!*err)
          *err = strdup(t->error ? t->error : "no output");
       return false;
    }
    return compile_bytes(c, t->words, t->nwords * 4, what, k, n, err);
-}
-
-static void result_free(xeopt_result *t)
-{
-   reset(t);
-   free(t->warnings);
-   free(t->remarks_json);
 }
 
 /* IGC compiles a path alone at the width it picks for that code, which
@@ -247,17 +226,15 @@ static void paths_measure(check *c, const xe_judge *j, paths *p, xe_isa_kernel *
    memset(p, 0, sizeof(*p));
    p->ok = true;
    for (int w = 0; w < 2 && p->ok; w++) {
-      xe_options o3 = c->run;
-      o3.measure_path = w ? XE_MEASURE_SLOW : XE_MEASURE_FAST;
-      o3.verify = 0;              /* a measured path is not the input's program */
-      o3.verify_launches = NULL;
-      xeopt_result t = { 0 };
+      xe_run path = { .measure_path = w ? XE_MEASURE_SLOW : XE_MEASURE_FAST, .no_verify = true };
+      xeopt_result *t = c->d->result_new();
       char run[80];
       snprintf(run, sizeof(run), "%s, %s path alone (measured)", c->stage, w ? "slow" : "fast");
-      run_named(c, &t, &o3, j, run);
-      p->ok = compile_output(c, &t, w ? "slow" : "fast", p->k[w], p->n[w], err) &&
+      run_named(c, t, &path, j, run);
+      xe_isa_output to = c->d->output(t);
+      p->ok = compile_output(c, &to, w ? "slow" : "fast", p->k[w], p->n[w], err) &&
               paths_at_width(c, p, w, out, nout, err);
-      result_free(&t);
+      c->d->result_free(t);
    }
 }
 
@@ -282,7 +259,7 @@ static void scored_free(scored *s)
  * and, when it versioned one of them (*versioned), its two paths (s->p.ok
  * says whether they compiled).  False with *err when t itself does not
  * compile. */
-static bool compile_scored(check *c, const xe_judge *j, const xeopt_result *t, const char *what,
+static bool compile_scored(check *c, const xe_judge *j, const xe_isa_output *t, const char *what,
                            const xe_kernel *ks, unsigned nk, scored *s, bool *versioned, char **err)
 {
    memset(s, 0, sizeof(*s));
@@ -290,7 +267,7 @@ static bool compile_scored(check *c, const xe_judge *j, const xeopt_result *t, c
    if (!compile_output(c, t, what, s->k, s->n, err))
       return false;
    for (unsigned k = 0; k < nk; k++)
-      *versioned |= kernel_versioned(&t->remarks, ks[k].name);
+      *versioned |= kernel_versioned(t->remarks, ks[k].name);
    if (*versioned)
       paths_measure(c, j, &s->p, s->k, s->n, err);
    return true;
@@ -299,7 +276,7 @@ static bool compile_scored(check *c, const xe_judge *j, const xeopt_result *t, c
 /* A round's output: compile_scored, with a note when IGC fails on it or
  * on a measured path (then its versioned kernels are scored with both
  * copies). */
-static void score(check *c, const xe_judge *j, const xeopt_result *t, const char *what,
+static void score(check *c, const xe_judge *j, const xe_isa_output *t, const char *what,
                   const xe_kernel *ks, unsigned nk, scored *s)
 {
    char *err = NULL;
@@ -408,9 +385,9 @@ static void figures_add(xe_remark_entry *e, const figure *f, unsigned nf)
 /* Did the output t (compiled as s) change kernel name: a pass says so,
  * or IGC's code differs (helpers rewritten for several kernels carry no
  * kernel name)? */
-static bool changed(const check *c, const xeopt_result *t, const scored *s, const char *name)
+static bool changed(const check *c, const xe_isa_output *t, const scored *s, const char *name)
 {
-   bool ch = !s->compiled || kernel_applied(&t->remarks, name);
+   bool ch = !s->compiled || kernel_applied(t->remarks, name);
    for (int d = 0; d < XE_DEV_COUNT && !ch; d++) {
       const xe_isa_kernel *a = find(c->in[d], c->nin[d], name), *b = find(s->k[d], s->n[d], name);
       ch = a && b && memcmp(&a->c, &b->c, sizeof(a->c));
@@ -424,7 +401,7 @@ static bool changed(const check *c, const xeopt_result *t, const scored *s, cons
  * the original when the output did not compile), with a remark; each
  * other changed kernel gets "rewrite kept" in kept.  Returns how many
  * moved. */
-static unsigned judge_round(check *c, xe_judge *j, const xeopt_result *t, const scored *s,
+static unsigned judge_round(check *c, xe_judge *j, const xe_isa_output *t, const scored *s,
                             const xe_kernel *ks, unsigned nk, xe_remarks *kept)
 {
    unsigned moved = 0;
@@ -441,7 +418,7 @@ static unsigned judge_round(check *c, xe_judge *j, const xeopt_result *t, const 
          const xe_isa_kernel *a = find(c->in[d], c->nin[d], name), *b = find(s->k[d], s->n[d], name);
          if (!(c->devs & (1u << d)) || !a || !b)
             continue;
-         bool vers = s->p.ok && kernel_versioned(&t->remarks, name);
+         bool vers = s->p.ok && kernel_versioned(t->remarks, name);
          double eb = estimate(d, b, vers ? &s->p : NULL, name, a->c.simd, false);
          double ib = estimate(d, b, vers ? &s->p : NULL, name, a->c.simd, true);
          describe(&figs[nf++], d, &a->c, &b->c, eb, ib, vers);
@@ -482,7 +459,7 @@ static unsigned judge_round(check *c, xe_judge *j, const xeopt_result *t, const 
  * checked device and lower on one moves to XE_JUDGE_MODEL.  cur is the
  * settled round's output t, compiled.  Returns how many moved (the rounds
  * then run again and judge them as usual). */
-static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const scored *cur,
+static unsigned probe_model(check *c, xe_judge *j, const xe_isa_output *t, const scored *cur,
                             const xe_kernel *ks, unsigned nk)
 {
    xe_judge pj;
@@ -494,13 +471,16 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
          any = true;
       }
    }
-   xeopt_result pt = { 0 };
+   xeopt_result *ptr = c->d->result_new();
+   xe_isa_output pt = { 0 };
    scored ps = { 0 };
    unsigned moved = 0;
    snprintf(c->stage, sizeof(c->stage), "isa-check probe (cost model asked)");
-   if (any)
-      run_named(c, &pt, &c->run, &pj, c->stage);
-   bool differs = any && pt.status == XEOPT_OK &&
+   if (any) {
+      run_named(c, ptr, &real_output, &pj, c->stage);
+      pt = c->d->output(ptr);
+   }
+   bool differs = any && pt.ok &&
                   (pt.nwords != t->nwords || memcmp(pt.words, t->words, pt.nwords * 4));
    char *err = NULL;
    bool versioned = false;
@@ -520,8 +500,8 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
          if (!(c->devs & (1u << d)) || !a || !b)
             continue;
          /* Both per as many work-items as the current output's thread. */
-         const paths *pa = kernel_versioned(&t->remarks, name) ? &cur->p : NULL;
-         const paths *pb = kernel_versioned(&pt.remarks, name) ? &ps.p : NULL;
+         const paths *pa = kernel_versioned(t->remarks, name) ? &cur->p : NULL;
+         const paths *pb = kernel_versioned(pt.remarks, name) ? &ps.p : NULL;
          double ea = estimate(d, a, pa, name, a->c.simd, false), eb = estimate(d, b, pb, name, a->c.simd, false);
          double ia = estimate(d, a, pa, name, a->c.simd, true), ib = estimate(d, b, pb, name, a->c.simd, true);
          lower |= eb < ea * (1 - XE_COST_TIE);
@@ -541,7 +521,7 @@ static unsigned probe_model(check *c, xe_judge *j, const xeopt_result *t, const 
                   figs, nf);
    }
    scored_free(&ps);
-   result_free(&pt);
+   c->d->result_free(ptr);
    xe_judge_free(&pj);
    free(err);
    return moved;
@@ -585,26 +565,21 @@ static char *cannot_judge(check *c)
  * why (taken). */
 static void fail_unjudged(check *c, xeopt_result *r, const xe_judge *j, char *why)
 {
-   reset(r);
-   c->optimize(r, &c->run, j, c->bytes, c->size, c->h);
-   if (r->status != XEOPT_OK) {
+   run_named(c, r, &real_output, j, NULL);
+   if (!c->d->output(r).ok) {
       free(why);
       return;
    }
-   reset(r);
-   r->status = XEOPT_ERROR_INPUT;
-   r->error = why;
+   c->d->fail(r, why);
 }
 
-void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
-                           const xe_pipeline_hooks *h, xe_optimize_fn optimize)
+void xe_isa_check_run(xeopt_result *r, const xe_options *o, const void *bytes, size_t size,
+                      const xe_isa_driver *d)
 {
-   check c = { .run = *o, .devs = o->isa_check, .bytes = bytes, .size = size, .h = h,
-               .optimize = optimize };
-   c.run.measure_path = XE_MEASURE_NONE;
+   check c = { .o = o, .devs = o->isa_check, .bytes = bytes, .size = size, .d = d };
    c.notes.pass = "isa-check";
-   if (h && h->isa_workdir)
-      c.work = h->isa_workdir;
+   if (d->workdir)
+      c.work = d->workdir;
    else
       c.work = c.own = xe_isa_workdir("isa");
    /* IGC is the judge: every kernel is first rewritten without the cost
@@ -621,8 +596,9 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
    unsigned rounds = max_rounds();
    for (unsigned round = 0; round <= rounds; round++) {
       snprintf(c.stage, sizeof(c.stage), "isa-check round %u", round + 1);
-      run_result(&c, r, &c.run, &j, c.stage);
-      if (r->status != XEOPT_OK) {
+      run_result(&c, r, &real_output, &j, c.stage);
+      xe_isa_output out = d->output(r);
+      if (!out.ok) {
          xe_remarks_free(&kept);
          settled = true;
          break;
@@ -631,7 +607,7 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
          break;              /* judged as many outputs as allowed: not settled */
       unsigned nk;
       char *err = NULL;
-      xe_module *m = xe_read(r->words, r->nwords * 4, &err);
+      xe_module *m = xe_read(out.words, out.nwords * 4, &err);
       free(err);
       if (!m) {
          settled = true;     /* nothing to judge by: the output stands as the pipeline wrote it */
@@ -641,13 +617,13 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
       scored s;
       char what[16];
       snprintf(what, sizeof(what), "out%u", round);
-      score(&c, &j, r, what, ks, nk, &s);
+      score(&c, &j, &out, what, ks, nk, &s);
       xe_remarks_free(&kept);
       kept.pass = "isa-check";
-      unsigned moved = judge_round(&c, &j, r, &s, ks, nk, &kept);
+      unsigned moved = judge_round(&c, &j, &out, &s, ks, nk, &kept);
       if (!moved && !probed && s.compiled) {
          probed = true;
-         moved = probe_model(&c, &j, r, &s, ks, nk);
+         moved = probe_model(&c, &j, &out, &s, ks, nk);
       }
       scored_free(&s);
       free(ks);
@@ -664,23 +640,24 @@ void xe_isa_check_optimize(xeopt_result *r, const xe_options *o, const void *byt
       xe_remark(&c.notes, NULL, XE_REMARK_MISSED,
                 "every original kept: IGC's verdicts did not settle in %u judged output%s", rounds,
                 rounds == 1 ? "" : "s");
-      run_result(&c, r, &c.run, &j, "isa-check: every original kept");
+      run_result(&c, r, &real_output, &j, "isa-check: every original kept");
    }
-   if (o->measure_path != XE_MEASURE_NONE && r->status == XEOPT_OK) {
+   if (o->measure_path != XE_MEASURE_NONE && d->output(r).ok) {
       /* The rounds measured the real output; the one asked for is one path
        * of it, with the same verdicts. */
-      run_result(&c, r, o, &j, "the measured path asked for (--measure-path)");
+      run_result(&c, r, NULL, &j, "the measured path asked for (--measure-path)");
    }
-   xe_report_mark_shipped(h, c.ship_from, c.ship_to);
+   d->report_shipped(d->ctx, c.ship_from, c.ship_to);
    /* The check's remarks go after the final pipeline's: the moves, the
     * final verdicts, then who judged and at what cost. */
-   r->remarks.pass = "isa-check";
+   xe_remarks *rem = d->output(r).remarks;
+   rem->pass = "isa-check";
    for (unsigned k = 0; k < c.notes.n; k++)
-      xe_remark_copy(&r->remarks, &c.notes.v[k]);
+      xe_remark_copy(rem, &c.notes.v[k]);
    for (unsigned k = 0; k < kept.n; k++)
-      xe_remark_copy(&r->remarks, &kept.v[k]);
+      xe_remark_copy(rem, &kept.v[k]);
    char *judge = xe_isa_judge(&c.tools);
-   xe_remark(&r->remarks, NULL, XE_REMARK_NOTE, "judged by %s: %u modules compiled, %u ocloc compiles",
+   xe_remark(rem, NULL, XE_REMARK_NOTE, "judged by %s: %u modules compiled, %u ocloc compiles",
              judge, c.outputs, c.compiles);
    free(judge);
 done:
