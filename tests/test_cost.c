@@ -1,6 +1,6 @@
 /*
  * The cost model in the passes (src/analysis/cost.c) and IGC in the loop
- * (--isa-check, src/driver/isa_check.c):
+ * (--isa-check, src/igc/isa_check.c):
  *  - a rewrite the model accepts is made (sg_wide's eight loads become one
  *    block read; priv_volatile loses Volatile);
  *  - one it refuses is not, and the remark gives both estimates per device

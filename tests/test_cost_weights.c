@@ -1,11 +1,11 @@
 /*
- * The cost model's weights (src/analysis/cost.c) are the ones
+ * The cost model's weights (src/analysis/cost_weights.c) are the ones
  * docs/cost-model.md publishes with their measurements:
  *  - the table "weight | dg2 | pvc | source" gives every weight of dg2 and
  *    pvc;
  *  - the table "weight | bmg | lnl | ptl | pvc (22.43) | measurement" gives
  *    the weights measured for the IGC 2.x devices; every other weight of
- *    bmg, lnl and ptl is provisional, pvc's value, as cost.c's comments and
+ *    bmg, lnl and ptl is provisional, pvc's value, as cost_weights.c and
  *    the document say.
  * A weight changed in one place and not the other fails here: the
  * document is what users and later measurements trust.

@@ -1,5 +1,5 @@
 /*
- * Counting IGC's ISA (src/driver/isa_count.c), which --isa-check judges by:
+ * Counting IGC's ISA (src/igc/isa_count.c), which --isa-check judges by:
  *  - a hand-made dg2 listing in iga64's syntax, with the cases the data
  *    flow must tell apart: an a64 message whose address comes from the
  *    hardware thread id sr0 is private, one whose address comes from a

@@ -1,6 +1,6 @@
 /*
  * --isa-check's judge either judges every device the user named or fails
- * (src/driver/isa_check.c, ocloc.c):
+ * (src/igc/isa_check.c, ocloc.c):
  *  - a module compiled with -g is judged: ocloc 22.x writes BIN.dbg beside
  *    BIN, and the binary read is BIN by name (needs clang-15,
  *    llvm-spirv-15, ocloc and iga64; ocloc 26 too where the sid toolchain

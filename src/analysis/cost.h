@@ -209,7 +209,7 @@ typedef struct xe_isa_counts {
    unsigned igc_cycles;
    /* IGC's estimate with each loop body counted by its trips: numCycles
     * plus what kernels_cost_info's loops add (xe_isa_zeinfo_loop_cycles in
-    * src/driver/isa_count.h); 0 when either is not read or the kernel
+    * src/igc/isa_count.h); 0 when either is not read or the kernel
     * calls a subroutine. */
    double igc_estimate;
 } xe_isa_counts;

@@ -557,7 +557,7 @@ unsigned xe_sgv_uniform_checks(const xe_sgv *c)
    unsigned n = 0;
    for (unsigned q = 0; q < c->nc; q++) {
       n += !xe_sgv_align_known(&c->c[q]);
-      /* One wrap check per index (fast_copy.c shares it). */
+      /* One wrap check per index (test.c shares it). */
       bool first = c->c[q].wrap_mode != 0;
       uint32_t ix = first ? xe_op(xe_def(c->m, c->c[q].ptr), 1) : 0;
       for (unsigned p = 0; p < q && first; p++)

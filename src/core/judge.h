@@ -11,7 +11,7 @@
  *  - --isa-check: IGC judges.  Every kernel starts XE_JUDGE_IGC (rewritten
  *    without asking the model, the output compiled and scored afterwards);
  *    one IGC finds worse moves to XE_JUDGE_MODEL, then to
- *    XE_JUDGE_ORIGINAL (src/driver/isa_check.c).  A verdict only moves
+ *    XE_JUDGE_ORIGINAL (src/igc/isa_check.c).  A verdict only moves
  *    that way, so the rounds end.
  *
  * The options stay what the user gave; nothing here is an option.

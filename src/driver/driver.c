@@ -170,7 +170,7 @@ static void optimize(xeopt_result *r, const xe_options *o, const xe_run *run, co
     * and none of those rewrote a kernel, the pipeline runs again from the
     * input without them there (plain.h).  Measured under IGC 2.40
     * (darktable through ocloc 26): plain -O2 made 49 of 289 kernels longer
-    * on bmg, 0 with this (bench/README).  With --passes the user chose the
+    * on bmg, 0 with this (bench/notes/igc-240-judge.md).  With --passes the user chose the
     * passes, and under --isa-check IGC judges every kernel (whatever the
     * model was asked, exec_classify's simplify-cfg gain, bmg 82 -> 74, is
     * IGC's to keep): no second run. */

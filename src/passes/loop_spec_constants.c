@@ -32,7 +32,7 @@
  * rewritten kernels; under IGC 2.40, of the 145 kernels plain -O2 gives
  * spec constants in darktable (five front ends), the hashcat subset and
  * testdata, none is longer on dg2, bmg, lnl or ptl (571 kernel-device
- * pairs equal, 28 shorter through other passes; bench/README, stop 29).
+ * pairs equal, 28 shorter through other passes; bench/notes/igc-240-judge.md, stop 29).
  * The driver keeps canonicalize's forms from such a kernel (plain.c):
  * with them clang 21's colorchecker was 2 instructions longer on bmg.
  *

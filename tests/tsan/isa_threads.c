@@ -2,7 +2,7 @@
  * xeopt_optimize under --isa-check from 8 threads at once, built with
  * ThreadSanitizer (tests/tsan/tests.cmake): the library keeps no
  * process-wide state (include/xeopt/xeopt.h), and --isa-check once kept
- * ocloc's path and version in unsynchronized statics (src/driver/ocloc.c)
+ * ocloc's path and version in unsynchronized statics (src/igc/ocloc.c)
  * that TSan reported.  Each thread must also get the bytes one thread
  * alone gets.
  *

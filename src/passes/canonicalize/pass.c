@@ -17,7 +17,7 @@
  * (the judge's XE_PLAIN_CANON, src/driver/plain.h): these rewrites
  * serve the analyses, not IGC, and IGC 2.40 compiled darktable's
  * clang-21 kernels longer after them (vng_interpolate, diffuse_pde,
- * lut3d_pyramid; bench/README "IGC 2.40 as the judge").
+ * lut3d_pyramid; bench/notes/igc-240-judge.md).
  *
  * Host contract: none.  Semantics: unchanged.
  */

@@ -85,7 +85,7 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
     * 'cnt[3]' narrowed to 8 bits, model -1% (dg2) to -2% (bmg), IGC 2.40
     * dg2 2854 -> 2863 instructions.  A clear gain on one device is enough
     * (the scale module's uint h[32] narrowed: model bmg -60%, pvc -0.4%;
-    * IGC 2.40 shorter on bmg, bench/README). */
+    * IGC 2.40 shorter on bmg, bench/notes/igc-240-judge.md). */
    char est[160];
    enum xe_device worst;
    enum xe_gate_verdict v =

@@ -67,7 +67,7 @@
  * folds and deletions in it (remark "made none of ...").  With that, 0 of
  * the 289 are longer on bmg, lnl and ptl, 1 on dg2 (through
  * private-arrays), and 0 of ocloc 22's 289 under IGC 22.43 on dg2 and pvc
- * (bench/README, "IGC 2.40 as the judge").  A kernel only
+ * (bench/notes/igc-240-judge.md).  A kernel only
  * loop-spec-constants rewrote carries XE_PLAIN_MERGE instead: it reads the
  * bypasses (a loop's single entry) and not the merges or selects, so the
  * second run makes the bypasses and folds alone there (clang's backend's

@@ -33,9 +33,9 @@ uint32_t sgv_build_test(vctx *c, uint32_t cond, bool h_true);
 /* Builds the test at the end of B, the fast copy of R (rb: its nrb blocks,
  * H first) with the candidates as block accesses, and the branch between
  * the copies.  cond: the guard's condition (0 without a guard), h_true: H
- * is its true target.  c->emitted must be empty.  measure: the options'
- * measure_path (pass.h); not XE_MEASURE_NONE only when measuring, and then
- * the output is not correct for every launch. */
+ * is its true target.  c->emitted must be empty.  measure: the pass
+ * context's measure_path (pass.h); not XE_MEASURE_NONE only when
+ * measuring, and then the output is not correct for every launch. */
 void sgv_apply(vctx *c, xe_block **rb, unsigned nrb, uint32_t cond, bool h_true, int measure);
 
 /* One kernel's state between the steps of run_kernel: the region found
