@@ -41,6 +41,9 @@ static const xe_pass_info registry[] = {
      xeopt_pass_private_arrays, 6, XE_PRESERVE_CFG },
    { "interface-vars", "list every global variable an entry point uses in its interface",
      xeopt_pass_interface_vars, 6, XE_PRESERVE_CFG },
+   /* Only with --passes: the passes above clean up after themselves. */
+   { "dce", "delete the values nothing uses (not in -O1 or -O2)",
+     xeopt_pass_dce, 0, XE_PRESERVE_CFG },
    /* Last: other passes may add blocks. */
    { "block-order", "write blocks in dominance order so the output validates",
      xeopt_pass_block_order, 6, XE_PRESERVE_NONE },

@@ -14,6 +14,7 @@ bool xeopt_pass_block_io(xe_ctx *ctx);
 bool xeopt_pass_subgroup_versioning(xe_ctx *ctx);
 bool xeopt_pass_private_arrays(xe_ctx *ctx);
 bool xeopt_pass_generic_address(xe_ctx *ctx);
+bool xeopt_pass_dce(xe_ctx *ctx);
 bool xeopt_pass_block_order(xe_ctx *ctx);
 /* Not a pass: run after every pass that made progress (debug_info.c).
  * Deletes debug-info instructions in functions that name a value the pass

@@ -168,7 +168,7 @@ static void fold_to(simplify *c, xe_block *b, xe_inst *t, uint32_t target)
    uint32_t sel = xe_op(t, 0);
    xe_terminator_to_branch(c->m, t, target);
    for (unsigned q = 0; q < nl; q++)
-      scfg_remove_phi_entries(c->m, scfg_block_of_label(c->m, labels[q]), xe_block_id(b));
+      xe_phi_remove_pred(c->m, scfg_block_of_label(c->m, labels[q]), xe_block_id(b));
    scfg_delete_dead_selector(c->m, sel);
    c->folded++;
 }
@@ -295,7 +295,7 @@ bool scfg_delete_unreachable(simplify *c)
       for (uint32_t e = cfg->succ_start[b]; e < cfg->succ_start[b + 1]; e++) {
          uint32_t s = cfg->succ[e];
          if (!dead[s])
-            scfg_remove_phi_entries(m, cfg->blocks[s], xe_block_id(cfg->blocks[b]));
+            xe_phi_remove_pred(m, cfg->blocks[s], xe_block_id(cfg->blocks[b]));
       }
    }
    for (uint32_t b = 0; b < cfg->n; b++) {

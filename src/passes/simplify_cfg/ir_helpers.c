@@ -1,7 +1,7 @@
 /*
  * simplify-cfg's own IR helpers: a block by its label, phi entries, and
- * the deletion of what computed a folded branch's selector.  Kept apart
- * from the rewrites so they can be swapped for shared ones in src/ir.
+ * the deletion of what computed a folded branch's selector (a phi web, a
+ * slot variable and its stores: shapes src/ir's clean-up does not take).
  */
 #include <stdlib.h>
 
@@ -12,31 +12,6 @@ xe_block *scfg_block_of_label(xe_module *m, uint32_t id)
 {
    const xe_inst *l = xe_def(m, id);
    return l && l->opcode == SpvOpLabel ? l->block : NULL;
-}
-
-/* Drops the entries of blk's phis whose parent is from. */
-void scfg_remove_phi_entries(xe_module *m, xe_block *blk, uint32_t from)
-{
-   xe_foreach_phi(m, i, blk) {
-      unsigned n = xe_nops(i), w = 0;
-      uint32_t *ops = malloc((n + 1) * sizeof(uint32_t));
-      uint8_t *kinds = malloc(n + 1);
-      bool changed = false;
-      for (unsigned k = 0; k + 1 < n; k += 2) {
-         if (xe_op(i, k + 1) == from) {
-            changed = true;
-            continue;
-         }
-         ops[w] = xe_op(i, k);
-         ops[w + 1] = xe_op(i, k + 1);
-         kinds[w] = kinds[w + 1] = XE_W_ID;
-         w += 2;
-      }
-      if (changed)
-         xe_set_ops(i, ops, w, kinds);
-      free(ops);
-      free(kinds);
-   }
 }
 
 /* Appends the entry (value, parent) to phi. */
@@ -145,12 +120,8 @@ void scfg_delete_dead_selector(xe_module *m, uint32_t id)
 {
    xe_inst *d = xe_def(m, id);
    if (d && d->opcode == SpvOpLoad && d->block) {
-      uint32_t n = 0;
-      const xe_use *u = xe_uses(m, id, &n);
-      for (uint32_t k = 0; k < n; k++) {
-         if (!scfg_is_meta(u[k].inst))
-            return;
-      }
+      if (!xe_result_unused(m, id))
+         return;
       uint32_t var = xe_op(d, 0);
       xe_inst_kill(m, d);
       delete_dead_slot(m, var);

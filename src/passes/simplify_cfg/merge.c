@@ -202,7 +202,7 @@ static void merge_chain(simplify *c, xe_inst *t1, xe_block *l, xe_inst *t2, int 
       xe_set_name(m, nc, side == 0 ? "or.cond" : "and.cond");
    uint32_t ops[3] = { nc, side == 0 ? tid : lid, side == 0 ? lid : tid };
    xe_set_ops(t1, ops, 3, NULL);
-   scfg_remove_phi_entries(m, tb, lid);
+   xe_phi_remove_pred(m, tb, lid);
    /* L stays, empty, on the edge to O: the guarded region's single
     * entry when O has other predecessors (a loop header, as clang's
     * preheader); threading bypasses it otherwise. */

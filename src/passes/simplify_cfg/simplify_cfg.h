@@ -92,8 +92,6 @@ bool scfg_select_all(simplify *c);
 
 /* The block whose OpLabel is id, or NULL. */
 xe_block *scfg_block_of_label(xe_module *m, uint32_t id);
-/* Drops the entries of blk's phis whose parent is from. */
-void scfg_remove_phi_entries(xe_module *m, xe_block *blk, uint32_t from);
 /* Appends the entry (value, parent) to phi. */
 void scfg_add_phi_entry(xe_inst *phi, uint32_t value, uint32_t parent);
 /* The value phi takes from parent, 0 if it has no entry for it. */
