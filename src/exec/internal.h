@@ -5,6 +5,7 @@
 #include <string.h>
 #include <spirv/unified1/spirv.h>
 #include "exec.h"
+#include "half.h"
 
 #define NOSLOT 0xffffffffu
 
@@ -121,8 +122,6 @@ static inline void st_u(uint8_t *p, unsigned w, uint64_t v)
    default: memcpy(p, &v, 8); break;
    }
 }
-double xe_half_to_double(uint16_t h);
-uint16_t xe_double_to_half(double d);
 static inline double ld_f(const uint8_t *p, unsigned w)
 {
    if (w == 4) { float x; memcpy(&x, p, 4); return x; }

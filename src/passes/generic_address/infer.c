@@ -30,20 +30,6 @@ static uint32_t *sorted_ids(const xe_idmap *map, const uint8_t *sel, uint32_t *n
    return v;
 }
 
-uint32_t ga_loc(const ga_fn *s, uint32_t id)
-{
-   uint32_t k = xe_idmap_find(&s->a.ids, id);
-   if (k == XE_IDMAP_NONE)
-      xe_out_of_memory();   /* only f's ids get here: a bug otherwise */
-   return k;
-}
-
-bool ga_is_retyped(const ga_fn *s, uint32_t id)
-{
-   uint32_t k = xe_idmap_find(&s->a.ids, id);
-   return k != XE_IDMAP_NONE && s->retype[k];
-}
-
 /* Remarks on the Generic parameters no one space reaches. */
 static void remark_generic_params(ga_fn *s, uint32_t nps, const uint8_t *pconf)
 {

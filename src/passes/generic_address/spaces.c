@@ -1,11 +1,26 @@
 /*
  * generic-address: what its files share, the names of the spaces, which
  * instructions and uses take a specific pointer, the null constant of a
- * type and where a pointer is used (for remarks).
+ * type, where a pointer is used (for remarks), and a value's place in the
+ * per-function analysis (ga_loc, ga_is_retyped).
  */
 #include <stdio.h>
 
 #include "generic_address.h"
+
+uint32_t ga_loc(const ga_fn *s, uint32_t id)
+{
+   uint32_t k = xe_idmap_find(&s->a.ids, id);
+   if (k == XE_IDMAP_NONE)
+      xe_out_of_memory();   /* only f's ids get here: a bug otherwise */
+   return k;
+}
+
+bool ga_is_retyped(const ga_fn *s, uint32_t id)
+{
+   uint32_t k = xe_idmap_find(&s->a.ids, id);
+   return k != XE_IDMAP_NONE && s->retype[k];
+}
 
 const char *ga_space_name(int s)
 {

@@ -7,6 +7,18 @@
 
 #include "simplify_cfg.h"
 
+/* The name of c->f for remarks: its OpName, else its id. */
+const char *scfg_fname_of(simplify *c)
+{
+   if (!c->fname) {
+      uint32_t id = xe_function_id(c->f);
+      c->fname = xe_name(c->m, id);
+      if (!c->fname)
+         c->fname = xe_id_text(c->m, id, c->fname_buf, sizeof c->fname_buf);
+   }
+   return c->fname;
+}
+
 /* The block labelled id, NULL when id is no OpLabel. */
 xe_block *scfg_block_of_label(xe_module *m, uint32_t id)
 {

@@ -94,17 +94,6 @@
  * after those walks. */
 enum { MARK_KEEP = 1, MARK_ENABLE = 2, MARK_BYPASS = 3, MARK_REACH = 3, MARK_KERNEL = 4, MARK_FREE = 8 };
 
-const char *scfg_fname_of(simplify *c)
-{
-   if (!c->fname) {
-      uint32_t id = xe_function_id(c->f);
-      c->fname = xe_name(c->m, id);
-      if (!c->fname)
-         c->fname = xe_id_text(c->m, id, c->fname_buf, sizeof c->fname_buf);
-   }
-   return c->fname;
-}
-
 static bool simplify_function(simplify *c)
 {
    bool progress = false;
