@@ -342,7 +342,7 @@ static void expect_usage(const char *args, const char *msg)
 
 #define PASS_LIST "canonicalize, generic-address, simplify-cfg, padding, block-io, " \
                   "subgroup-versioning, loop-spec-constants, private-arrays, interface-vars, " \
-                  "block-order"
+                  "dce, block-order"
 
 START_TEST(usage_errors)
 {
