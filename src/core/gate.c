@@ -4,7 +4,9 @@
 #include "gate.h"
 #include "judge.h"
 
-enum xe_gate_verdict xe_gate_decide(xe_gate *g, bool slower, enum xe_gate_rule rule)
+/* Applies rule to g's estimates, slower and g->worst as the comparison
+ * found them; fills the rest of g. */
+static enum xe_gate_verdict decide(xe_gate *g, bool slower, enum xe_gate_rule rule)
 {
    bool thin = false;
    if (!slower) {
@@ -34,12 +36,5 @@ enum xe_gate_verdict xe_gate_ask(const xe_ctx *ctx, const char *kernel, xe_funct
 {
    *g = (xe_gate){ .devs = xe_judge_devices(ctx, kernel), .worst = XE_DEV_DG2 };
    bool slower = !xe_cost_compare(ctx->module, kfn, g->devs, ch, g->before, g->after, &g->worst);
-   return xe_gate_decide(g, slower, rule);
-}
-
-void xe_gate_figures(xe_remark_entry *e, const xe_gate *g)
-{
-   for (int d = 0; e && d < XE_DEV_COUNT; d++)
-      if (g->devs & (1u << d))
-         xe_remark_figure_add(e, (enum xe_device)d, g->before[d], g->after[d], NULL);
+   return decide(g, slower, rule);
 }

@@ -3,7 +3,7 @@
  * model whether a candidate pays, under the judge's devices for the
  * kernel, and gets a verdict it can act on and put in its remark.  The
  * rules are cost.h's (XE_COST_TIE, XE_COST_MIN_GAIN); the wording of the
- * remark stays the pass's, the estimates go on it as figures.
+ * remark stays the pass's.
  */
 #ifndef XEOPT_GATE_H
 #define XEOPT_GATE_H
@@ -37,17 +37,9 @@ typedef struct xe_gate {
 } xe_gate;
 
 /* Asks the model about change ch to the kernel whose entry function is
- * kfn (named kernel, for the judge's devices) under rule; fills g and
- * returns its verdict.  An empty change (nothing to rewrite) is made. */
+ * kfn (named kernel, for the judge's devices) under rule; fills g (est
+ * only when the verdict is not XE_GATE_MADE) and returns its verdict. */
 enum xe_gate_verdict xe_gate_ask(const xe_ctx *ctx, const char *kernel, xe_function *kfn,
                                  const xe_cost_change *ch, enum xe_gate_rule rule, xe_gate *g);
-
-/* For a pass that prices the candidate itself: g->devs, g->before and
- * g->after filled, slower and g->worst as its own comparison found them;
- * applies rule and fills the rest of g.  Returns the verdict. */
-enum xe_gate_verdict xe_gate_decide(xe_gate *g, bool slower, enum xe_gate_rule rule);
-
-/* Puts g's estimates on remark e (NULL: nothing) as one figure per device. */
-void xe_gate_figures(xe_remark_entry *e, const xe_gate *g);
 
 #endif

@@ -174,8 +174,6 @@ void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before,
 void xe_remark_copy(xe_remarks *r, const xe_remark_entry *e);
 /* Does kernel have an applied remark recording decision d? */
 bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decision d);
-/* Frees e's strings and figures and clears them (the entry stays). */
-void xe_remark_entry_clear(xe_remark_entry *e);
 void xe_remarks_free(xe_remarks *r);
 
 /* ---- manifest: the host contract ----

@@ -89,22 +89,20 @@ bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decisio
    return false;
 }
 
-void xe_remark_entry_clear(xe_remark_entry *e)
+/* Frees e's strings and figures. */
+static void entry_free(xe_remark_entry *e)
 {
    free(e->kernel);
    free(e->message);
    for (unsigned k = 0; k < e->nfigures; k++)
       free(e->figures[k].detail);
    free(e->figures);
-   e->kernel = e->message = NULL;
-   e->figures = NULL;
-   e->nfigures = 0;
 }
 
 void xe_remarks_free(xe_remarks *r)
 {
    for (unsigned k = 0; k < r->n; k++)
-      xe_remark_entry_clear(&r->v[k]);
+      entry_free(&r->v[k]);
    free(r->v);
    memset(r, 0, sizeof(*r));
 }

@@ -38,7 +38,6 @@
  * analysis of an array's uses is access.c.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cfg.h"
 #include "cost.h"
@@ -57,21 +56,6 @@
  * the kernel is not slower on any target device and, unless it sees no
  * change, clearly faster on one (cost_allows). */
 
-/* The cost gate (gate.h) for ch on kernel kfn (named kn) on every device
- * of --target: XE_GATE_SLOWER with *worst the first slower device,
- * XE_GATE_THIN short of rule, else XE_GATE_MADE.  Unless made, est (160
- * bytes) has both estimates. */
-static enum xe_gate_verdict ask_model(xe_ctx *ctx, xe_function *kfn, const char *kn,
-                                      const xe_cost_change *ch, enum xe_gate_rule rule,
-                                      char est[160], enum xe_device *worst)
-{
-   xe_gate g;
-   xe_gate_ask(ctx, kn, kfn, ch, rule, &g);
-   *worst = g.worst;
-   memcpy(est, g.est, sizeof(g.est));
-   return g.verdict;
-}
-
 static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const char *kn, parr *a)
 {
    xe_module *m = ctx->module;
@@ -86,10 +70,8 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
     * dg2 2854 -> 2863 instructions.  A clear gain on one device is enough
     * (the scale module's uint h[32] narrowed: model bmg -60%, pvc -0.4%;
     * IGC 2.40 shorter on bmg, bench/notes/igc-240-judge.md). */
-   char est[160];
-   enum xe_device worst;
-   enum xe_gate_verdict v =
-      ask_model(ctx, kfn, kn, &ch, XE_GATE_CLEAR_SOMEWHERE_OR_UNMOVED, est, &worst);
+   xe_gate g;
+   enum xe_gate_verdict v = xe_gate_ask(ctx, kn, kfn, &ch, XE_GATE_CLEAR_SOMEWHERE_OR_UNMOVED, &g);
    if (v == XE_GATE_MADE)
       return true;
    unsigned len = ch.len ? ch.len : a->len;
@@ -98,12 +80,12 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                 "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
                 "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
-                pa_var_name(m, a), a->len, len, bytes, xe_device_name(worst), est);
+                pa_var_name(m, a), a->len, len, bytes, xe_device_name(g.worst), g.est);
    else
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                 "'%s[%u]' -> [%u] x %u bytes not made: the cost model's gain is under %.0f%% on "
                 "every target device (estimate %s cycles), where IGC's own choices decide",
-                pa_var_name(m, a), a->len, len, bytes, 100 * XE_COST_MIN_GAIN, est);
+                pa_var_name(m, a), a->len, len, bytes, 100 * XE_COST_MIN_GAIN, g.est);
    return false;
 }
 
@@ -118,15 +100,14 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
    xe_cost_change ch = { .var = a->var->result_id };
    if (!pa_plan_split(m, a, &ch.split_comps, &ch.split_used))
       return true; /* pa_split says why not */
-   char est[160];
-   enum xe_device worst;
-   if (ask_model(ctx, kfn, kn, &ch, XE_GATE_NOT_SLOWER, est, &worst) == XE_GATE_MADE)
+   xe_gate g;
+   if (xe_gate_ask(ctx, kn, kfn, &ch, XE_GATE_NOT_SLOWER, &g) == XE_GATE_MADE)
       return true;
    xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
              "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
              "%u parts and the kernel's other private arrays exceed what IGC keeps in registers "
              "together, so a whole-vector access becomes one private-memory message per part)",
-             pa_var_name(m, a), a->len, xe_device_name(worst), est, ch.split_comps);
+             pa_var_name(m, a), a->len, xe_device_name(g.worst), g.est, ch.split_comps);
    return false;
 }
 
@@ -173,16 +154,15 @@ static uint32_t *arrays_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, cons
       if (!vol)
          continue;
       xe_cost_change ch = { .var = v->result_id, .not_volatile = true };
-      char est[160];
-      enum xe_device worst;
-      if (ask_model(ctx, kfn, kn, &ch, XE_GATE_NOT_SLOWER, est, &worst) == XE_GATE_MADE)
+      xe_gate g;
+      if (xe_gate_ask(ctx, kn, kfn, &ch, XE_GATE_NOT_SLOWER, &g) == XE_GATE_MADE)
          continue;
       parr a = { .var = v, .len = (uint32_t)len };
       xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                 "volatile: '%s[%u]' keeps Volatile: the cost model says dropping it is slower on "
                 "%s (estimate %s cycles; the array would move into registers, where a dynamically "
                 "indexed array costs per-lane indirect moves)",
-                pa_var_name(m, &a), a.len, xe_device_name(worst), est);
+                pa_var_name(m, &a), a.len, xe_device_name(g.worst), g.est);
       keep = realloc(keep, (*n + 1) * sizeof(uint32_t));
       if (!keep)
          xe_out_of_memory();
@@ -218,27 +198,25 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
     * to speak of). */
    xe_cost_change all = { .not_volatile_fn = xe_function_id(f), .volatile_kept = keep,
                           .nvolatile_kept = *n };
-   char est[160];
-   enum xe_device worst;
    /* Unlike a reshaped array's, an estimate that does not move is no gain
     * either: the accesses are where the model's walk does not price them
     * (hashcat's m01410_mxx through clang's backend, the same three flags
     * as m00000_mxx's). */
-   enum xe_gate_verdict v = nvols > *n
-                               ? ask_model(ctx, kfn, kn, &all, XE_GATE_CLEAR_SOMEWHERE, est, &worst)
-                               : XE_GATE_MADE;
+   xe_gate g;
+   enum xe_gate_verdict v = nvols > *n ? xe_gate_ask(ctx, kn, kfn, &all, XE_GATE_CLEAR_SOMEWHERE, &g)
+                                       : XE_GATE_MADE;
    if (v != XE_GATE_MADE) {
       unsigned rest = nvols - *n;
       if (v == XE_GATE_SLOWER)
          xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                    "volatile: %u private variable%s keep Volatile: the cost model says dropping it "
                    "is slower on %s (estimate %s cycles)",
-                   rest, rest == 1 ? "" : "s", xe_device_name(worst), est);
+                   rest, rest == 1 ? "" : "s", xe_device_name(g.worst), g.est);
       else
          xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
                    "volatile: %u private variable%s keep Volatile: the cost model's gain is under "
                    "%.0f%% on every target device (estimate %s cycles), where IGC's own choices "
-                   "decide", rest, rest == 1 ? "" : "s", 100 * XE_COST_MIN_GAIN, est);
+                   "decide", rest, rest == 1 ? "" : "s", 100 * XE_COST_MIN_GAIN, g.est);
       /* Every variable with a Volatile access, the arrays kept above among them. */
       keep = realloc(keep, nvols * sizeof(uint32_t));
       if (!keep)
