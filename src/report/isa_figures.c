@@ -7,20 +7,10 @@
 
 #include "report_page.h"
 
-enum isa_kind rep_isa_kind_of(const xe_remark_entry *x)
+bool rep_isa_verdict(const xe_remark_entry *x)
 {
-   switch (x->decision) {
-   case XE_DECISION_ISA_KEPT:
-      return ISA_SHIPPED;
-   case XE_DECISION_ISA_ORIGINAL:
-      return ISA_ORIGINAL;
-   case XE_DECISION_ISA_PROBE:
-      return ISA_PROBE;
-   case XE_DECISION_ISA_REDONE:
-      return ISA_REDONE;
-   default:
-      return ISA_NONE;
-   }
+   return x->decision == XE_DECISION_ISA_KEPT || x->decision == XE_DECISION_ISA_REDONE ||
+          x->decision == XE_DECISION_ISA_ORIGINAL || x->decision == XE_DECISION_ISA_PROBE;
 }
 
 /* One row per device; colours (better, worse) only for the shipped
@@ -51,12 +41,12 @@ void rep_isa_section(sb *b, const xe_remarks *rs, const int *rk, int kidx)
    unsigned nd = 0;
    for (unsigned k = 0; k < rs->n; k++) {
       const xe_remark_entry *x = &rs->v[k];
-      enum isa_kind kind = rk[k] == kidx ? rep_isa_kind_of(x) : ISA_NONE;
       const xe_remark_figure *f = x->figures;
-      unsigned n = kind != ISA_NONE ? x->nfigures : 0;
+      unsigned n = rk[k] == kidx && rep_isa_verdict(x) ? x->nfigures : 0;
+      enum xe_decision kind = x->decision;
       if (!n)
          continue;
-      if (kind == ISA_SHIPPED) {
+      if (kind == XE_DECISION_ISA_KEPT) {
          rep_sb_str(&shipped, "<div class=\"box\">");
          rep_remark_html(&shipped, x, NULL);
          rep_sb_str(&shipped, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">input</th>"
@@ -66,7 +56,7 @@ void rep_isa_section(sb *b, const xe_remarks *rs, const int *rk, int kidx)
          rep_sb_str(&shipped, "</table></div>");
          continue;
       }
-      if (kind == ISA_ORIGINAL) {
+      if (kind == XE_DECISION_ISA_ORIGINAL) {
          rep_sb_str(&shipped, "<div class=\"box\"><p>The original code was written: the kernel runs as "
                               "it came (ISA estimate ");
          for (unsigned d = 0; d < n; d++) {
@@ -78,14 +68,14 @@ void rep_isa_section(sb *b, const xe_remarks *rs, const int *rk, int kidx)
       }
       nd++;
       rep_sb_str(&discarded, "<div class=\"box discarded\"><p class=\"tag\">");
-      rep_sb_str(&discarded, kind == ISA_PROBE ? "Comparison of two candidates, not the written code"
+      rep_sb_str(&discarded, kind == XE_DECISION_ISA_PROBE ? "Comparison of two candidates, not the written code"
                                                : "Discarded attempt, not the written code");
       rep_sb_str(&discarded, "</p>");
       rep_remark_html(&discarded, x, NULL);
       rep_sb_fmt(&discarded, "<table class=\"isa\"><tr><th>device</th><th class=\"num\">%s</th>"
                              "<th class=\"num\">%s</th><th>estimate</th><th>IGC's counts</th></tr>",
-                 kind == ISA_PROBE ? "without the model" : "input",
-                 kind == ISA_PROBE ? "with the model" : "discarded output");
+                 kind == XE_DECISION_ISA_PROBE ? "without the model" : "input",
+                 kind == XE_DECISION_ISA_PROBE ? "with the model" : "discarded output");
       isa_rows(&discarded, f, n, false);
       rep_sb_str(&discarded, "</table></div>");
    }

@@ -275,7 +275,7 @@ void rep_kernel_section(sb *b, rep_module *m, const kinfo *ki, const xe_remarks 
    unsigned nr = 0;
    placed *pr = calloc(rs->n + 1, sizeof(placed));
    for (unsigned k = 0; k < rs->n; k++)
-      if (rk[k] == ki->idx && rep_isa_kind_of(&rs->v[k]) == ISA_NONE)
+      if (rk[k] == ki->idx && !rep_isa_verdict(&rs->v[k]))
          pr[nr++] = rep_place(m, &rs->v[k], fs, nf);
 
    uint32_t file = main_file(m, fs, nf);

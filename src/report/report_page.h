@@ -101,14 +101,11 @@ unsigned rep_requirements_count(const struct cJSON *k);
 
 /* ---- ISA figures (isa_figures.c) ---- */
 
-/* What an isa-check remark's figures are.  Only "rewrite kept" describes
- * the code written; the others describe an output the check discarded
- * (the kernel was rewritten again, or its original kept) or compare two
- * candidates (the probe). */
-enum isa_kind { ISA_NONE, ISA_SHIPPED, ISA_ORIGINAL, ISA_REDONE, ISA_PROBE };
-
-/* The kind of x's figures, from its decision (ISA_NONE: not isa-check's). */
-enum isa_kind rep_isa_kind_of(const xe_remark_entry *x);
+/* Is x one of --isa-check's verdicts, with figures (XE_DECISION_ISA_*)?
+ * Only XE_DECISION_ISA_KEPT's describe the code written; the others
+ * describe an output the check discarded (the kernel was rewritten again,
+ * or its original kept) or compare two candidates (the probe). */
+bool rep_isa_verdict(const xe_remark_entry *x);
 /* The ISA figures of kernel kidx (rk: each remark of rs's kernel index):
  * the written result first, then each discarded attempt, labelled so.
  * Nothing when the kernel has none. */

@@ -43,7 +43,7 @@ typedef struct dev_sums {
 static void sums_igc(dev_sums *ds, const xe_remarks *rs, const int *rk, const kinfo *ks)
 {
    for (unsigned k = 0; k < rs->n; k++) {
-      if (rk[k] < 0 || !ks[rk[k]].changed || rep_isa_kind_of(&rs->v[k]) != ISA_SHIPPED)
+      if (rk[k] < 0 || !ks[rk[k]].changed || rs->v[k].decision != XE_DECISION_ISA_KEPT)
          continue;
       const xe_remark_figure *f = rs->v[k].figures;
       for (unsigned q = 0; q < rs->v[k].nfigures; q++) {
