@@ -180,7 +180,7 @@ static unsigned pass_index(const char *pass)
 }
 
 /* One remark of either run and its place in the merged list: (key, sub),
- * key 2 * (i + 1) for the first run's i-th remark. */
+ * key i + 1 for the first run's i-th remark (0: not placed yet). */
 typedef struct {
    xe_remark_entry e;
    unsigned pass, idx;     /* registry position; index in its run */
@@ -209,13 +209,19 @@ static bool same_remark(const ranked *a, const ranked *b)
           !cmp_kernel(a->e.kernel, b->e.kernel) && !cmp_kernel(a->e.message, b->e.message);
 }
 
+/* By pass, then kernel. */
+static int cmp_pass_kernel(const ranked *x, const ranked *y)
+{
+   if (x->pass != y->pass)
+      return x->pass < y->pass ? -1 : 1;
+   return cmp_kernel(x->e.kernel, y->e.kernel);
+}
+
 /* By (pass, kernel), then in run order. */
 static int cmp_group(const void *a, const void *b)
 {
    const ranked *x = *(ranked *const *)a, *y = *(ranked *const *)b;
-   if (x->pass != y->pass)
-      return x->pass < y->pass ? -1 : 1;
-   int c = cmp_kernel(x->e.kernel, y->e.kernel);
+   int c = cmp_pass_kernel(x, y);
    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
@@ -246,7 +252,7 @@ static void place(ranked *v, unsigned ns, unsigned n)
    if (!slot || !sec || !fst)
       xe_out_of_memory();
    for (unsigned k = ns; k < n; k++) {
-      v[k].key = 2 * (v[k].idx + 1);
+      v[k].key = v[k].idx + 1;
       if (v[k].keep)
          continue;
       size_t h = hash_remark(&v[k]) & (cap - 1);
@@ -276,8 +282,7 @@ static void place(ranked *v, unsigned ns, unsigned n)
    qsort(sec, nsec, sizeof(*sec), cmp_group);
    qsort(fst, nfst, sizeof(*fst), cmp_group);
    for (unsigned a = 0, b = 0; a < nsec && b < nfst;) {
-      int c = sec[a]->pass != fst[b]->pass ? (sec[a]->pass < fst[b]->pass ? -1 : 1)
-                                           : cmp_kernel(sec[a]->e.kernel, fst[b]->e.kernel);
+      int c = cmp_pass_kernel(sec[a], fst[b]);
       if (c < 0)
          a++;
       else if (c > 0)
