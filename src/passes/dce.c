@@ -45,12 +45,23 @@ static uint32_t *results(xe_function *f, size_t *n)
    return v;
 }
 
+/* How many of f's instructions have a result. */
+static size_t count_results(xe_function *f)
+{
+   size_t n = 0;
+   xe_foreach_block(b, f) {
+      xe_foreach_inst(i, &b->insts)
+         n += i->result_id != 0;
+   }
+   return n;
+}
+
 bool xeopt_pass_dce(xe_ctx *ctx)
 {
    xe_module *m = ctx->module;
    unsigned deleted = 0;
    xe_foreach_fn(f, m) {
-      size_t n, left;
+      size_t n;
       uint32_t *ids = results(f, &n);
       bool any = false;
       /* An id deleted as another's operand has no definition any more. */
@@ -60,10 +71,10 @@ bool xeopt_pass_dce(xe_ctx *ctx)
       if (!any)
          continue;
       /* xe_delete_if_dead deletes operands too: count what is left. */
-      free(results(f, &left));
-      deleted += (unsigned)(n - left);
+      size_t gone = n - count_results(f);
+      deleted += (unsigned)gone;
       xe_remark(ctx->remarks, xe_name(m, xe_function_id(f)), XE_REMARK_APPLIED,
-                "deleted %zu unused value%s", n - left, n - left == 1 ? "" : "s");
+                "deleted %zu unused value%s", gone, gone == 1 ? "" : "s");
    }
    return deleted > 0;
 }
