@@ -65,7 +65,7 @@ static cl_int CL_API_CALL enqueue_nd_range(cl_command_queue q, cl_kernel k, cl_u
    pthread_mutex_lock(&ks->lock);
    /* the scalars' repeats */
    for (unsigned i = 0; i < ks->nparams; i++) {
-      arg *a = &ks->args[i];
+      xl_arg *a = &ks->args[i];
       if (ks->pk[i] == PK_INT && a->how == ARG_VALUE) {
          a->repeats = a->repeats && a->last == a->scalar ? a->repeats + 1 : 1;
          a->last = a->scalar;
@@ -130,9 +130,9 @@ static cl_int CL_API_CALL enqueue_nd_range(cl_command_queue q, cl_kernel k, cl_u
       count_launch(core, v, run_variant && err == CL_SUCCESS);
    if (!timed_launch)
       return err;
-   sample *s = err == CL_SUCCESS && timed_variant == run_variant ? malloc(sizeof *s) : NULL;
+   xl_sample *s = err == CL_SUCCESS && timed_variant == run_variant ? malloc(sizeof *s) : NULL;
    if (s) {
-      *s = (sample){ .ks = ks, .v = v, .variant = run_variant };
+      *s = (xl_sample){ .ks = ks, .v = v, .variant = run_variant };
       if (ev != &mine)
          xl_next->clRetainEvent(*ev); /* the callback's reference */
       if (xl_next->clSetEventCallback(*ev, CL_COMPLETE, xl_timed, s) == CL_SUCCESS)

@@ -69,7 +69,7 @@ static void judge(xl_core *core, variant *v)
 
 void CL_CALLBACK xl_timed(cl_event ev, cl_int status, void *data)
 {
-   sample *s = data;
+   xl_sample *s = data;
    xl_core *core = xl_core_get();
    cl_ulong t0 = 0, t1 = 0;
    bool ok = status == CL_COMPLETE &&

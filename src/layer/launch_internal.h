@@ -32,7 +32,7 @@ extern unsigned xl_budget_per_kernel, xl_budget_in_all;
 enum { ARG_UNSET, ARG_VALUE, ARG_SVM, ARG_USM };
 enum { PK_OTHER, PK_GLOBAL, PK_LOCAL, PK_INT };
 
-typedef struct arg {
+typedef struct xl_arg {
    int how;
    size_t size;
    void *value;              /* a copy of clSetKernelArg's value (NULL: none) */
@@ -41,7 +41,7 @@ typedef struct arg {
    uint64_t scalar;          /* integer arguments: the value */
    uint64_t last;            /* the value at the previous launch */
    unsigned repeats;         /* consecutive launches with that value */
-} arg;
+} xl_arg;
 
 typedef struct exec_info {
    cl_kernel_exec_info name;
@@ -82,7 +82,7 @@ typedef struct kstate {
    bool name_ok;              /* usable in xeopt's KERNEL:... options */
    unsigned nparams;
    unsigned char *pk;
-   arg *args;
+   xl_arg *args;
    exec_info *exec;
    unsigned long gen;
    uint64_t nospec;           /* arguments that bound no loop xeopt can specialize */
@@ -118,11 +118,11 @@ typedef struct text {
 
 
 /* a timed launch, for its event's callback (launch_clock.c) */
-typedef struct sample {
+typedef struct xl_sample {
    kstate *ks;
    variant *v;
    bool variant;
-} sample;
+} xl_sample;
 
 /* launch_kernel.c */
 kstate *xl_find_kstate(cl_kernel k);

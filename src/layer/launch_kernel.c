@@ -276,7 +276,7 @@ static void record_arg(kstate *ks, cl_uint i, int how, size_t size, const void *
    pthread_mutex_lock(&ks->lock);
    ks->gen++;
    if (i < ks->nparams) {
-      arg *a = &ks->args[i];
+      xl_arg *a = &ks->args[i];
       free(a->value);
       a->value = NULL;
       a->how = how;
@@ -374,7 +374,7 @@ bool xl_replay(kstate *ks, variant *v)
    cl_int err = CL_SUCCESS;
    usm_arg_fn usm = __atomic_load_n(&next_usm_arg, __ATOMIC_ACQUIRE);
    for (cl_uint i = 0; i < ks->nparams && err == CL_SUCCESS; i++) {
-      const arg *a = &ks->args[i];
+      const xl_arg *a = &ks->args[i];
       if (a->how == ARG_VALUE)
          err = xl_next->clSetKernelArg(v->kern, i, a->size, a->value);
       else if (a->how == ARG_SVM)

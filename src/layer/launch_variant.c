@@ -93,7 +93,7 @@ bool xl_facts(kstate *ks, cl_device_id dev, cl_uint dim, const size_t *offset,
    if (buffers && aligned && (offset0 || (sg && offset[0] % sg == 0)))
       xl_add(promises, " --assume-aligned");
    for (unsigned i = 0; i < ks->nparams; i++) {
-      const arg *a = &ks->args[i];
+      const xl_arg *a = &ks->args[i];
       if (ks->pk[i] != PK_INT || a->how != ARG_VALUE || a->size > 8 || (i < 64 && (ks->nospec >> i) & 1) ||
           a->repeats < SCALAR_REPEATS)
          continue;
