@@ -5,7 +5,9 @@
  */
 #include <stdio.h>
 #include <math.h>
-#include "run.h"
+#include "collective.h"
+#include "memory.h"
+#include "race.h"
 
 static inline uint64_t V64(const uint8_t *v, uint32_t s) { uint64_t x; memcpy(&x, v + s, 8); return x; }
 

@@ -30,7 +30,8 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include "run.h"
+#include "image.h"
+#include "memory.h"
 
 unsigned xe_image_channels(uint32_t order)
 {

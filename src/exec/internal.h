@@ -1,4 +1,5 @@
-/* Interpreter internals: the pre-decoded program and the run state. */
+/* Interpreter internals: the pre-decoded program, the ALU entry points and the value accessors
+ * (the run state is state.h). */
 #ifndef XEOPT_EXEC_INTERNAL_H
 #define XEOPT_EXEC_INTERNAL_H
 

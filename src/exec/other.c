@@ -2,11 +2,13 @@
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
-#include "run.h"
+#include "other.h"
+#include "memory.h"
+#include "image.h"
 
 static inline uint64_t V64(const uint8_t *v, uint32_t s) { uint64_t x; memcpy(&x, v + s, 8); return x; }
 
-static bool atomic(xe_run *r, xe_wi *w, const dinst *d)
+static bool run_atomic(xe_run *r, xe_wi *w, const dinst *d)
 {
    uint8_t *v = w->v;
    bool store = d->op == SpvOpAtomicStore;
@@ -190,7 +192,7 @@ bool xe_run_other(xe_run *r, xe_wi *w, const dinst *d)
    case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicAnd:
    case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicUMin: case SpvOpAtomicUMax:
    case SpvOpAtomicSMin: case SpvOpAtomicSMax: case SpvOpAtomicFAddEXT:
-      return atomic(r, w, d);
+      return run_atomic(r, w, d);
    case SpvOpUndef:
       memset(v + d->res, 0, d->size);
       return true;

@@ -39,7 +39,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "run.h"
+#include "race.h"
 
 #define PAGE 256
 #define ATOMIC_BIT 0x80000000u

@@ -9,110 +9,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdarg.h>
-#include "internal.h"
-#include "run.h"
-
-static bool fail(xe_run *r, const dinst *d, const char *fmt, ...)
-{
-   if (r->failed) return false;
-   char msg[384];
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(msg, sizeof msg, fmt, ap);
-   va_end(ap);
-   if (!r->fault.kind) { r->fault.kind = XE_FAULT_OTHER; r->fault.arg = ~0u; }
-   if (d && d->src && !d->src->result_id && d->src->block)
-      snprintf(r->err, sizeof r->err, "kernel %s: %s at %s in block %%%u", r->kernel, msg,
-               xe_opcode_name(d->src->opcode), xe_block_id(d->src->block));
-   else if (d && d->src)
-      snprintf(r->err, sizeof r->err, "kernel %s: %s at %s %%%u", r->kernel, msg,
-               xe_opcode_name(d->src->opcode), d->src->result_id);
-   else
-      snprintf(r->err, sizeof r->err, "kernel %s: %s", r->kernel, msg);
-   r->failed = true;
-   return false;
-}
-
-uint8_t *xe_run_mem(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, bool write)
-{
-   return xe_run_mem_ex(r, w, d, ptr, n, write ? XE_MEM_WRITE : 0, NULL);
-}
-
-uint8_t *xe_run_mem_ex(xe_run *r, xe_wi *w, const dinst *d, uint64_t ptr, uint64_t n, unsigned flags,
-                       const uint8_t *val)
-{
-   bool write = flags & XE_MEM_WRITE;
-   uint8_t *base = NULL;
-   uint64_t size = 0, off = PTR_OFF(ptr);
-   unsigned buf = PTR_BUF(ptr);
-   switch (PTR_SP(ptr)) {
-   case SP_GLOBAL:
-      if (buf < r->l->nargs && (r->l->args[buf].kind == XE_ARG_BUFFER ||
-                                r->l->args[buf].kind == XE_ARG_IMAGE)) {
-         base = r->l->args[buf].data;
-         size = r->l->args[buf].size;
-         if (off < r->l->args[buf].start) size = 0;
-      }
-      break;
-   case SP_LOCAL:
-      if (buf == 0) { base = r->local_mem; size = r->p->lsize; }
-      else if (buf - 1 < r->l->nargs && r->local_args[buf - 1]) {
-         base = r->local_args[buf - 1];
-         size = r->l->args[buf - 1].size;
-      }
-      break;
-   case SP_PRIVATE:
-      if (w && buf == 0) { base = w->priv; size = r->p->psize; }
-      else if (w && buf - 1 < r->p->nvars) {
-         /* Within the variable: below its start counts as past the end. */
-         base = w->priv;
-         size = r->p->var_off[buf - 1] + r->p->var_size[buf - 1];
-         if (off < r->p->var_off[buf - 1]) size = 0;
-      }
-      break;
-   case SP_PROGRAM:
-      if (!write) { base = r->p->program; size = r->p->prog_size; }
-      break;
-   default: break;
-   }
-   if (!base && PTR_SP(ptr) != SP_GLOBAL && PTR_SP(ptr) != SP_LOCAL) {
-      fail(r, d, "%s of %llu bytes through an invalid pointer 0x%llx", write ? "store" : "load",
-           (unsigned long long)n, (unsigned long long)ptr);
-      return NULL;
-   }
-   if (!base || off + n > size || off + n < off) {
-      unsigned arg = !base ? ~0u : PTR_SP(ptr) == SP_GLOBAL ? buf
-                     : PTR_SP(ptr) == SP_LOCAL && buf ? buf - 1 : ~0u;
-      if (r->l->measure && arg < r->l->nargs && off + n > off && off + n < (1ull << 36) &&
-          off >= r->l->args[arg].start) {
-         /* Past the end, in a measuring run: record how far. */
-         if (off + n > r->reach[arg]) r->reach[arg] = off + n;
-         unsigned s = r->scratch_next++ & 1;
-         if (r->scratch_size[s] < n) {
-            free(r->scratch[s]);
-            r->scratch[s] = malloc(n);
-            r->scratch_size[s] = n;
-         }
-         memset(r->scratch[s], 0, n);
-         return r->scratch[s];
-      }
-      if (!r->failed) {
-         r->fault.kind = XE_FAULT_BOUNDS;
-         r->fault.arg = arg;
-         r->fault.local_memory = PTR_SP(ptr) == SP_LOCAL;
-         r->fault.end = base && off + n > off && size ? off + n : 0;
-      }
-      static const char *sp[] = {"null", "global", "local", "private", "program"};
-      fail(r, d, "out-of-bounds %s of %llu bytes at %s buffer %u offset %llu (size %llu)",
-           write ? "store" : "load", (unsigned long long)n, sp[PTR_SP(ptr) & 7], buf,
-           (unsigned long long)off, (unsigned long long)size);
-      return NULL;
-   }
-   if (r->race && w && !(flags & XE_MEM_UNTRACKED))
-      xe_race_access(r, w, d, ptr, base + off, n, write, flags & XE_MEM_ATOMIC, val);
-   return base + off;
-}
+#include "state.h"
+#include "memory.h"
+#include "race.h"
+#include "collective.h"
+#include "other.h"
 
 static bool jump(xe_run *r, xe_wi *w, uint32_t label)
 {
@@ -158,7 +59,7 @@ static uint64_t chain(const dinst *d, const xe_wi *w)
 }
 
 /* Runs one work-item until it stops.  Returns false on error. */
-static bool step(xe_run *r, xe_wi *w)
+static bool run_wi(xe_run *r, xe_wi *w)
 {
    const xe_prog *p = r->p;
    const dinst *code = p->code;
@@ -216,8 +117,8 @@ static bool step(xe_run *r, xe_wi *w)
       }
       case SpvOpFunctionCall:
          if (d->aux == NO_BODY)
-            return fail(r, d, "call of a function without a body (LinkageAttributes Import)");
-         if (w->depth >= XE_MAX_DEPTH) return fail(r, d, "call stack too deep");
+            return xe_run_failf(r, d, "call of a function without a body (LinkageAttributes Import)");
+         if (w->depth >= XE_MAX_DEPTH) return xe_run_failf(r, d, "call stack too deep");
          for (unsigned k = 0; k < d->nops; k += 3)
             memcpy(v + d->ops[k + 1], v + d->ops[k], d->ops[k + 2]);
          w->stack[w->depth].pc = w->pc;
@@ -267,7 +168,7 @@ static bool step(xe_run *r, xe_wi *w)
          r->steps += steps;
          return true;
       case SpvOpUnreachable: case SpvOpKill:
-         return fail(r, d, "reached OpUnreachable");
+         return xe_run_failf(r, d, "reached OpUnreachable");
       default:
          if (!xe_run_other(r, w, d)) return false;
          break;
@@ -275,15 +176,11 @@ static bool step(xe_run *r, xe_wi *w)
       w->pc++;
       if (r->l->max_steps && r->steps + steps > r->l->max_steps) {
          if (!r->failed) r->fault.kind = XE_FAULT_STEPS;
-         return fail(r, d, "step limit exceeded (infinite loop?)");
+         return xe_run_failf(r, d, "step limit exceeded (infinite loop?)");
       }
    }
 }
 
-bool xe_run_fail(xe_run *r, const dinst *d, const char *msg)
-{
-   return fail(r, d, "%s", msg);
-}
 
 static void set_builtin(const xe_prog *p, xe_wi *w, unsigned b, const uint64_t *vals, unsigned n)
 {
@@ -369,7 +266,7 @@ static bool run_group(xe_run *r, const uint64_t *grp)
       bool all_done = true;
       for (uint64_t i = 0; i < ls; i++) {
          xe_wi *w = &r->wi[i];
-         if (w->state == WI_RUN && !step(r, w)) return false;
+         if (w->state == WI_RUN && !run_wi(r, w)) return false;
          if (w->state != WI_DONE) all_done = false;
       }
       if (all_done) return true;
