@@ -178,6 +178,27 @@ START_TEST(stale_manifest_removed)
 }
 END_TEST
 
+/* Nothing is written beside an output that is no regular file: with -o
+ * /dev/null the manifest went to /dev/null.json.  A FIFO stands in for the
+ * device (the test may not run as root). */
+START_TEST(no_manifest_beside_a_stream)
+{
+   char *in = tu_src("testdata/spv/padding_copy.spv"), *fifo = tu_tmp("stream.spv");
+   char *json = tu_tmp("stream.json"), *err = NULL;
+   int rc = tu_sh(NULL, &err, "rm -f '%s' '%s' && mkfifo '%s' && (cat '%s' > /dev/null &) && "
+                              "%s -O2 --assume-padded '%s' -o '%s'",
+                  fifo, json, fifo, fifo, tu_xeopt(), in, fifo);
+   ck_assert_int_eq(rc, 0);
+   ck_assert_int_ne(tu_sh(NULL, NULL, "test -e '%s'", json), 0);
+   ck_assert_msg(strstr(err, "the output is not a regular file: give --manifest=FILE"),
+                 "no warning: %s", err);
+   free(err);
+   free(in);
+   free(fifo);
+   free(json);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("padding");
@@ -187,6 +208,7 @@ int main(void)
                        sizeof(kernels) / sizeof(kernels[0]));
    tcase_add_test(tc, golden_manifests_match_schema);
    tcase_add_test(tc, stale_manifest_removed);
+   tcase_add_test(tc, no_manifest_beside_a_stream);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

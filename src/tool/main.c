@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -265,12 +266,21 @@ static void print_warnings(const char *file, const char *lines)
    }
 }
 
+/* Is out a stream rather than a file: standard output, or an existing
+ * path that is no regular file (/dev/null, a pipe)?  Nothing is written
+ * beside a stream: /dev/null.json would be a file in /dev. */
+static bool output_is_stream(const char *out)
+{
+   struct stat st;
+   return !strcmp(out, "-") || (!stat(out, &st) && !S_ISREG(st.st_mode));
+}
+
 /* Where the manifest goes: --manifest's file, or beside the output; NULL
- * when the output is standard output and no --manifest was given. */
+ * when the output is a stream and no --manifest was given. */
 static char *manifest_path(const cli *c)
 {
    return c->manifest ? strdup(c->manifest)
-          : strcmp(c->out, "-") ? default_manifest_path(c->out) : NULL;
+          : !output_is_stream(c->out) ? default_manifest_path(c->out) : NULL;
 }
 
 /* Does the manifest ask anything of the host?  Every section does but
@@ -397,7 +407,8 @@ static int write_outputs(const cli *c, const xeopt_result *r, const void *in, si
    free(err);
    if (!rc && json && !mpath && !c->quiet && host_must_act(json))
       xe_warning(NULL, "the host must do what this module's manifest says, but the output is "
-                       "standard output: give --manifest=FILE to keep the manifest");
+                       "%s: give --manifest=FILE to keep the manifest",
+                 strcmp(c->out, "-") ? "not a regular file" : "standard output");
    else if (!rc && !json)
       remove_stale_manifest(c, mpath);
    free(manifest);
