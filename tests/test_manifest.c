@@ -118,6 +118,41 @@ static cJSON *built(void)
    return root;
 }
 
+/* The typed adders the passes use (xe_mf_add_padding, ...): the records
+ * read back from built(), added again, give the same entries in the same
+ * sections (the requirement's kind picks "launch" or "alignment"). */
+START_TEST(typed_adders)
+{
+   cJSON *want = built();
+   cJSON *K = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItem(want, "kernels"), "K");
+   cJSON_DeleteItemFromObjectCaseSensitive(K, "images");
+   xe_mf m;
+   char err[256];
+   ck_assert_int_eq(xe_mf_read(want, &m, err, sizeof err), XE_MF_OK);
+   cJSON *root = NULL;
+   xe_mf_index *ix = NULL;
+   for (unsigned k = 0; k < m.nkernels; k++) {
+      const xe_mf_kernel *x = &m.kernels[k];
+      for (unsigned e = 0; e < x->npadding; e++)
+         xe_mf_add_padding(&root, &ix, x->name, &x->padding[e]);
+      for (unsigned e = 0; e < x->nspec_constants; e++)
+         xe_mf_add_spec_constant(&root, &ix, x->name, &x->spec_constants[e]);
+      for (unsigned e = 0; e < x->nlaunch; e++)
+         xe_mf_add_requirement(&root, &ix, x->name, &x->launch[e]);
+      for (unsigned e = 0; e < x->nalignment; e++)
+         xe_mf_add_requirement(&root, &ix, x->name, &x->alignment[e]);
+   }
+   char *a = cJSON_PrintUnformatted(want), *b = cJSON_PrintUnformatted(root);
+   ck_assert_str_eq(b, a);
+   free(a);
+   free(b);
+   xe_mf_free(&m);
+   xe_mf_index_free(ix);
+   cJSON_Delete(root);
+   cJSON_Delete(want);
+}
+END_TEST
+
 /* The kernel index (xe_mf_index) changes no document: the same adds, in
  * an order that revisits earlier kernels, with kernels added behind the
  * index's back and onto a second document through the same index, print
@@ -340,6 +375,7 @@ int main(void)
    TCase *tc = tcase_create("reader");
    tcase_add_test(tc, roundtrip_goldens);
    tcase_add_test(tc, roundtrip_built);
+   tcase_add_test(tc, typed_adders);
    tcase_add_test(tc, kernel_index);
    tcase_add_test(tc, wrong_version);
    tcase_add_test(tc, missing_section);

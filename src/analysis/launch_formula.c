@@ -141,26 +141,60 @@ char *xe_formula_text(const xe_formula *fm, const char *const *names)
    return buf;
 }
 
-cJSON *xe_formula_json(const xe_formula *fm, const char *const *names)
+/* The manifest layer's record of one formula; texts and terms malloc'd. */
+static void formula_record(const xe_formula *fm, const char *const *names, xe_mf_formula *out)
 {
-   cJSON *o = cJSON_CreateObject();
-   char *text = xe_formula_text(fm, names);
-   cJSON_AddStringToObject(o, "text", text);
-   free(text);
-   cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+   static const enum xe_mf_quantity q_mf[] = {
+      [XE_Q_ONE] = XE_MF_Q_ONE,
+      [XE_Q_GLOBAL_SIZE] = XE_MF_Q_GLOBAL_SIZE,
+      [XE_Q_GLOBAL_OFFSET] = XE_MF_Q_GLOBAL_OFFSET,
+      [XE_Q_LOCAL_SIZE] = XE_MF_Q_LOCAL_SIZE,
+   };
+   memset(out, 0, sizeof(*out));
+   out->text = xe_formula_text(fm, names);
+   out->nterms = fm->n;
+   out->terms = calloc(fm->n ? fm->n : 1, sizeof(*out->terms));
+   if (!out->text || !out->terms)
+      xe_out_of_memory();
    for (unsigned k = 0; k < fm->n; k++) {
       const xe_monomial *t = &fm->t[k];
-      cJSON *e = cJSON_CreateObject();
-      cJSON_AddNumberToObject(e, "coeff", (double)t->coeff);
-      if (t->arg >= 0)
-         cJSON_AddNumberToObject(e, "arg", t->arg);
-      if (t->q != XE_Q_ONE) {
-         cJSON_AddStringToObject(e, "launch", q_name[t->q]);
-         cJSON_AddNumberToObject(e, "dim", t->dim);
-      }
-      cJSON_AddItemToArray(terms, e);
+      out->terms[k] = (xe_mf_term){ .coeff = t->coeff, .arg = t->arg, .launch = q_mf[t->q],
+                                    .dim = t->q == XE_Q_ONE ? 0 : (unsigned)t->dim };
    }
+}
+
+void xe_formula_max_record(const xe_formula_max *m, const char *const *names, xe_mf_formula *out)
+{
+   if (m->n == 1) {
+      formula_record(&m->alt[0], names, out);
+      return;
+   }
+   memset(out, 0, sizeof(*out));
+   out->text = xe_formula_max_text(m, names);
+   out->nmax = m->n;
+   out->max_of = calloc(m->n ? m->n : 1, sizeof(*out->max_of));
+   if (!out->text || !out->max_of)
+      xe_out_of_memory();
+   for (unsigned k = 0; k < m->n; k++)
+      formula_record(&m->alt[k], names, &out->max_of[k]);
+}
+
+/* The manifest layer renders the JSON, so that these and the manifest's
+ * entries cannot differ. */
+static cJSON *record_json(xe_mf_formula *f)
+{
+   cJSON *o = xe_mf_formula_json(f);
+   xe_mf_formula_free(f);
+   if (!o)
+      xe_out_of_memory();
    return o;
+}
+
+cJSON *xe_formula_json(const xe_formula *fm, const char *const *names)
+{
+   xe_mf_formula f;
+   formula_record(fm, names, &f);
+   return record_json(&f);
 }
 
 bool xe_formula_max_add(xe_formula_max *m, const xe_formula *f)
@@ -201,16 +235,9 @@ char *xe_formula_max_text(const xe_formula_max *m, const char *const *names)
 
 cJSON *xe_formula_max_json(const xe_formula_max *m, const char *const *names)
 {
-   if (m->n == 1)
-      return xe_formula_json(&m->alt[0], names);
-   cJSON *o = cJSON_CreateObject();
-   char *t = xe_formula_max_text(m, names);
-   cJSON_AddStringToObject(o, "text", t);
-   free(t);
-   cJSON *arr = cJSON_AddArrayToObject(o, "max_of");
-   for (unsigned k = 0; k < m->n; k++)
-      cJSON_AddItemToArray(arr, xe_formula_json(&m->alt[k], names));
-   return o;
+   xe_mf_formula f;
+   xe_formula_max_record(m, names, &f);
+   return record_json(&f);
 }
 
 /* The manifest layer's reader and evaluator, so that this reference and

@@ -19,6 +19,7 @@
 #include "affine.h"
 
 struct cJSON;
+struct xe_mf_formula;
 
 enum xe_launch_q { XE_Q_ONE, XE_Q_GLOBAL_SIZE, XE_Q_GLOBAL_OFFSET, XE_Q_LOCAL_SIZE };
 
@@ -58,7 +59,15 @@ typedef struct xe_formula_max {
 /* Adds f unless dominated, dropping what f dominates; false if full. */
 bool xe_formula_max_add(xe_formula_max *m, const xe_formula *f);
 char *xe_formula_max_text(const xe_formula_max *m, const char *const *arg_names);
-/* The single formula's object, or {"text", "max_of": [...]}. */
+/* The manifest's record of m (manifest.h): the single formula's terms, or
+ * max_of the alternatives when there are several, each with its text as
+ * xe_formula_text and xe_formula_max_text spell it.  m->n must be at least
+ * 1.  *out is the caller's, released with xe_mf_formula_free;
+ * xe_out_of_memory when out of memory. */
+void xe_formula_max_record(const xe_formula_max *m, const char *const *arg_names,
+                           struct xe_mf_formula *out);
+/* The single formula's object, or {"text", "max_of": [...]}: the record
+ * above as the manifest layer renders it. */
 struct cJSON *xe_formula_max_json(const xe_formula_max *m, const char *const *arg_names);
 
 typedef struct xe_launch {

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include "cost.h"
 #include "ir.h"
+#include "manifest.h"
 
 /* A growable list of strings (option values). */
 typedef struct xe_strlist {
@@ -177,12 +178,25 @@ bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decisio
 void xe_remarks_free(xe_remarks *r);
 
 /* ---- manifest: the host contract ----
- * Entries go under manifest.kernels[KERNEL][section] as an array of
- * objects; the writer adds the schema version.  See docs/manifest.md. */
-void xe_manifest_add(xe_module *m, const char *kernel, const char *section,
-                     struct cJSON *entry /* owned by the manifest afterwards */);
-/* The object for kernel, created when missing. */
-struct cJSON *xe_manifest_kernel(xe_module *m, const char *kernel);
+ * A pass describes each requirement it puts on the host as a typed record
+ * of the manifest layer (manifest.h) and adds it here, to the module's
+ * manifest under kernels[kernel][section]; the manifest layer renders it
+ * (one renderer per kind) and adds the schema version.  The record and
+ * the strings and arrays it points to are only read: the caller keeps
+ * them (a stack record pointing at IR names and literals is fine).
+ * Sections and fields are docs/manifest.md's:
+ *  - xe_manifest_add_padding: section "padding", kind guard (a removed
+ *    bounds check) or buffer (min_elements: a formula, see
+ *    xe_formula_max_record in launch_formula.h);
+ *  - xe_manifest_add_spec_constant: section "spec_constants";
+ *  - xe_manifest_add_requirement: section "launch" (uniform_work_groups,
+ *    subgroup_size, local_size) or "alignment" (argument_alignment,
+ *    global_offset), by the record's kind.
+ * Entries keep the order of the calls.  Out of memory aborts. */
+void xe_manifest_add_padding(xe_module *m, const char *kernel, const xe_mf_padding *p);
+void xe_manifest_add_spec_constant(xe_module *m, const char *kernel,
+                                   const xe_mf_spec_constant *s);
+void xe_manifest_add_requirement(xe_module *m, const char *kernel, const xe_mf_requirement *q);
 
 /* ---- analyses passes may preserve ----
  * Edits through the IR's edit functions make the analyses of the

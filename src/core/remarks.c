@@ -8,8 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <cjson/cJSON.h>
-
 #include "manifest.h"
 #include "pass.h"
 
@@ -108,13 +106,18 @@ void xe_remarks_free(xe_remarks *r)
 }
 
 /* The pass-facing writer: the document lives on the module, and the
- * manifest layer builds it (src/manifest/manifest.h). */
-cJSON *xe_manifest_kernel(xe_module *m, const char *kernel)
+ * manifest layer renders and adds the entries (src/manifest/manifest.h). */
+void xe_manifest_add_padding(xe_module *m, const char *kernel, const xe_mf_padding *p)
 {
-   return xe_mf_kernel_json(&m->manifest, &m->manifest_index, kernel);
+   xe_mf_add_padding(&m->manifest, &m->manifest_index, kernel, p);
 }
 
-void xe_manifest_add(xe_module *m, const char *kernel, const char *section, cJSON *entry)
+void xe_manifest_add_spec_constant(xe_module *m, const char *kernel, const xe_mf_spec_constant *s)
 {
-   xe_mf_add(&m->manifest, &m->manifest_index, kernel, section, entry);
+   xe_mf_add_spec_constant(&m->manifest, &m->manifest_index, kernel, s);
+}
+
+void xe_manifest_add_requirement(xe_module *m, const char *kernel, const xe_mf_requirement *q)
+{
+   xe_mf_add_requirement(&m->manifest, &m->manifest_index, kernel, q);
 }

@@ -2,9 +2,12 @@
  * The host-contract manifest (docs/manifest.md; schema
  * docs/manifest.schema.json): the one reader and writer of its JSON.
  *
- * Passes write entries through the pass-facing xe_manifest_add (core's
- * pass.h), which builds the document with xe_mf_add here; the driver
- * prints it.  Consumers read it back with xe_mf_read into typed C
+ * The typed records below are both what the reader returns and what the
+ * passes hand the writer: a pass describes each host requirement as an
+ * xe_mf_padding, xe_mf_spec_constant or xe_mf_requirement, core's pass.h
+ * (xe_manifest_add_padding, ...) passes it to xe_mf_add_padding, ... here,
+ * and the one renderer of each kind turns it into the section's JSON
+ * object; the driver prints the document.  Consumers read it back with xe_mf_read into typed C
  * structures: the interpreter's --verify (which launches the contract
  * allows, how large a padded buffer is) and the Level Zero helper
  * (src/host/, the spec_constants section).  One reader means one answer to
@@ -20,6 +23,9 @@
  *
  * Ownership: an xe_mf owns every string and array it points to (copies,
  * not pointers into the JSON it was read from); xe_mf_free releases them.
+ * The strings are const so that a writer's caller can point a record at
+ * strings it does not own (names in the IR, literals): the adders only
+ * read a record and copy what they keep.
  * Numbers: JSON numbers are doubles; integer fields must be integral and
  * in range, 64-bit values that a double cannot hold (value_default) are
  * decimal strings, as the writer emits them.
@@ -57,7 +63,7 @@ typedef struct xe_mf_term {
 
 /* A sum of terms, or (nmax > 0) the maximum of several formulas. */
 typedef struct xe_mf_formula {
-   char *text;                  /* the same for people; NULL when absent */
+   const char *text;            /* the same for people; NULL when absent */
    unsigned nterms;
    xe_mf_term *terms;
    unsigned nmax;
@@ -90,14 +96,14 @@ enum xe_mf_padding_kind { XE_MF_GUARD, XE_MF_BUFFER };
 typedef struct xe_mf_padding {
    enum xe_mf_padding_kind kind;
    /* kind "guard": a removed bounds check. */
-   char *condition;             /* e.g. "x < n" */
-   char *proof;                 /* "disjoint" or "same_index" */
-   char *narrowed;              /* NULL when absent */
-   char *file;                  /* NULL when absent */
+   const char *condition;       /* e.g. "x < n" */
+   const char *proof;           /* "disjoint" or "same_index" */
+   const char *narrowed;        /* NULL when absent */
+   const char *file;            /* NULL when absent */
    unsigned line;               /* 0 when absent */
    /* kind "buffer": a buffer that must be padded. */
    unsigned arg;                /* kernel argument index */
-   char *name;
+   const char *name;
    unsigned element_size;       /* bytes */
    xe_mf_formula min_elements;  /* elements, not bytes */
    bool zero_fill, distinct_allocation;
@@ -110,15 +116,15 @@ typedef struct xe_mf_padding {
 /* ---- section "spec_constants" (pass loop-spec-constants) ---- */
 
 typedef struct xe_mf_spec_constant {
-   char *argument;              /* OpName of the argument, "" if unnamed */
+   const char *argument;        /* OpName of the argument, "" if unnamed */
    unsigned index;              /* zero-based kernel argument index */
-   char *type;                  /* "i32", ...; NULL when absent */
+   const char *type;            /* "i32", ...; NULL when absent */
    unsigned size;               /* bytes: 1, 2, 4 or 8 */
    uint32_t flag_spec_id, value_spec_id;
    bool flag_default;           /* false when absent */
    int64_t value_default;       /* 0 when absent */
    unsigned loops;              /* 0 when absent */
-   char *guarantee;             /* NULL when absent */
+   const char *guarantee;       /* NULL when absent */
 } xe_mf_spec_constant;
 
 /* ---- sections "launch" and "alignment" (pass block-io) ---- */
@@ -133,12 +139,12 @@ enum xe_mf_requirement_kind {
 
 typedef struct xe_mf_requirement {
    enum xe_mf_requirement_kind kind;
-   char *pass;                  /* the pass that added it */
-   char *text;                  /* uniform_work_groups; NULL when absent */
-   char *origin;                /* the option behind it; NULL when absent */
+   const char *pass;            /* the pass that added it */
+   const char *text;            /* uniform_work_groups; NULL when absent */
+   const char *origin;          /* the option behind it; NULL when absent */
    uint32_t value[3];           /* subgroup_size: value[0]; local_size: X, Y, Z */
    unsigned argument;           /* argument_alignment: argument index */
-   char *name;                  /* argument_alignment: argument name */
+   const char *name;            /* argument_alignment: argument name */
    unsigned bytes;              /* argument_alignment */
    unsigned dimension;          /* global_offset: 0..2 */
    uint64_t multiple_of;        /* global_offset */
@@ -168,7 +174,7 @@ typedef struct xe_mf_kernel {
 
 typedef struct xe_mf {
    unsigned version;            /* XE_MANIFEST_VERSION */
-   char *module;                /* "module", NULL when absent (the driver's own manifest) */
+   const char *module;          /* "module", NULL when absent (the driver's own manifest) */
    unsigned nkernels;
    xe_mf_kernel *kernels;       /* in the document's order */
 } xe_mf;
@@ -213,12 +219,30 @@ void xe_mf_index_free(xe_mf_index *index);
  * of the optimizer does. */
 void xe_mf_add(struct cJSON **root, xe_mf_index **index, const char *kernel,
                const char *section, struct cJSON *entry);
+/* Typed adders: render the record as its section's entry (docs/manifest.md,
+ * "padding", "spec_constants", "launch" and "alignment"; a NULL string,
+ * a line of 0 and max_elements without has_max_elements are left out) and
+ * append it as xe_mf_add does; xe_mf_write renders with the same code.  The record
+ * and what it points to are only read; the caller keeps them.
+ * A padding entry of kind buffer must have min_elements with nterms or
+ * nmax > 0 (a formula with neither renders as "terms": []).
+ * xe_mf_add_requirement picks the section from the kind: "launch" for
+ * uniform_work_groups, subgroup_size and local_size, "alignment" for
+ * argument_alignment and global_offset.  Abort when out of memory. */
+void xe_mf_add_padding(struct cJSON **root, xe_mf_index **index, const char *kernel,
+                       const xe_mf_padding *p);
+void xe_mf_add_spec_constant(struct cJSON **root, xe_mf_index **index, const char *kernel,
+                             const xe_mf_spec_constant *s);
+void xe_mf_add_requirement(struct cJSON **root, xe_mf_index **index, const char *kernel,
+                           const xe_mf_requirement *q);
 /* The kernel's object in *root, created (with the document) when missing;
  * index as for xe_mf_add. */
 struct cJSON *xe_mf_kernel_json(struct cJSON **root, xe_mf_index **index, const char *kernel);
 /* The JSON of a read manifest: xe_mf_write(xe_mf_read(j)) equals j for
  * every manifest xeopt writes.  NULL when out of memory. */
 struct cJSON *xe_mf_write(const xe_mf *m);
+/* A formula's object ({"text", "terms"} or {"text", "max_of"}), the
+ * caller's to delete; NULL when out of memory. */
 struct cJSON *xe_mf_formula_json(const xe_mf_formula *f);
 
 #endif

@@ -75,7 +75,14 @@ static const cJSON *member(const cJSON *o, const char *key)
    return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-static bool get_str(rd *r, const cJSON *o, const char *key, bool required, char **out)
+/* The records' strings are const for the writers' callers (manifest.h);
+ * the ones the reader made are its own copies. */
+static void str_free(const char *s)
+{
+   free((char *)s);
+}
+
+static bool get_str(rd *r, const cJSON *o, const char *key, bool required, const char **out)
 {
    const cJSON *x = member(o, key);
    *out = NULL;
@@ -314,19 +321,19 @@ static bool read_requirement(rd *r, const cJSON *e, bool alignment, xe_mf_requir
       [XE_MF_ARGUMENT_ALIGNMENT] = { "argument_alignment", true },
       [XE_MF_GLOBAL_OFFSET] = { "global_offset", true },
    };
-   char *req = NULL;
+   const char *req = NULL;
    if (!get_str(r, e, "pass", true, &q->pass) || !get_str(r, e, "requirement", true, &req) ||
        !get_str(r, e, "origin", false, &q->origin))
-      return free(req), false;
+      return str_free(req), false;
    unsigned k = 0;
    while (k < sizeof kinds / sizeof kinds[0] &&
           (strcmp(kinds[k].name, req) || kinds[k].alignment != alignment))
       k++;
    if (k == sizeof kinds / sizeof kinds[0]) {
       fail(r, "requirement", "\"%s\" is not a requirement of this section", req);
-      return free(req), false;
+      return str_free(req), false;
    }
-   free(req);
+   str_free(req);
    q->kind = (enum xe_mf_requirement_kind)k;
    double d = 0;
    switch (q->kind) {
@@ -504,7 +511,7 @@ static void formula_free(xe_mf_formula *f)
       formula_free(&f->max_of[k]);
    free(f->max_of);
    free(f->terms);
-   free(f->text);
+   str_free(f->text);
 }
 
 void xe_mf_formula_free(xe_mf_formula *f)
@@ -527,10 +534,10 @@ enum xe_mf_status xe_mf_formula_read(const cJSON *json, xe_mf_formula *f, char *
 static void requirements_free(xe_mf_requirement *q, unsigned n)
 {
    for (unsigned k = 0; k < n; k++) {
-      free(q[k].pass);
-      free(q[k].text);
-      free(q[k].origin);
-      free(q[k].name);
+      str_free(q[k].pass);
+      str_free(q[k].text);
+      str_free(q[k].origin);
+      str_free(q[k].name);
    }
    free(q);
 }
@@ -541,20 +548,20 @@ void xe_mf_free(xe_mf *m)
       xe_mf_kernel *x = &m->kernels[k];
       for (unsigned e = 0; e < x->npadding; e++) {
          xe_mf_padding *p = &x->padding[e];
-         free(p->condition);
-         free(p->proof);
-         free(p->narrowed);
-         free(p->file);
-         free(p->name);
+         str_free(p->condition);
+         str_free(p->proof);
+         str_free(p->narrowed);
+         str_free(p->file);
+         str_free(p->name);
          formula_free(&p->min_elements);
          free(p->nonnegative_args);
       }
       free(x->padding);
       for (unsigned e = 0; e < x->nspec_constants; e++) {
          xe_mf_spec_constant *s = &x->spec_constants[e];
-         free(s->argument);
-         free(s->type);
-         free(s->guarantee);
+         str_free(s->argument);
+         str_free(s->type);
+         str_free(s->guarantee);
       }
       free(x->spec_constants);
       requirements_free(x->launch, x->nlaunch);
@@ -567,7 +574,7 @@ void xe_mf_free(xe_mf *m)
       free(x->name);
    }
    free(m->kernels);
-   free(m->module);
+   str_free(m->module);
    memset(m, 0, sizeof *m);
 }
 

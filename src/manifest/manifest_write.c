@@ -311,6 +311,56 @@ static void requirement_json(wr *w, cJSON *e, const xe_mf_requirement *q)
    w_str(w, e, "origin", q->origin);
 }
 
+/* ---- the typed adders (manifest.h) ---- */
+
+typedef void render_fn(wr *w, cJSON *e, const void *record);
+
+static void add_rendered(cJSON **root, xe_mf_index **index, const char *kernel,
+                         const char *section, render_fn *render, const void *record)
+{
+   wr w = { true };
+   cJSON *e = need(cJSON_CreateObject());
+   render(&w, e, record);
+   if (!w.ok)
+      abort();
+   xe_mf_add(root, index, kernel, section, e);
+}
+
+static void render_padding(wr *w, cJSON *e, const void *p)
+{
+   padding_json(w, e, p);
+}
+
+static void render_spec_constant(wr *w, cJSON *e, const void *s)
+{
+   spec_constant_json(w, e, s);
+}
+
+static void render_requirement(wr *w, cJSON *e, const void *q)
+{
+   requirement_json(w, e, q);
+}
+
+void xe_mf_add_padding(cJSON **root, xe_mf_index **index, const char *kernel,
+                       const xe_mf_padding *p)
+{
+   add_rendered(root, index, kernel, "padding", render_padding, p);
+}
+
+void xe_mf_add_spec_constant(cJSON **root, xe_mf_index **index, const char *kernel,
+                             const xe_mf_spec_constant *s)
+{
+   add_rendered(root, index, kernel, "spec_constants", render_spec_constant, s);
+}
+
+void xe_mf_add_requirement(cJSON **root, xe_mf_index **index, const char *kernel,
+                           const xe_mf_requirement *q)
+{
+   bool launch = q->kind == XE_MF_UNIFORM_WORK_GROUPS || q->kind == XE_MF_SUBGROUP_SIZE ||
+                 q->kind == XE_MF_LOCAL_SIZE;
+   add_rendered(root, index, kernel, launch ? "launch" : "alignment", render_requirement, q);
+}
+
 cJSON *xe_mf_write(const xe_mf *m)
 {
    wr w = { true };

@@ -49,8 +49,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "builder.h"
 #include "cfg.h"
 #include "passes.h"
@@ -293,25 +291,22 @@ static void manifest_entry(xe_module *m, const xe_kernel *k, const spec_arg *a,
                            const char *arg_name, unsigned width, uint32_t flag_id,
                            uint32_t value_sid, int spec, long long value)
 {
-   cJSON *e = cJSON_CreateObject();
-   cJSON_AddStringToObject(e, "argument", arg_name ? arg_name : "");
-   cJSON_AddNumberToObject(e, "index", a->index);
    char tname[16];
    snprintf(tname, sizeof(tname), "i%u", width);
-   cJSON_AddStringToObject(e, "type", tname);
-   cJSON_AddNumberToObject(e, "size", width / 8);
-   cJSON_AddNumberToObject(e, "flag_spec_id", flag_id);
-   cJSON_AddNumberToObject(e, "value_spec_id", value_sid);
-   cJSON_AddBoolToObject(e, "flag_default", spec != 0);
-   /* As text: a 64-bit value does not survive a JSON double. */
-   char vbuf[32];
-   snprintf(vbuf, sizeof(vbuf), "%lld", value);
-   cJSON_AddStringToObject(e, "value_default", vbuf);
-   cJSON_AddNumberToObject(e, "loops", a->loops);
-   cJSON_AddStringToObject(e, "guarantee",
-                           "whenever the flag constant is true, the argument passed at launch "
-                           "equals the value constant");
-   xe_manifest_add(m, k->name, "spec_constants", e);
+   xe_mf_spec_constant e = {
+      .argument = arg_name ? arg_name : "",
+      .index = a->index,
+      .type = tname,
+      .size = width / 8,
+      .flag_spec_id = flag_id,
+      .value_spec_id = value_sid,
+      .flag_default = spec != 0,
+      .value_default = value,
+      .loops = a->loops,
+      .guarantee = "whenever the flag constant is true, the argument passed at launch "
+                   "equals the value constant",
+   };
+   xe_manifest_add_spec_constant(m, k->name, &e);
 }
 
 /* Adds the constants and the select for one argument; rewrites its uses. */

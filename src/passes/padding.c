@@ -57,8 +57,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "affine.h"
 #include "bounds_guard.h"
 #include "builder.h"
@@ -95,32 +93,35 @@ static bool need_add(need *nd, const xe_access *a)
    return xe_formula_max_add(&nd->size, &f);
 }
 
-static cJSON *need_json(xe_guard_ctx *c, int arg, const need *nd)
+/* The "padding" manifest entry of kind buffer for argument arg. */
+static void add_need(xe_guard_ctx *c, const char *kernel, unsigned arg, const need *nd)
 {
-   cJSON *e = cJSON_CreateObject();
-   cJSON_AddStringToObject(e, "kind", "buffer");
-   cJSON_AddNumberToObject(e, "arg", arg);
-   cJSON_AddStringToObject(e, "name", c->names[arg]);
-   cJSON_AddNumberToObject(e, "element_size", (double)xe_type_size(c->m, nd->elem));
-   cJSON_AddItemToObject(e, "min_elements", xe_formula_max_json(&nd->size, c->names));
-   /* The proofs let padding values reach only padding. */
-   cJSON_AddBoolToObject(e, "zero_fill", false);
-   cJSON_AddBoolToObject(e, "distinct_allocation", true);
-   cJSON *req = cJSON_AddObjectToObject(e, "requires");
-   cJSON *nn = cJSON_AddArrayToObject(req, "nonnegative_args");
+   unsigned nonneg[64];
+   xe_mf_padding p = {
+      .kind = XE_MF_BUFFER,
+      .arg = arg,
+      .name = c->names[arg],
+      .element_size = (unsigned)xe_type_size(c->m, nd->elem),
+      /* The proofs let padding values reach only padding. */
+      .zero_fill = false,
+      .distinct_allocation = true,
+      .nonnegative_args = nonneg,
+      .has_max_elements = nd->min_bits < 64,
+      .max_elements = nd->min_bits < 64 ? 1ull << (nd->min_bits - 1) : 0,
+   };
+   xe_formula_max_record(&nd->size, c->names, &p.min_elements);
    bool seen[64] = { 0 };
    for (unsigned k = 0; k < nd->size.n; k++) {
       for (unsigned t = 0; t < nd->size.alt[k].n; t++) {
          int a = nd->size.alt[k].t[t].arg;
          if (a >= 0 && a < 64 && !seen[a]) {
             seen[a] = true;
-            cJSON_AddItemToArray(nn, cJSON_CreateNumber(a));
+            nonneg[p.nnonnegative++] = (unsigned)a;
          }
       }
    }
-   if (nd->min_bits < 64)
-      cJSON_AddNumberToObject(req, "max_elements", (double)(1ull << (nd->min_bits - 1)));
-   return e;
+   xe_manifest_add_padding(c->m, kernel, &p);
+   xe_mf_formula_free(&p.min_elements);
 }
 
 /* ---- driver ---- */
@@ -227,19 +228,17 @@ static void report(xe_guard_ctx *c, const char *kn, xe_guard *g, bool apply, xe_
    } else {
       xe_remark(r, kn, XE_REMARK_APPLIED, "removed guard '%s'%s (%s%s); buffers padded: %s",
                 cond, where, g->proof, kept, buf);
-      cJSON *e = cJSON_CreateObject();
-      cJSON_AddStringToObject(e, "kind", "guard");
       char *mcond = xe_guard_text(c, g, XE_AFF_SPELL_SHORT);
-      cJSON_AddStringToObject(e, "condition", mcond);
+      xe_mf_padding e = {
+         .kind = XE_MF_GUARD,
+         .condition = mcond,
+         .proof = g->proof,
+         .narrowed = g->split ? g->split_why : NULL,
+         .file = line ? (file ? file : "") : NULL,
+         .line = line,
+      };
+      xe_manifest_add_padding(c->m, kn, &e);
       free(mcond);
-      cJSON_AddStringToObject(e, "proof", g->proof);
-      if (g->split)
-         cJSON_AddStringToObject(e, "narrowed", g->split_why);
-      if (line) {
-         cJSON_AddStringToObject(e, "file", file ? file : "");
-         cJSON_AddNumberToObject(e, "line", line);
-      }
-      xe_manifest_add(c->m, kn, "padding", e);
       for (unsigned a = 0; a < g->reg.nacc; a++)
          need_add(&needs[g->reg.acc[a].arg], &g->reg.acc[a]);
    }
@@ -367,7 +366,7 @@ static bool run_kernel(xe_module *m, xe_kernel *k, bool apply, xe_remarks *r)
       progress |= try_block(&c, k, labels[q], apply, r, needs);
    for (unsigned a = 0; a < c.nparams; a++) {
       if (needs[a].used)
-         xe_manifest_add(m, k->name, "padding", need_json(&c, a, &needs[a]));
+         add_need(&c, k->name, a, &needs[a]);
    }
    free(labels);
    xe_affine_free(c.aff);

@@ -59,8 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "block_io.h"
 #include "cost.h"
 #include "gate.h"
@@ -263,12 +261,11 @@ static void remark_accesses(bio_kernel *s)
    }
 }
 
-static cJSON *entry(const char *requirement)
+/* Adds a manifest "launch" or "alignment" entry of this pass. */
+static void add_requirement(bio_kernel *s, xe_mf_requirement q)
 {
-   cJSON *e = cJSON_CreateObject();
-   cJSON_AddStringToObject(e, "pass", "block-io");
-   cJSON_AddStringToObject(e, "requirement", requirement);
-   return e;
+   q.pass = "block-io";
+   xe_manifest_add_requirement(s->m, s->k->name, &q);
 }
 
 /* The rewrite: the wide groups' remarks, the block accesses, and the
@@ -293,18 +290,15 @@ static void declare_launch(bio_kernel *s)
    if (s->add_sg) {
       xe_add_capability(m, SpvCapabilitySubgroupDispatch);
       xe_set_execution_mode(m, fid, SpvExecutionModeSubgroupSize, &s->sg, 1);
-      cJSON *e = entry("subgroup_size");
-      cJSON_AddNumberToObject(e, "value", s->sg);
-      cJSON_AddStringToObject(e, "origin", "--subgroup-size");
-      xe_manifest_add(m, s->k->name, "launch", e);
+      add_requirement(s, (xe_mf_requirement){ .kind = XE_MF_SUBGROUP_SIZE, .value = { s->sg },
+                                              .origin = "--subgroup-size" });
    }
    if (s->add_ls) {
       const uint32_t *ls = s->ls;
       xe_set_execution_mode(m, fid, SpvExecutionModeLocalSize, ls, 3);
-      cJSON *e = entry("local_size");
-      cJSON_AddItemToObject(e, "value", cJSON_CreateIntArray((const int[]){ (int)ls[0], (int)ls[1], (int)ls[2] }, 3));
-      cJSON_AddStringToObject(e, "origin", "--local-size");
-      xe_manifest_add(m, s->k->name, "launch", e);
+      add_requirement(s, (xe_mf_requirement){ .kind = XE_MF_LOCAL_SIZE,
+                                              .value = { ls[0], ls[1], ls[2] },
+                                              .origin = "--local-size" });
    }
 }
 
@@ -313,11 +307,10 @@ static void declare_launch(bio_kernel *s)
 static void write_manifest(bio_kernel *s)
 {
    xe_module *m = s->m;
-   const char *kn = s->k->name;
-   cJSON *e = entry("uniform_work_groups");
-   cJSON_AddStringToObject(e, "text", "global size must be a multiple of the local size "
-                           "(no partial work-groups or sub-groups)");
-   xe_manifest_add(m, kn, "launch", e);
+   add_requirement(s, (xe_mf_requirement){
+      .kind = XE_MF_UNIFORM_WORK_GROUPS,
+      .text = "global size must be a multiple of the local size "
+              "(no partial work-groups or sub-groups)" });
    /* Every argument a conversion relies on, however many: one left out
     * is one the host may pass unaligned to a block access. */
    uint32_t *done = malloc((s->nacc + 1) * sizeof(uint32_t));
@@ -334,21 +327,17 @@ static void write_manifest(bio_kernel *s)
       if (seen)
          continue;
       done[ndone++] = a->root;
-      e = entry("argument_alignment");
-      cJSON_AddNumberToObject(e, "argument", xe_param_index(s->k->body, a->root));
       const char *an = xe_name(m, a->root);
-      cJSON_AddStringToObject(e, "name", an ? an : "");
-      cJSON_AddNumberToObject(e, "bytes", 16);
-      cJSON_AddStringToObject(e, "origin", "--assume-aligned");
-      xe_manifest_add(m, kn, "alignment", e);
+      add_requirement(s, (xe_mf_requirement){
+         .kind = XE_MF_ARGUMENT_ALIGNMENT,
+         .argument = (unsigned)xe_param_index(s->k->body, a->root),
+         .name = an ? an : "", .bytes = 16, .origin = "--assume-aligned" });
    }
    free(done);
    if (s->need_offset) {
-      e = entry("global_offset");
-      cJSON_AddNumberToObject(e, "dimension", 0);
-      cJSON_AddNumberToObject(e, "multiple_of", s->sg);
-      cJSON_AddStringToObject(e, "origin", "--assume-aligned");
-      xe_manifest_add(m, kn, "alignment", e);
+      add_requirement(s, (xe_mf_requirement){ .kind = XE_MF_GLOBAL_OFFSET, .dimension = 0,
+                                              .multiple_of = s->sg,
+                                              .origin = "--assume-aligned" });
    }
 }
 
