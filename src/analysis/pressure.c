@@ -232,8 +232,8 @@ static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe
       xe_pressure here = cur;
       if (i->opcode == SpvOpFunctionCall && depth < 8) {
          const xe_inst *callee = xe_def(w->m, xe_op(i, 0));
-         if (callee && callee->function && callee->function->first) {
-            xe_pressure in = callee_pressure(w, callee->function, depth + 1);
+         if (callee && xe_inst_function(callee) && xe_inst_function(callee)->first) {
+            xe_pressure in = callee_pressure(w, xe_inst_function(callee), depth + 1);
             here.varying += in.varying;
             here.uniform += in.uniform;
          }
