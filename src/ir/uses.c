@@ -10,7 +10,7 @@
  * whole module each time: quadratic in the number of kernels.
  *
  * Each id has an array of (instruction, word) uses.  An instruction keeps,
- * per id word, its slot in that array (uslot), so removing a use is O(1):
+ * per id word, its slot in that array (xe__uslot), so removing a use is O(1):
  * the last entry moves into the hole.  That breaks layout order, which
  * callers see (remarks and new ids follow the order of uses), so a list
  * remembers whether it is still in order and xe_uses sorts it when not,
