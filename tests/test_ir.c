@@ -465,10 +465,10 @@ START_TEST(read_over_reuses_pool)
    ck_assert_msg(m, "read failed: %s", err);
    ck_assert_ptr_eq(m->sec[XE_SEC_CAPABILITY].first, first);
    xe_foreach_fn(f, m) {
-      ck_assert(f->def->pooled && !f->def->aux && !f->def->uslot);
+      ck_assert(f->def->pooled && !f->def->aux && !f->def->tracked);
       xe_foreach_block(b, f)
          xe_foreach_inst(i, &b->insts)
-            ck_assert(i->pooled && !i->aux && !i->uslot);
+            ck_assert(i->pooled && !i->aux && !i->tracked);
    }
    ck_assert_msg(xe_check_uses(m, &err), "%s", err);
    xe_module *fresh = xe_read(w, n * 4, &err);

@@ -15,12 +15,12 @@
  * constant count under this keeps SIMD32 on dg2. */
 #define XE_SMALL_LOOP 100
 
-/* Does a load of this variable give every lane its own value?  The x, y
- * and z work-item ids do; sizes, group ids and other built-ins are the
- * same in a sub-group. */
-static bool varying_builtin(const xe_module *m, uint32_t var)
+/* Does a load of the built-in variable b (an xe_builtin_of) give every
+ * lane its own value?  The x, y and z work-item ids do; sizes, group ids
+ * and other built-ins are the same in a sub-group. */
+static bool varying_builtin(int b)
 {
-   switch (xe_builtin_of(m, var)) {
+   switch (b) {
    case SpvBuiltInGlobalInvocationId:
    case SpvBuiltInLocalInvocationId:
    case SpvBuiltInLocalInvocationIndex:
@@ -52,6 +52,8 @@ typedef struct walk {
    bool *varying;       /* by index: one copy per lane */
    uint32_t words;      /* 64-bit words of one live set */
    uint64_t *live_in, *live_out;   /* by CFG block index */
+   uint64_t *scratch;   /* one live set, for the block walks; in live_in's
+                         * allocation, as is live_out */
 } walk;
 
 static unsigned value_bytes(const xe_module *m, const xe_inst *i)
@@ -88,9 +90,10 @@ static void classify(walk *w)
             bool v = false;
             if (i->opcode == SpvOpLoad) {
                const xe_inst *p = xe_def(m, xe_op(i, 0));
-               bool builtin = p && p->opcode == SpvOpVariable && !p->block &&
-                              xe_builtin_of(m, p->result_id) >= 0;
-               v = !builtin || varying_builtin(m, p->result_id);
+               int b = p && p->opcode == SpvOpVariable && !p->block
+                          ? xe_builtin_of(m, p->result_id)
+                          : -1;
+               v = b < 0 || varying_builtin(b);
             } else if (i->opcode == SpvOpFunctionCall || (i->opcode >= SpvOpAtomicLoad &&
                                                           i->opcode <= SpvOpAtomicXor)) {
                v = true;
@@ -134,7 +137,7 @@ static void add_uses(walk *w, const xe_inst *i, uint64_t *set)
  * they take from b; live_in(b) = its uses and live_out minus its defs. */
 static void liveness(walk *w, const xe_cfg *c)
 {
-   uint64_t *tmp = calloc(w->words, sizeof(*tmp));
+   uint64_t *tmp = w->scratch;
    for (bool moved = true; moved;) {
       moved = false;
       for (uint32_t r = c->nrpo; r-- > 0;) {
@@ -172,7 +175,6 @@ static void liveness(walk *w, const xe_cfg *c)
          }
       }
    }
-   free(tmp);
 }
 
 static void add_set(const walk *w, const uint64_t *set, xe_pressure *p)
@@ -210,7 +212,7 @@ static xe_pressure callee_pressure(walk *w, xe_function *f, unsigned depth)
 /* The worst point of block bi, walked backward from its live-out set. */
 static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe_pressure *peak)
 {
-   uint64_t *live = calloc(w->words, sizeof(*live));
+   uint64_t *live = w->scratch;
    memcpy(live, w->live_out + (size_t)bi * w->words, w->words * sizeof(*live));
    xe_pressure cur = { 0, 0 };
    add_set(w, live, &cur);
@@ -232,8 +234,8 @@ static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe
       xe_pressure here = cur;
       if (i->opcode == SpvOpFunctionCall && depth < 8) {
          const xe_inst *callee = xe_def(w->m, xe_op(i, 0));
-         if (callee && callee->function && callee->function->first) {
-            xe_pressure in = callee_pressure(w, callee->function, depth + 1);
+         if (callee && xe_inst_function(callee) && xe_inst_function(callee)->first) {
+            xe_pressure in = callee_pressure(w, xe_inst_function(callee), depth + 1);
             here.varying += in.varying;
             here.uniform += in.uniform;
          }
@@ -242,7 +244,6 @@ static void block_peak(walk *w, uint32_t bi, const xe_cfg *c, unsigned depth, xe
           (here.varying == peak->varying && here.uniform > peak->uniform))
          *peak = here;
    }
-   free(live);
 }
 
 /* Indexes f's values, their sizes and which are per lane. */
@@ -253,10 +254,11 @@ static void walk_init(walk *w, xe_module *m, xe_function *f)
    xe_idmap_add_function(&w->ids, f);
    w->n = w->ids.n;
    w->words = (w->n + 63) / 64 + 1;
-   w->bytes = calloc(w->n + 1, sizeof(*w->bytes));
-   w->varying = calloc(w->n + 1, sizeof(*w->varying));
-   if (!w->bytes || !w->varying)
+   /* bytes, then varying: one allocation. */
+   w->bytes = calloc(w->n + 1, sizeof(*w->bytes) + sizeof(*w->varying));
+   if (!w->bytes)
       xe_out_of_memory();
+   w->varying = (bool *)(w->bytes + w->n + 1);
    /* Parameters are uniform (classify never marks them). */
    xe_foreach_inst(p, &f->params) {
       uint32_t k = xe_idmap_find(&w->ids, p->result_id);
@@ -276,9 +278,7 @@ static void walk_init(walk *w, xe_module *m, xe_function *f)
 static void walk_free(walk *w)
 {
    free(w->bytes);
-   free(w->varying);
    free(w->live_in);
-   free(w->live_out);
    xe_idmap_free(&w->ids);
 }
 
@@ -291,10 +291,12 @@ static xe_pressure pressure_of(xe_module *m, xe_function *f, callees *memo, unsi
    walk w;
    walk_init(&w, m, f);
    w.memo = memo;
-   w.live_in = calloc((size_t)c->n * w.words, sizeof(*w.live_in));
-   w.live_out = calloc((size_t)c->n * w.words, sizeof(*w.live_out));
-   if (!w.live_in || !w.live_out)
+   size_t set = (size_t)c->n * w.words;
+   w.live_in = calloc(2 * set + w.words, sizeof(*w.live_in));
+   if (!w.live_in)
       xe_out_of_memory();
+   w.live_out = w.live_in + set;
+   w.scratch = w.live_out + set;
    liveness(&w, c);
    for (uint32_t r = 0; r < c->nrpo; r++)
       block_peak(&w, c->rpo[r], c, depth, &peak);

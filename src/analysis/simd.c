@@ -86,12 +86,12 @@ static void gather(xe_module *m, const xe_kernel *k, xe_function *f, xe_simd_fac
          if (i->opcode != SpvOpFunctionCall)
             continue;
          const xe_inst *callee = xe_def(m, xe_op(i, 0));
-         if (!callee || !callee->function || !callee->function->first)
+         if (!callee || !xe_inst_function(callee) || !xe_inst_function(callee)->first)
             continue;   /* an import: a built-in IGC provides */
          if ((xe_op(callee, 0) & (SpvFunctionControlDontInlineMask | SpvFunctionControlOptNoneINTELMask)) &&
-             callee->function != k->body)
+             xe_inst_function(callee) != k->body)
             s->subroutine = true;
-         gather(m, k, callee->function, s, depth + 1);
+         gather(m, k, xe_inst_function(callee), s, depth + 1);
       }
    }
 }

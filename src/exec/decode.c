@@ -392,7 +392,7 @@ static const char *eval_const(xe_prog *p, const xe_inst *i, const xe_launch *l)
       /* The embedded opcode runs through the ALU on the template. */
       xe_inst *tmp = xe_inst_create((uint16_t)xe_op(i, 0), i->type_id, i->result_id,
                                     &i->words[i->first_op + 1], xe_nops(i) - 1,
-                                    &i->kinds[i->first_op + 1]);
+                                    &xe_kinds(i)[i->first_op + 1]);
       dinst d = {0};
       decode_generic(p, tmp, &d);
       decode_common(p, tmp, &d);

@@ -61,7 +61,7 @@ bool xe_delete_if_dead(xe_module *m, xe_inst *i)
    for (;;) {
       size_t at = n;
       for (unsigned w = i->first_op; w < i->nwords; w++) {
-         if (i->kinds[w] != XE_W_ID)
+         if (xe_kinds(i)[w] != XE_W_ID)
             continue;
          if (n == cap) {
             cap = cap ? 2 * cap : 16;

@@ -27,7 +27,7 @@ xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
    f->module = m;
    f->params.m = m;
    if (def)
-      def->function = f;
+      def->function_ = f;
    if (def)
       xe_note_def(m, def);
    return f;
@@ -109,7 +109,7 @@ xe_inst *xe_block_first_non_phi(const xe_module *m, const xe_block *b)
 xe_function *xe_function_by_id(const xe_module *m, uint32_t id)
 {
    xe_inst *d = xe_def(m, id);
-   return d && d->opcode == SpvOpFunction ? d->function : NULL;
+   return d && d->opcode == SpvOpFunction ? xe_inst_function(d) : NULL;
 }
 
 int xe_param_index(const xe_function *f, uint32_t id)
@@ -158,7 +158,7 @@ static xe_inst *clone_remapped(xe_module *m, const xe_inst *i, idmap *mp)
 {
    xe_inst *c = xe__inst_copy(xe__inst_alloc_pooled(m, i->nwords), i);
    for (unsigned w = 1; w < c->nwords; w++)
-      if (c->kinds[w] == XE_W_ID)
+      if (xe_kinds(c)[w] == XE_W_ID)
          c->words[w] = idmap_get(mp, c->words[w]);
    if (c->result_id)
       xe_set_result(c, idmap_get(mp, c->result_id));

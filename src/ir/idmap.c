@@ -4,12 +4,15 @@
 
 #include "idmap.h"
 
+/* Keys and values share one allocation (keys first): one malloc and one
+ * free per table, as most maps are made and dropped per function. */
 static void alloc_table(xe_idmap *map, uint32_t cap)
 {
-   map->keys = calloc(cap, sizeof(uint32_t));
-   map->vals = malloc(cap * sizeof(uint32_t));
-   if (!map->keys || !map->vals)
+   map->keys = malloc(2 * (size_t)cap * sizeof(uint32_t));
+   if (!map->keys)
       xe_out_of_memory();
+   memset(map->keys, 0, cap * sizeof(uint32_t));
+   map->vals = map->keys + cap;
    map->mask = cap - 1;
 }
 
@@ -25,7 +28,6 @@ void xe_idmap_init(xe_idmap *map, uint32_t expected)
 void xe_idmap_free(xe_idmap *map)
 {
    free(map->keys);
-   free(map->vals);
    map->keys = map->vals = NULL;
    map->mask = map->n = 0;
 }
@@ -53,7 +55,6 @@ uint32_t xe_idmap_add(xe_idmap *map, uint32_t id)
          if (keys[k])
             put(map, keys[k], vals[k]);
       free(keys);
-      free(vals);
    }
    put(map, id, map->n);
    return map->n++;

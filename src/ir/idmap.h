@@ -24,7 +24,7 @@
 
 typedef struct xe_idmap {
    uint32_t *keys;   /* ids; 0 = empty slot */
-   uint32_t *vals;   /* dense index of keys[k] */
+   uint32_t *vals;   /* dense index of keys[k]; in the keys' allocation */
    uint32_t mask;    /* capacity - 1 */
    uint32_t n;       /* ids added; the next index */
 } xe_idmap;

@@ -28,28 +28,29 @@ static void set_header(xe_inst *i, SpvOp op, uint32_t type_id, uint32_t result_i
    i->type_id = type_id;
    i->result_id = result_id;
    unsigned w = 1;
+   uint8_t *kinds = xe_kinds(i);
    if (type_id) {
       i->words[w] = type_id;
-      i->kinds[w++] = XE_W_TYPE;
+      kinds[w++] = XE_W_TYPE;
    }
    if (result_id) {
       i->words[w] = result_id;
-      i->kinds[w++] = XE_W_RESULT;
+      kinds[w++] = XE_W_RESULT;
    }
    i->first_op = w;
    i->words[0] = (uint32_t)i->nwords << 16 | op;
-   i->kinds[0] = XE_W_LIT;
+   kinds[0] = XE_W_LIT;
 }
 
-/* Words and kinds live in one allocation after the struct until an
- * operand change needs more room; then they move to their own buffer. */
+/* Words, use-list slots and kinds live in one allocation after the
+ * struct until an operand change needs more room; then they move to
+ * their own buffer, laid out the same way. */
 /* Lays out a zeroed block of xe__inst_bytes(nwords): the instruction, its
- * words, room for its use-list slots (xe__inline_uslot) and its word kinds. */
+ * words, room for its use-list slots (xe__uslot) and its word kinds. */
 static xe_inst *inst_init(void *mem, unsigned nwords)
 {
    xe_inst *i = mem;
    i->words = (uint32_t *)(i + 1);
-   i->kinds = (uint8_t *)(i->words + 2 * (size_t)nwords);
    i->nwords = nwords;
    return i;
 }
@@ -76,7 +77,7 @@ xe_inst *xe_inst_create(uint16_t opcode, uint32_t type_id, uint32_t result_id,
    set_header(i, opcode, type_id, result_id);
    for (unsigned k = 0; k < nops; k++) {
       i->words[i->first_op + k] = ops[k];
-      i->kinds[i->first_op + k] = kinds ? kinds[k] : XE_W_ID;
+      xe_kinds(i)[i->first_op + k] = kinds ? kinds[k] : XE_W_ID;
    }
    return i;
 }
@@ -85,7 +86,7 @@ xe_inst *xe_inst_create(uint16_t opcode, uint32_t type_id, uint32_t result_id,
 xe_inst *xe__inst_copy(xe_inst *i, const xe_inst *src)
 {
    memcpy(i->words, src->words, src->nwords * 4);
-   memcpy(i->kinds, src->kinds, src->nwords);
+   memcpy(xe_kinds(i), xe_kinds(src), src->nwords);
    i->opcode = src->opcode;
    i->type_id = src->type_id;
    i->result_id = src->result_id;
@@ -107,12 +108,8 @@ void xe_inst_free(xe_inst *i)
 {
    if (!i)
       return;
-   if (!inst_inline(i)) {
+   if (!inst_inline(i))
       free(i->words);
-      free(i->kinds);
-   }
-   if (i->uslot != xe__inline_uslot(i))
-      free(i->uslot);
    if (i->pooled)
       xe__pool_release(i, sizeof(*i));   /* its bytes go with the module's pool */
    else
@@ -122,13 +119,14 @@ void xe_inst_free(xe_inst *i)
 /* Writes word w of i, keeping the indexes current. */
 void xe__set_word(xe_inst *i, unsigned w, uint32_t value)
 {
-   if (i->kinds[w] == XE_W_TYPE)
+   uint8_t kind = xe_kinds(i)[w];
+   if (kind == XE_W_TYPE)
       i->type_id = value;
    if (i->words[w] == value)
       return;
-   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   xe_module *m = i->tracked ? xe__module_of(i) : NULL;
    bool all = m && xe__uses_keyed(m, i);
-   bool tracked = i->uslot && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE);
+   bool tracked = i->tracked && (kind == XE_W_ID || kind == XE_W_TYPE);
    if (all)
       xe__uses_unlink(m, i);
    else if (tracked)
@@ -154,7 +152,7 @@ void xe_set_op(xe_inst *i, unsigned k, uint32_t value)
 void xe_set_type(xe_inst *i, uint32_t type_id)
 {
    for (unsigned w = 1; w < i->first_op; w++) {
-      if (i->kinds[w] == XE_W_TYPE) {
+      if (xe_kinds(i)[w] == XE_W_TYPE) {
          xe__set_word(i, w, type_id);
          return;
       }
@@ -164,7 +162,7 @@ void xe_set_type(xe_inst *i, uint32_t type_id)
 void xe_set_result(xe_inst *i, uint32_t result_id)
 {
    for (unsigned w = 1; w < i->first_op; w++) {
-      if (i->kinds[w] != XE_W_RESULT || i->words[w] == result_id)
+      if (xe_kinds(i)[w] != XE_W_RESULT || i->words[w] == result_id)
          continue;
       xe_module *m = xe__module_of(i);
       if (m)
@@ -183,25 +181,22 @@ bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *k
    unsigned n = i->first_op + nops;
    if (n > 0xffff)
       return false;
-   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   xe_module *m = i->tracked ? xe__module_of(i) : NULL;
    if (m)
       xe__uses_unlink(m, i);
-   uint32_t *w = malloc(n * 4);
-   uint8_t *kd = malloc(n);
-   if (!w || !kd)
+   uint32_t *w = malloc(xe__words_bytes(n));
+   if (!w)
       xe_out_of_memory();
+   uint8_t *kd = (uint8_t *)(w + 2 * (size_t)n);
    memcpy(w, i->words, i->first_op * 4);
-   memcpy(kd, i->kinds, i->first_op);
+   memcpy(kd, xe_kinds(i), i->first_op);
    for (unsigned k = 0; k < nops; k++) {
       w[i->first_op + k] = ops[k];
       kd[i->first_op + k] = kinds ? kinds[k] : XE_W_ID;
    }
-   if (!inst_inline(i)) {
+   if (!inst_inline(i))
       free(i->words);
-      free(i->kinds);
-   }
    i->words = w;
-   i->kinds = kd;
    i->nwords = n;
    i->words[0] = (uint32_t)n << 16 | i->opcode;
    if (m)
@@ -212,7 +207,7 @@ bool xe_set_ops(xe_inst *i, const uint32_t *ops, unsigned nops, const uint8_t *k
 
 void xe_set_opcode(xe_inst *i, uint16_t opcode)
 {
-   xe_module *m = i->uslot ? xe__module_of(i) : NULL;
+   xe_module *m = i->tracked ? xe__module_of(i) : NULL;
    bool keyed = m && (xe__uses_keyed(m, i) || opcode == SpvOpDecorate || opcode == SpvOpName ||
                       opcode == SpvOpVariable || opcode == SpvOpExtInst);
    if (keyed)

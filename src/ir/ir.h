@@ -70,25 +70,30 @@ struct xe_inst {
    xe_block *block;      /* NULL outside blocks */
    uint16_t opcode;
    uint16_t nwords;      /* total, word 0 included */
-   uint16_t first_op;    /* index of the first word after type and result */
-   bool pooled;          /* carved from its module's pool (pool.c): freed with the
+   uint8_t first_op;     /* index of the first word after type and result */
+   bool pooled : 1;      /* carved from its module's pool (pool.c): freed with the
                           * module, not by xe_inst_free */
-   bool debug_info;      /* linked as a debug-info instruction: its id words are
+   bool debug_info : 1;  /* linked as a debug-info instruction: its id words are
                           * not uses for xe_uses and xe_use_count (uses.c) */
+   bool tracked : 1;     /* in the module's use lists: the use-list slots after
+                          * the words (uses.c) are current */
+   uint32_t aux;         /* scratch for the pass that runs; 0 otherwise */
    uint32_t type_id;     /* 0 if none */
    uint32_t result_id;   /* 0 if none */
-   uint32_t *words;      /* nwords words; words[0] = nwords << 16 | opcode */
-   uint8_t *kinds;       /* nwords enum xe_word_kind */
-   uint32_t aux;         /* scratch for the pass that runs; 0 otherwise */
-   xe_function *function;   /* for OpFunction: the function it starts */
+   /* nwords words (words[0] = nwords << 16 | opcode), then room for as
+    * many use-list slots (uses.c), then nwords enum xe_word_kind
+    * (xe_kinds): one allocation, after the struct or (once an operand
+    * change needs more room) apart.  Owned by the IR. */
+   uint32_t *words;
    /* Position in its list, increasing along the list (gaps left for
     * inserts); with the block's and function's order it gives the layout
-    * order of any two instructions in O(1) (xe_layout_before). */
-   uint64_t order;
-   /* While the module's use lists exist and the instruction is in the
-    * module: for each id word, its slot in that id's use list (UINT32_MAX
-    * for words not tracked); NULL otherwise.  Owned by the IR. */
-   uint32_t *uslot;
+    * order of any two instructions in O(1) (xe_layout_before).  An
+    * OpFunction is in no list: it keeps the function it starts instead
+    * (xe_inst_function). */
+   union {
+      uint64_t order;
+      xe_function *function_;
+   };
 };
 
 struct xe_block {
@@ -240,7 +245,18 @@ void xe_inst_free(xe_inst *i);
 
 static inline unsigned xe_nops(const xe_inst *i) { return i->nwords - i->first_op; }
 static inline uint32_t xe_op(const xe_inst *i, unsigned k) { return i->words[i->first_op + k]; }
-static inline uint8_t xe_op_kind(const xe_inst *i, unsigned k) { return i->kinds[i->first_op + k]; }
+/* The kind (enum xe_word_kind) of each of i's nwords words. */
+static inline uint8_t *xe_kinds(const xe_inst *i)
+{
+   return (uint8_t *)(i->words + 2 * (size_t)i->nwords);
+}
+static inline uint8_t xe_op_kind(const xe_inst *i, unsigned k) { return xe_kinds(i)[i->first_op + k]; }
+/* For an OpFunction made by xe_function_create: the function it starts;
+ * NULL for any other instruction. */
+static inline xe_function *xe_inst_function(const xe_inst *i)
+{
+   return i->opcode == SpvOpFunction && !i->list ? i->function_ : NULL;
+}
 /* The edit functions below keep the module's use lists, name, decoration
  * and SpecId indexes, defs[] and the function's analysis generations
  * current; passes change instructions only through them. */

@@ -13,24 +13,29 @@ static inline xe_module *xe__module_of(const xe_inst *i)
 {
    if (i->list)
       return i->list->m;
-   if (i->function)
-      return i->function->module;
+   if (xe_inst_function(i))
+      return xe_inst_function(i)->module;
    if (i->block && i->block->fn)
       return i->block->fn->module;
    return NULL;
 }
 
-/* Are i's words still the ones allocated with it (xe_inst_alloc)?  Then
- * nwords is the allocated count, and the allocation also holds room for
- * the use-list slots (one malloc less per instruction). */
+/* Are i's words still the ones allocated with it (xe_inst_alloc), not a
+ * buffer of their own (xe_set_ops)? */
 static inline bool xe__words_inline(const xe_inst *i)
 {
    return i->words == (const uint32_t *)(i + 1);
 }
-/* That room, or NULL when the words moved out (xe_set_ops). */
-static inline uint32_t *xe__inline_uslot(const xe_inst *i)
+/* i's use-list slots: for each word, its place in that id's use list
+ * (UINT32_MAX for words not tracked); current while i->tracked. */
+static inline uint32_t *xe__uslot(const xe_inst *i)
 {
-   return xe__words_inline(i) ? (uint32_t *)(i + 1) + i->nwords : NULL;
+   return i->words + i->nwords;
+}
+/* Bytes of the words, use-list slots and kinds of nwords words. */
+static inline size_t xe__words_bytes(unsigned nwords)
+{
+   return (size_t)nwords * 9;
 }
 
 /* The module's instruction pool (pool.c).  xe__pool_alloc returns n
@@ -68,7 +73,7 @@ xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords);
  * slots and kinds. */
 static inline size_t xe__inst_bytes(unsigned nwords)
 {
-   return sizeof(xe_inst) + (size_t)nwords * 9;
+   return sizeof(xe_inst) + xe__words_bytes(nwords);
 }
 
 /* Is l one of m's section lists? */

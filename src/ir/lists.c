@@ -155,7 +155,7 @@ static void layout_key(const xe_inst *i, uint64_t k[5])
    xe_function *f = xe__function_of(i);
    k[0] = XE_SEC_COUNT;
    k[1] = f ? f->order : 0;
-   if (i->function) {
+   if (xe_inst_function(i)) {
       k[2] = 0;
    } else if (i->block) {
       k[2] = 2;

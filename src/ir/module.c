@@ -194,8 +194,8 @@ xe_function *xe__function_of(const xe_inst *i)
 {
    if (i->block)
       return i->block->fn;
-   if (i->function)
-      return i->function;
+   if (xe_inst_function(i))
+      return xe_inst_function(i);
    if (i->list && i->list->m && !xe__is_section(i->list->m, i->list))
       return (xe_function *)((char *)i->list - offsetof(xe_function, params));
    return NULL;

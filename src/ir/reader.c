@@ -139,7 +139,7 @@ static xe_inst *make_inst(struct reader *r, const spv_parsed_instruction_t *p, u
       else if (is_id_operand(o->type))
          kind = XE_W_ID;
       for (uint16_t w = o->offset; w < o->offset + o->num_words; w++) {
-         i->kinds[w] = kind;
+         xe_kinds(i)[w] = kind;
          if (kind == XE_W_LIT || w == 0)
             continue;
          uint32_t id = i->words[w];
@@ -175,7 +175,7 @@ static spv_result_t check_defined(struct reader *r, const xe_inst *i)
    if (r->forward_pointers || i->opcode == SpvOpLine || i->opcode == SpvOpExtInst)
       return SPV_SUCCESS;
    for (unsigned w = 1; w < i->nwords; w++) {
-      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && !xe_def(r->m, i->words[w]))
+      if ((xe_kinds(i)[w] == XE_W_ID || xe_kinds(i)[w] == XE_W_TYPE) && !xe_def(r->m, i->words[w]))
          return fail(r, "%s refers to id %u before its definition", xe_opcode_name(i->opcode),
                      i->words[w]);
    }

@@ -49,7 +49,7 @@ static char *check_inst(const xe_module *m, const xe_inst *i)
       return fail("%s %%%u keeps scratch aux = %u after the pass", xe_opcode_name(i->opcode),
                   i->result_id, i->aux);
    for (unsigned w = 1; w < i->nwords; w++) {
-      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && !xe_def(m, i->words[w]))
+      if ((xe_kinds(i)[w] == XE_W_ID || xe_kinds(i)[w] == XE_W_TYPE) && !xe_def(m, i->words[w]))
          return fail("%s uses %%%u, which is never defined", xe_opcode_name(i->opcode),
                      i->words[w]);
    }

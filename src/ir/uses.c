@@ -10,7 +10,7 @@
  * whole module each time: quadratic in the number of kernels.
  *
  * Each id has an array of (instruction, word) uses.  An instruction keeps,
- * per id word, its slot in that array (uslot), so removing a use is O(1):
+ * per id word, its slot in that array (xe__uslot), so removing a use is O(1):
  * the last entry moves into the hole.  That breaks layout order, which
  * callers see (remarks and new ids follow the order of uses), so a list
  * remembers whether it is still in order and xe_uses sorts it when not,
@@ -122,7 +122,7 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
    struct xe_defuse *d = m->defuse;
    uint32_t id = i->words[w];
    if (id >= m->bound) {
-      i->uslot[w] = NO_SLOT; /* as the reader rejects it; never an index */
+      xe__uslot(i)[w] = NO_SLOT; /* as the reader rejects it; never an index */
       return;
    }
    idinfo *e = xe__defuse_info(d, id);
@@ -144,7 +144,7 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
       e->unsorted = true;
    e->v[e->n].inst = i;
    e->v[e->n].word = (uint16_t)w;
-   i->uslot[w] = e->n++;
+   xe__uslot(i)[w] = e->n++;
    e->ndebug += i->debug_info;
    if (callee_word(i, w)) {
       e->ncalls++;
@@ -155,7 +155,7 @@ void xe__uses_link_word(xe_module *m, xe_inst *i, unsigned w)
 void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
 {
    struct xe_defuse *d = m->defuse;
-   uint32_t k = i->uslot[w];
+   uint32_t k = xe__uslot(i)[w];
    if (k == NO_SLOT)
       return;
    idinfo *e = &d->ids[i->words[w]];
@@ -167,24 +167,22 @@ void xe__uses_unlink_word(xe_module *m, xe_inst *i, unsigned w)
    uint32_t last = --e->n;
    if (k != last) {
       e->v[k] = e->v[last];
-      e->v[k].inst->uslot[e->v[k].word] = k;
+      xe__uslot(e->v[k].inst)[e->v[k].word] = k;
       e->unsorted = true;
    }
-   i->uslot[w] = NO_SLOT;
+   xe__uslot(i)[w] = NO_SLOT;
 }
 
 void xe__uses_link(xe_module *m, xe_inst *i)
 {
    struct xe_defuse *d = m->defuse;
-   if (!d || i->uslot)
+   if (!d || i->tracked)
       return;
-   i->uslot = xe__inline_uslot(i);
-   if (!i->uslot)
-      i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
+   i->tracked = true;
    i->debug_info = xe_inst_is_debug_info(m, i);
    for (unsigned w = 0; w < i->nwords; w++) {
-      i->uslot[w] = NO_SLOT;
-      if (w && (i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE))
+      xe__uslot(i)[w] = NO_SLOT;
+      if (w && (xe_kinds(i)[w] == XE_W_ID || xe_kinds(i)[w] == XE_W_TYPE))
          xe__uses_link_word(m, i, w);
    }
    if (meta_keyed(m, i) && xe_op(i, 0) < m->bound) {
@@ -220,7 +218,7 @@ void xe__uses_link(xe_module *m, xe_inst *i)
 void xe__uses_unlink(xe_module *m, xe_inst *i)
 {
    struct xe_defuse *d = m->defuse;
-   if (!d || !i->uslot)
+   if (!d || !i->tracked)
       return;
    for (unsigned w = 1; w < i->nwords; w++)
       xe__uses_unlink_word(m, i, w);
@@ -248,9 +246,7 @@ void xe__uses_unlink(xe_module *m, xe_inst *i)
          }
       }
    }
-   if (i->uslot != xe__inline_uslot(i))
-      free(i->uslot);
-   i->uslot = NULL;
+   i->tracked = false;
    i->debug_info = false;
 }
 
@@ -274,7 +270,7 @@ void xe__sort_uses(const xe_module *m, idinfo *e)
       return;
    qsort(e->v, e->n, sizeof(xe_use), use_cmp);
    for (uint32_t k = 0; k < e->n; k++)
-      e->v[k].inst->uslot[e->v[k].word] = k;
+      xe__uslot(e->v[k].inst)[e->v[k].word] = k;
    e->unsorted = false;
 }
 
@@ -362,7 +358,7 @@ void xe__uses_opcode_changed(xe_module *m, xe_inst *i, uint16_t old_opcode)
 {
    struct xe_defuse *d = m->defuse;
    unsigned w = i->first_op;
-   if (!d || !i->uslot || w >= i->nwords || i->uslot[w] == NO_SLOT)
+   if (!d || !i->tracked || w >= i->nwords || xe__uslot(i)[w] == NO_SLOT)
       return;
    d->ids[i->words[w]].ncalls += (i->opcode == SpvOpFunctionCall) - (old_opcode == SpvOpFunctionCall);
    if ((i->opcode == SpvOpFunctionCall) != (old_opcode == SpvOpFunctionCall))

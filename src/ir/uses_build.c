@@ -41,7 +41,7 @@ static void count_visit(xe_module *m, xe_inst *i, void *data)
       return;
    idinfo *ids = m->defuse->ids;
    for (unsigned w = 1; w < i->nwords; w++)
-      if ((i->kinds[w] == XE_W_ID || i->kinds[w] == XE_W_TYPE) && i->words[w] < m->bound)
+      if ((xe_kinds(i)[w] == XE_W_ID || xe_kinds(i)[w] == XE_W_TYPE) && i->words[w] < m->bound)
          ids[i->words[w]].cap++;
    if (meta_keyed(m, i) && xe_op(i, 0) < m->bound)
       ids[xe_op(i, 0)].capmeta++;
@@ -55,21 +55,19 @@ static void build_link(xe_module *m, xe_inst *i, void *data)
 {
    (void)data;
    /* Labels and OpFunctionEnd have no id operands. */
-   if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd || i->uslot)
+   if (i->opcode == SpvOpLabel || i->opcode == SpvOpFunctionEnd || i->tracked)
       return;
    struct xe_defuse *d = m->defuse;
    if (xe__uses_keyed(m, i)) {
       xe__uses_link(m, i);
       return;
    }
-   i->uslot = xe__inline_uslot(i);
-   if (!i->uslot)
-      i->uslot = xrealloc(NULL, i->nwords * sizeof(uint32_t));
-   i->uslot[0] = NO_SLOT;
+   i->tracked = true;
+   xe__uslot(i)[0] = NO_SLOT;
    for (unsigned w = 1; w < i->nwords; w++) {
       uint32_t id = i->words[w];
-      i->uslot[w] = NO_SLOT;
-      if ((i->kinds[w] != XE_W_ID && i->kinds[w] != XE_W_TYPE) || id >= m->bound)
+      xe__uslot(i)[w] = NO_SLOT;
+      if ((xe_kinds(i)[w] != XE_W_ID && xe_kinds(i)[w] != XE_W_TYPE) || id >= m->bound)
          continue;
       idinfo *e = &d->ids[id];
       if (e->n == e->cap) {
@@ -78,7 +76,7 @@ static void build_link(xe_module *m, xe_inst *i, void *data)
       }
       e->v[e->n].inst = i;
       e->v[e->n].word = (uint16_t)w;
-      i->uslot[w] = e->n++;
+      xe__uslot(i)[w] = e->n++;
       e->ncalls += callee_word(i, w);
    }
 }

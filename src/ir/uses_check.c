@@ -26,7 +26,7 @@ static void fresh_visit(xe_module *m, xe_inst *i, void *data)
 {
    struct fresh *f = data;
    for (unsigned w = 1; w < i->nwords; w++) {
-      if ((i->kinds[w] != XE_W_ID && i->kinds[w] != XE_W_TYPE) || i->words[w] >= f->bound)
+      if ((xe_kinds(i)[w] != XE_W_ID && xe_kinds(i)[w] != XE_W_TYPE) || i->words[w] >= f->bound)
          continue;
       if (!f->fill) {
          f->start[i->words[w] + 1]++;
@@ -106,7 +106,7 @@ bool xe_check_uses(xe_module *m, char **err)
             ok = fail(err, "%%%u: use %u differs from the module (word %u)", id, k, b->word);
             break;
          }
-         if (a->inst->uslot[a->word] != k) {
+         if (xe__uslot(a->inst)[a->word] != k) {
             ok = fail(err, "%%%u: use %u has a stale slot", id, k, 0);
             break;
          }
@@ -135,7 +135,7 @@ bool xe_check_uses(xe_module *m, char **err)
    if (ok && ngv != d->ngvars)
       ok = fail(err, "%u global variables indexed, %u in the module", d->ngvars, ngv, 0);
    for (uint32_t k = 0; ok && k < d->ngvars; k++) {
-      if (!global_variable(m, d->gvars[k]) || !d->gvars[k]->uslot)
+      if (!global_variable(m, d->gvars[k]) || !d->gvars[k]->tracked)
          ok = fail(err, "%%%u is indexed as a global variable but is not one in the module",
                    d->gvars[k]->result_id, 0, 0);
    }
@@ -148,7 +148,7 @@ bool xe_check_uses(xe_module *m, char **err)
    }
    for (uint32_t k = 0; ok && k < d->gcap; k++) {
       xe_inst *i = d->gtab[k];
-      if (i && i != TOMB && (!global_keyed(m, i) || !i->uslot))
+      if (i && i != TOMB && (!global_keyed(m, i) || !i->tracked))
          ok = fail(err, "%%%u is indexed as a type/constant but is not one in the module",
                    i->result_id, 0, 0);
    }

@@ -449,7 +449,7 @@ static miss *missed_uses(xe_module *m, walk *w, xe_inst **cand, unsigned ncand, 
       const xe_use *u = xe_uses_unordered(m, cand[c]->result_id, &nu);
       for (uint32_t k = 0; k < nu; k++) {
          xe_inst *i = u[k].inst;
-         if (!i->block || u[k].word < i->first_op || i->kinds[u[k].word] != XE_W_ID)
+         if (!i->block || u[k].word < i->first_op || xe_kinds(i)[u[k].word] != XE_W_ID)
             continue;
          const reached *re = reaching(w, i->block->fn);
          xe_inst *const *eps = eps_of(re);

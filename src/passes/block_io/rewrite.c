@@ -95,7 +95,7 @@ static uint32_t lane0(lane0_ctx *c, uint32_t id, unsigned depth)
             r = xe_fresh_id(c->m);
             xe_inst *cl = xe_inst_clone(d);
             xe_set_result(cl, r);
-            xe_set_ops(cl, ops, n, d->kinds + d->first_op);
+            xe_set_ops(cl, ops, n, xe_kinds(d) + d->first_op);
             xe_list_insert_after(c->m, d, cl);
             /* Wrap flags stay true: lane 0's operation is one the original
              * program performs in lane 0. */

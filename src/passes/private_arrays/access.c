@@ -224,7 +224,7 @@ xe_inst **pa_local_users(xe_function *f, uint32_t id, uint32_t *n)
    xe_foreach_block(b, f) {
       xe_foreach_inst(i, &b->insts) {
          for (unsigned w = 1; w < i->nwords; w++) {
-            if (i->words[w] != id || (i->kinds[w] != XE_W_ID && i->kinds[w] != XE_W_TYPE))
+            if (i->words[w] != id || (xe_kinds(i)[w] != XE_W_ID && xe_kinds(i)[w] != XE_W_TYPE))
                continue;
             if (*n == cap) {
                cap = cap ? 2 * cap : 8;

@@ -57,7 +57,7 @@ uint32_t scfg_phi_value(const xe_inst *phi, uint32_t parent)
 /* A name or decoration (in no block and no function). */
 bool scfg_is_meta(const xe_inst *i)
 {
-   return !i->block && !i->function;
+   return !i->block && !xe_inst_function(i);
 }
 
 /* Deletes the phi web of id (below) when nothing outside it uses it. */

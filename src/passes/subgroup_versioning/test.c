@@ -30,7 +30,7 @@ static uint32_t hoist(vctx *c, uint32_t id)
    uint32_t r = xe_fresh_id(c->m);
    xe_inst *cl = xe_inst_clone(d);
    xe_set_result(cl, r);
-   xe_set_ops(cl, ops, n, d->kinds + d->first_op);
+   xe_set_ops(cl, ops, n, xe_kinds(d) + d->first_op);
    if (cl->opcode == SpvOpInBoundsPtrAccessChain)
       xe_set_opcode(cl, SpvOpPtrAccessChain);
    xe_list_insert_before(c->m, c->at, cl);
