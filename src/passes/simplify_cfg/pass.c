@@ -82,7 +82,6 @@
  * dominator and so break the rule that blocks follow their dominators;
  * block-order, last in the pipeline, restores it.
  */
-#include <stdlib.h>
 
 #include "cost.h"
 #include "judge.h"
