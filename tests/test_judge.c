@@ -7,6 +7,7 @@
 
 #include "cost.h"
 #include "judge.h"
+#include "runner.h"
 #include "testutil.h"
 
 START_TEST(verdicts_and_devices)
@@ -109,9 +110,75 @@ START_TEST(plain_flags)
    f = xe_judge_plain_flags(&j, XE_PLAIN_CANON, ks, 3);
    ck_assert(f && f[0] && !f[1] && f[2]);
    free(f);
+   ck_assert_uint_eq(xe_judge_plain(&j, "c"), XE_PLAIN_CFG | XE_PLAIN_CANON);
+   ck_assert_uint_eq(xe_judge_plain(&j, "b") | xe_judge_plain(NULL, "c"), 0);
    /* The flags do not change a verdict. */
    ck_assert_int_eq(xe_judge_verdict(&j, "c"), XE_JUDGE_MODEL);
    xe_judge_free(&j);
+}
+END_TEST
+
+/* k0 (kept) calls hs; k1 (XE_PLAIN_CFG) calls hs and h1, h1 calls hl;
+ * k2 calls h2 (its body: a wrapper's one call); hd no one calls. */
+static const char walk_module[] =
+   "OpCapability Addresses\n OpCapability Kernel\n OpCapability Linkage\n"
+   "OpMemoryModel Physical64 OpenCL\n"
+   "OpEntryPoint Kernel %k0 \"k0\"\n OpEntryPoint Kernel %k1 \"k1\"\n"
+   "OpEntryPoint Kernel %k2 \"k2\"\n"
+   "OpName %hs \"hs\"\n OpName %h1 \"h1\"\n OpName %hl \"hl\"\n OpName %h2 \"h2\"\n"
+   "OpName %hd \"hd\"\n OpName %k0 \"k0\"\n OpName %k1 \"k1\"\n OpName %k2 \"k2\"\n"
+   "%void = OpTypeVoid\n %fn = OpTypeFunction %void\n"
+   "%hl = OpFunction %void None %fn\n %l0 = OpLabel\n OpReturn\n OpFunctionEnd\n"
+   "%hs = OpFunction %void None %fn\n %l1 = OpLabel\n OpReturn\n OpFunctionEnd\n"
+   "%hd = OpFunction %void None %fn\n %l2 = OpLabel\n OpReturn\n OpFunctionEnd\n"
+   "%h1 = OpFunction %void None %fn\n %l3 = OpLabel\n %c0 = OpFunctionCall %void %hl\n"
+   " OpReturn\n OpFunctionEnd\n"
+   "%h2 = OpFunction %void None %fn\n %l4 = OpLabel\n OpReturn\n OpFunctionEnd\n"
+   "%k0 = OpFunction %void None %fn\n %l5 = OpLabel\n %c1 = OpFunctionCall %void %hs\n"
+   " OpReturn\n OpFunctionEnd\n"
+   "%k1 = OpFunction %void None %fn\n %l6 = OpLabel\n %c2 = OpFunctionCall %void %hs\n"
+   " %c3 = OpFunctionCall %void %h1\n OpReturn\n OpFunctionEnd\n"
+   "%k2 = OpFunction %void None %fn\n %l7 = OpLabel\n %c4 = OpFunctionCall %void %h2\n"
+   " OpReturn\n OpFunctionEnd\n";
+
+/* What the walk handed over: "name:kernel,rewritable,plain,reach_plain,any;" each. */
+static bool note_function(xe_ctx *ctx, xe_function *f, const xe_function_info *fi, void *data)
+{
+   char *log = data;
+   size_t n = strlen(log);
+   snprintf(log + n, 1024 - n, "%s:%s,%d,%d,%d,%u;", xe_name(ctx->module, xe_function_id(f)),
+            fi->kernel ? fi->kernel->name : "-", fi->rewritable, fi->plain, fi->reach_plain,
+            fi->reach_plain_any);
+   return false;
+}
+
+/* The function walk (runner.h): a helper's own fields are every kernel's,
+ * its reach fields the kernels that call it; the gate follows the reach. */
+START_TEST(function_walk)
+{
+   char *path = tu_assemble(walk_module, "walk.spv", "");
+   xe_module *m = tu_load(path);
+   xe_options o;
+   xe_options_init(&o);
+   xe_judge j;
+   xe_judge_init(&j, &o, XE_JUDGE_MODEL);
+   xe_judge_set(&j, "k0", XE_JUDGE_ORIGINAL);
+   xe_judge_add_plain(&j, "k1", XE_PLAIN_CFG);
+   xe_ctx ctx = { .module = m, .options = &o, .judge = &j };
+   char log[1024] = "";
+   xe_function_walk w = { .run = note_function, .data = log, .plain = XE_PLAIN_CFG, .reach = true,
+                          .reach_any = XE_PLAIN_CFG };
+   xe_for_each_function(&ctx, &w);
+   ck_assert_str_eq(log, "hl:-,0,0,1,1;hd:-,0,0,1,0;h1:-,0,0,1,1;h2:k2,1,0,0,0;"
+                         "k1:k1,1,1,1,1;k2:k2,1,0,0,0;");
+   /* Without the reach, a helper waits for every kernel. */
+   log[0] = 0;
+   w.reach = false;
+   xe_for_each_function(&ctx, &w);
+   ck_assert_str_eq(log, "h2:k2,1,0,0,0;k1:k1,1,1,0,0;k2:k2,1,0,0,0;");
+   xe_judge_free(&j);
+   xe_module_free(m);
+   free(path);
 }
 END_TEST
 
@@ -122,6 +189,7 @@ int main(void)
    tcase_add_test(tc, verdicts_and_devices);
    tcase_add_test(tc, many_kernels);
    tcase_add_test(tc, plain_flags);
+   tcase_add_test(tc, function_walk);
    suite_add_tcase(s, tc);
    return tu_run_suite(s) ? 1 : 0;
 }

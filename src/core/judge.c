@@ -143,6 +143,12 @@ void xe_judge_add_plain(xe_judge *j, const char *kernel, unsigned plain)
    entry(j, kernel)->plain |= plain;
 }
 
+unsigned xe_judge_plain(const xe_judge *j, const char *kernel)
+{
+   const xe_judge_entry *e = j ? lookup(j, kernel) : NULL;
+   return e ? e->plain : 0;
+}
+
 unsigned xe_judge_count_plain(const xe_judge *j, unsigned plain)
 {
    unsigned n = 0;

@@ -65,6 +65,8 @@ void xe_judge_set(xe_judge *j, const char *kernel, enum xe_verdict v);
 void xe_judge_set_all(xe_judge *j, enum xe_verdict v);
 /* Adds XE_PLAIN_* flags to kernel's entry. */
 void xe_judge_add_plain(xe_judge *j, const char *kernel, unsigned plain);
+/* kernel's XE_PLAIN_* flags; 0 when j is NULL or kernel has no entry. */
+unsigned xe_judge_plain(const xe_judge *j, const char *kernel);
 /* How many kernels carry any of the flags in plain. */
 unsigned xe_judge_count_plain(const xe_judge *j, unsigned plain);
 

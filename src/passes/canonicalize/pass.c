@@ -24,7 +24,9 @@
 #include <stdlib.h>
 
 #include "canonicalize.h"
+#include "judge.h"
 #include "passes.h"
+#include "runner.h"
 
 /* Folds f's selects on a known condition and shift-pair sign extensions,
  * rewrites its address forms and repairs it; returns how many. */
@@ -95,11 +97,11 @@ static bool repair_module(xe_ctx *ctx)
 /* f, whose kernel the judge leaves as the front end wrote it (owner: its
  * kernel's name, NULL for a helper): the repairs alone, with the remarks;
  * returns whether it repaired anything. */
-static bool repair_as_written(xe_ctx *ctx, xe_function *f, const xe_kernel *ks,
+static bool repair_as_written(xe_ctx *ctx, xe_function *f, const xe_function_info *fi,
                               const char *owner)
 {
    xe_module *m = ctx->module;
-   if (f->mark && f == ks[f->mark - 1].body)
+   if (fi->kernel && f == fi->kernel->body)
       xe_remark(ctx->remarks, owner, XE_REMARK_MISSED,
                 "kernel %s left as the front end wrote it: in a first run no later pass "
                 "that reads its forms rewrote it, and IGC 2.40 compiles canonicalized code longer (darktable "
@@ -128,51 +130,24 @@ static bool canonicalize_function(xe_ctx *ctx, xe_function *f, const char *owner
    return true;
 }
 
+/* One function the judge lets be rewritten (xe_for_each_function: a
+ * helper only when every kernel is).  Its kernels' XE_PLAIN_CANON (the
+ * driver's second run leaves them as the front end wrote them; a helper
+ * when every kernel is such) keeps it to the repairs. */
+static bool run_function(xe_ctx *ctx, xe_function *f, const xe_function_info *fi, void *data)
+{
+   (void)data;
+   const char *owner = fi->kernel ? fi->kernel->name : NULL;
+   if (fi->plain)
+      return repair_as_written(ctx, f, fi, owner);
+   return canonicalize_function(ctx, f, owner);
+}
+
 bool xeopt_pass_canonicalize(xe_ctx *ctx)
 {
-   xe_module *m = ctx->module;
-   unsigned nk;
-   xe_kernel *ks = xe_kernels_all(m, &nk);
-   /* A kernel --isa-check kept as it came keeps its code byte for byte:
-    * fold only in its rewritable kernels' functions, and in the helpers
-    * only when no kernel is held back. */
-   bool all_rewritable = true;
-   for (unsigned k = 0; k < nk; k++)
-      all_rewritable &= xe_judge_rewritable(ctx, ks[k].name);
-   /* Kernels the driver's second run leaves as the front end wrote them
-    * (no later pass rewrote them in the first run, plain.h); helpers too
-    * when every kernel is such. */
-   bool *plain = xe_judge_plain_flags(ctx->judge, XE_PLAIN_CANON, ks, nk);
-   bool all_plain = plain != NULL;
-   for (unsigned k = 0; plain && k < nk; k++)
-      all_plain &= plain[k];
    bool progress = repair_module(ctx);
-   /* Each function's kernel through its scratch mark (k + 1), so the walk
-    * stays linear in the module at thousands of kernels. */
-   for (unsigned k = nk; k-- > 0;) {
-      if (ks[k].body)
-         ks[k].body->mark = k + 1;
-      if (ks[k].fn)
-         ks[k].fn->mark = k + 1;
-   }
-   xe_foreach_fn(f, m) {
-      const char *owner = NULL;
-      bool rewritable = all_rewritable;
-      if (f->mark) {
-         owner = ks[f->mark - 1].name;
-         rewritable = xe_judge_rewritable(ctx, owner);
-      }
-      if (!rewritable)
-         continue;
-      bool as_written = f->mark ? plain && plain[f->mark - 1] : all_plain;
-      if (as_written)
-         progress |= repair_as_written(ctx, f, ks, owner);
-      else
-         progress |= canonicalize_function(ctx, f, owner);
-   }
-   xe_foreach_fn(f, m)
-      f->mark = 0;
-   free(plain);
-   free(ks);
-   return progress;
+   /* A kernel --isa-check kept as it came keeps its code byte for byte:
+    * the walk's judge gate holds the helpers back when any kernel is. */
+   xe_function_walk w = { .run = run_function, .plain = XE_PLAIN_CANON };
+   return xe_for_each_function(ctx, &w) || progress;
 }

@@ -58,9 +58,6 @@ bool ga_igc_resolves_all(xe_module *m);
 
 /* ---- owners.c: which kernel runs a function ---- */
 
-/* names[function id] (m->bound entries, calloc'd, the caller frees): the
- * kernel a function is the entry point or body of, NULL for helpers. */
-const char **ga_kernel_names(xe_module *m, const xe_kernel *ks, unsigned nk);
 /* own[function id] (m->bound entries, calloc'd, the caller frees): the one
  * kernel whose work-items run the function, NULL for a helper two kernels
  * reach. */

@@ -6,22 +6,6 @@
 
 #include "generic_address.h"
 
-/* kernel_name[function id]: the kernel a function is the entry point or
- * body of, NULL for helpers (an array, so many kernels stay linear). */
-const char **ga_kernel_names(xe_module *m, const xe_kernel *ks, unsigned nk)
-{
-   const char **names = calloc(m->bound, sizeof(char *));
-   if (!names)
-      xe_out_of_memory();
-   for (unsigned k = nk; k-- > 0;) {
-      if (ks[k].body)
-         names[xe_function_id(ks[k].body)] = ks[k].name;
-      if (ks[k].fn)
-         names[xe_function_id(ks[k].fn)] = ks[k].name;
-   }
-   return names;
-}
-
 /* owner[function id]: the one kernel whose work-items run the function:
  * its entry point or body, or a helper that only that kernel's body
  * reaches through calls; NULL for a helper two kernels reach.  A helper's

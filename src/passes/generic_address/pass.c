@@ -36,6 +36,8 @@
 #include <stdlib.h>
 
 #include "generic_address.h"
+#include "judge.h"
+#include "runner.h"
 
 /* The spaces the callers pass to each parameter (xe_as_param_spaces),
  * indexed by the ids that existed when computed (nps); passes add more. */
@@ -146,30 +148,29 @@ static bool specialize(xe_ctx *ctx, const xe_kernel *ks, unsigned nk, param_spac
    return progress;
 }
 
-/* The inference over each function that runs: kernels the judge lets be
- * rewritten and not left to IGC (gate), helpers unless a kernel is
- * excluded.  Whether any changed. */
-static bool retype_functions(xe_ctx *ctx, const xe_kernel *ks, unsigned nk,
-                             const param_spaces *p, bool gate, bool excluded)
+/* What the function walk of the inference reads. */
+typedef struct retype_walk {
+   const param_spaces *p;
+   const char **own;        /* ga_kernel_owners */
+   uint32_t nown;
+   bool gate;               /* the kernels whose model is asked are left to IGC */
+   bool excluded;           /* a kernel is kept or left to IGC: the helpers too */
+} retype_walk;
+
+/* The inference over one function the judge lets be rewritten (a helper
+ * only when it lets every kernel be): a kernel's unless it is left to IGC
+ * (gate), a helper unless a kernel is excluded.  Whether it changed. */
+static bool retype_function(xe_ctx *ctx, xe_function *f, const xe_function_info *fi, void *data)
 {
+   const retype_walk *rw = data;
    xe_module *m = ctx->module;
-   bool progress = false;
-   const char **kname = ga_kernel_names(m, ks, nk);
-   const char **own = ga_kernel_owners(m, ks, nk);
-   uint32_t nkname = m->bound;
-   xe_foreach_fn(f, m) {
-      const char *kn = xe_function_id(f) < nkname ? kname[xe_function_id(f)] : NULL;
-      /* Dead helpers (inlined everywhere) only make noise. */
-      if (!f->first || (!kn && !xe_function_callers(m, f)) ||
-          (kn && !xe_judge_rewritable(ctx, kn)) || (!kn && excluded) ||
-          (kn && gate && xe_judge_devices(ctx, kn)))
-         continue;
-      const char *owner = xe_function_id(f) < nkname ? own[xe_function_id(f)] : NULL;
-      progress |= ga_run_function(m, f, owner, p->ps, p->nps, p->pconf, ctx->remarks);
-   }
-   free(own);
-   free(kname);
-   return progress;
+   /* Dead helpers (inlined everywhere) only make noise. */
+   if (!fi->kernel && (rw->excluded || !xe_function_callers(m, f)))
+      return false;
+   if (fi->kernel && rw->gate && fi->devices)
+      return false;
+   const char *owner = xe_function_id(f) < rw->nown ? rw->own[xe_function_id(f)] : NULL;
+   return ga_run_function(m, f, owner, rw->p->ps, rw->p->nps, rw->p->pconf, ctx->remarks);
 }
 
 bool xeopt_pass_generic_address(xe_ctx *ctx)
@@ -189,8 +190,11 @@ bool xeopt_pass_generic_address(xe_ctx *ctx)
     * copied. */
    bool excluded = xe_judge_keeps_any(ctx) || nleft;
    bool progress = !excluded && specialize(ctx, ks, nk, &p, drop);
-   progress |= retype_functions(ctx, ks, nk, &p, gate, excluded);
+   retype_walk rw = { &p, ga_kernel_owners(m, ks, nk), m->bound, gate, excluded };
    free(ks);
+   xe_function_walk w = { .run = retype_function, .data = &rw };
+   progress |= xe_for_each_function(ctx, &w);
+   free(rw.own);
    param_spaces_free(&p);
    return progress;
 }

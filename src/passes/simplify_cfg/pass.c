@@ -31,7 +31,8 @@
  *  - merge.c: short-circuit chains (P: c1 ? T : L, L: c2 ? T : O) become
  *    one branch on c1 || c2 (or c1 && c2);
  *  - select.c: two-way phi branches become OpSelect.
- * This file marks the kernels (which functions get which rewrites, below),
+ * This file says which functions get which rewrites (below; the judge's
+ * answers per function come from the runner's function walk, runner.h),
  * runs the rewrites on each function and writes its remarks.
  *
  * Which rewrites are made (issue 30).  The cost model cannot price these
@@ -81,18 +82,12 @@
  * dominator and so break the rule that blocks follow their dominators;
  * block-order, last in the pipeline, restores it.
  */
-#include <stdlib.h>
 
 #include "cost.h"
+#include "judge.h"
 #include "passes.h"
+#include "runner.h"
 #include "simplify_cfg.h"
-
-/* xe_function.mark during the pass: leave the function alone (a kernel the
- * driver keeps, and what it calls), or make the enabling rewrites in it
- * (the judge's XE_PLAIN_CFG); the two low bits, set by mark_reachable.
- * MARK_KERNEL and MARK_FREE are the shape gate's (shape_marks), added
- * after those walks. */
-enum { MARK_KEEP = 1, MARK_ENABLE = 2, MARK_BYPASS = 3, MARK_REACH = 3, MARK_KERNEL = 4, MARK_FREE = 8 };
 
 static bool simplify_function(simplify *c)
 {
@@ -141,111 +136,20 @@ static bool single_returning_block(const xe_function *f)
                 t->opcode == SpvOpUnreachable || t->opcode == SpvOpKill);
 }
 
-/* Marks f and every function it calls, directly or not, with mark (a
- * function already marked is not entered again). */
-static void mark_reachable(xe_module *m, xe_function *f, unsigned mark)
-{
-   if (!f || f->mark)
-      return;
-   f->mark = mark;
-   xe_function **stack = malloc(sizeof(*stack));
-   unsigned n = 0, cap = 1;
-   stack[n++] = f;
-   while (n) {
-      xe_function *g = stack[--n];
-      xe_foreach_block(b, g) {
-         xe_foreach_inst(i, &b->insts) {
-            if (i->opcode != SpvOpFunctionCall)
-               continue;
-            xe_function *callee = xe_function_by_id(m, xe_op(i, 0));
-            if (!callee || callee->mark)
-               continue;
-            callee->mark = mark;
-            if (n == cap) {
-               cap *= 2;
-               stack = realloc(stack, cap * sizeof(*stack));
-               if (!stack)
-                  xe_out_of_memory();
-            }
-            stack[n++] = callee;
-         }
-      }
-   }
-   free(stack);
-}
-
 /* May every chain of f be merged, including into a many-compare early
  * return (see the top)?  For a kernel's entry or body: when its rewrites
  * are not asked of the model (xe_judge_devices 0: --target=none,
  * --isa-check's first try) or asked for pvc alone (where such merges
  * gained), or --assume-padded names it (padding then removes the guard
  * the merge builds).  For any other function (a helper): when that holds
- * without --assume-padded for every kernel of the module.
- *
- * Worked out once for the module: MARK_KERNEL on each kernel's entry and
- * body, MARK_FREE on those of a kernel whose merges are free; returns
- * whether every kernel's are without --assume-padded (the helpers' gate).
- * Asking per function walked every kernel for each (a module of 10,000
- * kernels took 30 s in this gate). */
-static bool shape_marks(const xe_ctx *ctx, const xe_kernel *ks, unsigned nk)
+ * without --assume-padded for every kernel of the module (fi's devices
+ * are every kernel's then). */
+static bool shape_allowed(const xe_ctx *ctx, const xe_function_info *fi)
 {
-   const xe_options *o = ctx->options;
-   bool all_free = true;
-   for (unsigned k = 0; k < nk; k++) {
-      /* Only pvc was measured to gain from such merges. */
-      bool pvc_only = !(xe_judge_devices(ctx, ks[k].name) & ~(1u << XE_DEV_PVC));
-      bool free_k = pvc_only || xe_options_kernel_listed(&o->assume_padded, ks[k].name);
-      all_free &= pvc_only;
-      xe_function *fs[2] = { ks[k].fn, ks[k].body };
-      for (unsigned e = 0; e < 2; e++) {
-         if (fs[e])
-            fs[e]->mark |= MARK_KERNEL | (free_k ? MARK_FREE : 0);
-      }
-   }
-   return all_free;
-}
-
-static bool shape_allowed(const xe_function *f, bool all_free)
-{
-   return f->mark & MARK_KERNEL ? (f->mark & MARK_FREE) != 0 : all_free;
-}
-
-/* Marks the functions (MARK_KEEP, MARK_ENABLE, MARK_BYPASS) from the
- * judge's decisions for the kernels ks (nk of them, NULL when the judge
- * keeps none) and all (nall, every kernel).  Returns the judge's
- * XE_PLAIN_CFG | XE_PLAIN_MERGE flags per kernel of all (malloc'd; NULL
- * when it marks none plain). */
-static bool *mark_functions(xe_ctx *ctx, const xe_kernel *ks, unsigned nk, const xe_kernel *all,
-                            unsigned nall)
-{
-   xe_module *m = ctx->module;
-   /* A kernel the driver keeps as it came (--isa-check) stays whole, and
-    * so does every function it may call (a helper it shares with other
-    * kernels included).  MARK_KEEP: leave alone; marked once by a walk of
-    * the excluded kernels' call graphs (a walk of the kernels per
-    * function was quadratic). */
-   xe_foreach_fn(f, m)
-      f->mark = 0;
-   for (unsigned k = 0; k < nk; k++) {
-      if (!xe_judge_rewritable(ctx, ks[k].name))
-         mark_reachable(m, ks[k].fn, MARK_KEEP);
-   }
-   /* With the judge's XE_PLAIN_CFG, the enabling rewrites are made only in
-    * the functions a kernel that is not plain reaches (mark 2). */
-   bool *plain = xe_judge_plain_flags(ctx->judge, XE_PLAIN_CFG | XE_PLAIN_MERGE, all, nall);
-   bool *merge = plain ? xe_judge_plain_flags(ctx->judge, XE_PLAIN_MERGE, all, nall) : NULL;
-   for (unsigned k = 0; plain && k < nall; k++) {
-      if (!plain[k])
-         mark_reachable(m, all[k].fn, MARK_ENABLE);
-   }
-   /* Then the bypasses alone where only they are read (a function both
-    * kinds reach gets every rewrite). */
-   for (unsigned k = 0; merge && k < nall; k++) {
-      if (merge[k])
-         mark_reachable(m, all[k].fn, MARK_BYPASS);
-   }
-   free(merge);
-   return plain;
+   /* Only pvc was measured to gain from such merges. */
+   bool pvc_only = !(fi->devices & ~(1u << XE_DEV_PVC));
+   return pvc_only ||
+          (fi->kernel && xe_options_kernel_listed(&ctx->options->assume_padded, fi->kernel->name));
 }
 
 /* The remarks of c's function: what was made (changed), and what was left
@@ -289,35 +193,29 @@ static void write_remarks(xe_ctx *ctx, simplify *c, bool changed)
                 c->kept_merges, c->kept_merges == 1 ? "" : "es");
 }
 
+/* One function every kernel that reaches it lets be rewritten (a kernel
+ * the driver keeps as it came stays whole, and so does every function it
+ * may call).  With the judge's XE_PLAIN_CFG, the enabling rewrites are
+ * made only in the functions a kernel that is not plain reaches; the
+ * bypasses alone where only XE_PLAIN_MERGE kernels read them (a function
+ * both kinds reach gets every rewrite). */
+static bool run_function(xe_ctx *ctx, xe_function *f, const xe_function_info *fi, void *data)
+{
+   (void)data;
+   if (single_returning_block(f))
+      return false;
+   simplify c = { .m = ctx->module, .f = f, .r = ctx->remarks,
+                  .shape = shape_allowed(ctx, fi),
+                  .enable = !fi->reach_plain,
+                  .bypass = fi->reach_plain && (fi->reach_plain_any & XE_PLAIN_MERGE) };
+   bool changed = simplify_function(&c);
+   write_remarks(ctx, &c, changed);
+   return changed;
+}
+
 bool xeopt_pass_simplify_cfg(xe_ctx *ctx)
 {
-   xe_module *m = ctx->module;
-   unsigned nk = 0;
-   /* Only the judge's kept originals need the kernels. */
-   xe_kernel *ks = xe_judge_keeps_any(ctx) ? xe_kernels_all(m, &nk) : NULL;
-   bool progress = false;
-   /* Kernels' names per function, for the shape gate. */
-   unsigned nall = 0;
-   xe_kernel *all = xe_kernels_all(m, &nall);
-   bool *plain = mark_functions(ctx, ks, nk, all, nall);
-   bool all_free = shape_marks(ctx, all, nall);
-   xe_foreach_fn(f, m) {
-      if (!f->first)
-         continue; /* an import */
-      if ((f->mark & MARK_REACH) == MARK_KEEP || single_returning_block(f))
-         continue;
-      simplify c = { .m = m, .f = f, .r = ctx->remarks,
-                     .shape = shape_allowed(f, all_free),
-                     .enable = !plain || (f->mark & MARK_REACH) == MARK_ENABLE,
-                     .bypass = (f->mark & MARK_REACH) == MARK_BYPASS };
-      bool changed = simplify_function(&c);
-      progress |= changed;
-      write_remarks(ctx, &c, changed);
-   }
-   xe_foreach_fn(f, m)
-      f->mark = 0;
-   free(ks);
-   free(all);
-   free(plain);
-   return progress;
+   xe_function_walk w = { .run = run_function, .plain = XE_PLAIN_CFG | XE_PLAIN_MERGE,
+                          .reach = true, .reach_any = XE_PLAIN_MERGE };
+   return xe_for_each_function(ctx, &w);
 }
