@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include <xeopt/xeopt.h>
 
 #include "cost.h"
@@ -535,6 +536,76 @@ START_TEST(api_options)
 }
 END_TEST
 
+/* The first remark of pass on testdata/spv/NAME.spv under -O2 recording
+ * decision, from the remarks JSON (the array, owned by the caller, in
+ * *all); NULL when none. */
+static cJSON *decided(const char *name, const char *pass, const char *decision, cJSON **all)
+{
+   char *path, *src;
+   size_t n;
+   if (asprintf(&path, "testdata/spv/%s.spv", name) < 0)
+      abort();
+   src = tu_src(path);
+   char *bytes = tu_read(src, &n);
+   xeopt_options *o = xeopt_options_create();
+   char *err = NULL;
+   ck_assert_int_eq(xeopt_options_set(o, "-O2", &err), XEOPT_OK);
+   xeopt_result *r = xeopt_optimize(o, bytes, n);
+   ck_assert_int_eq(xeopt_result_status(r), XEOPT_OK);
+   *all = cJSON_Parse(xeopt_result_remarks_json(r));
+   xeopt_result_destroy(r);
+   xeopt_options_destroy(o);
+   free(bytes);
+   free(src);
+   free(path);
+   cJSON *it;
+   cJSON_ArrayForEach(it, *all) {
+      const cJSON *p = cJSON_GetObjectItem(it, "pass"), *d = cJSON_GetObjectItem(it, "decision");
+      if (cJSON_IsString(d) && !strcmp(p->valuestring, pass) && !strcmp(d->valuestring, decision))
+         return it;
+   }
+   return NULL;
+}
+
+/* A cost refusal carries its decision and the estimates per device as
+ * data (issue 48), besides the message: block-io's, private-arrays' and
+ * subgroup-versioning's, each slower on the device its message names by
+ * its figures too. */
+START_TEST(refusals_as_data)
+{
+   static const char *const cases[][2] = {
+      { "priv_len64", "private-arrays" },
+      { "sgemm_tiled", "block-io" },
+      { "guarded_copy", "subgroup-versioning" },
+   };
+   for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+      cJSON *all = NULL;
+      cJSON *e = decided(cases[c][0], cases[c][1], "cost_slower", &all);
+      ck_assert_msg(e, "%s: no cost_slower remark of %s", cases[c][0], cases[c][1]);
+      const char *msg = cJSON_GetObjectItem(e, "message")->valuestring;
+      const char *on = strstr(msg, "the cost model says slower on ");
+      ck_assert_msg(on, "%s", msg);
+      on += strlen("the cost model says slower on ");
+      size_t onl = strcspn(on, " ");
+      const cJSON *fs = cJSON_GetObjectItem(e, "figures"), *f;
+      ck_assert_int_eq(cJSON_GetArraySize(fs), XE_DEV_COUNT);
+      bool slower = false;
+      cJSON_ArrayForEach(f, fs) {
+         double b = cJSON_GetObjectItem(f, "before")->valuedouble;
+         double a = cJSON_GetObjectItem(f, "after")->valuedouble;
+         char entry[80];
+         /* The message prints the same whole cycles. */
+         snprintf(entry, sizeof(entry), " %.0f -> %.0f", b, a);
+         ck_assert_msg(strstr(msg, entry), "%s: %s", msg, entry);
+         const char *dev = cJSON_GetObjectItem(f, "device")->valuestring;
+         slower |= strlen(dev) == onl && !strncmp(dev, on, onl) && a > b;
+      }
+      ck_assert_msg(slower, "%s", msg);
+      cJSON_Delete(all);
+   }
+}
+END_TEST
+
 /* The model's API directly: the what-if of a private array reshaped is
  * what the pass asks; the ISA score and the versioning formula use the
  * table's weights. */
@@ -705,6 +776,7 @@ int main(void)
    tcase_add_test(tc, refused_block_read_per_target);
    tcase_add_test(tc, refused_lane_address);
    tcase_add_test(tc, refused_versioning);
+   tcase_add_test(tc, refusals_as_data);
    tcase_add_test(tc, measure_path);
    tcase_add_test(tc, isa_check_refuses);
    tcase_add_test(tc, isa_check_rounds_bound);

@@ -237,10 +237,17 @@ START_TEST(specialize_defaults)
    m = load("loop_spec_constants_sum");
    ck_assert(run_pass(m, bad, &r));
    ck_assert_int_eq(xe_def(m, spec_target(m, 0))->opcode, SpvOpSpecConstantFalse);
-   unsigned missed = 0;
-   for (unsigned k = 0; k < r.n; k++)
+   unsigned missed = 0, unused = 0;
+   for (unsigned k = 0; k < r.n; k++) {
       missed += r.v[k].kind == XE_REMARK_MISSED;
+      /* As data, which the OpenCL layer reads: 'a' is argument 0. */
+      if (r.v[k].decision == XE_DECISION_SPECIALIZE_UNUSED) {
+         ck_assert_int_eq(r.v[k].subject, 0);
+         unused++;
+      }
+   }
    ck_assert_uint_eq(missed, 2);
+   ck_assert_uint_eq(unused, 1);
    xe_remarks_free(&r);
    xe_module_free(m);
 }

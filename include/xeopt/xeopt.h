@@ -81,7 +81,23 @@ const char *xeopt_result_error(const xeopt_result *result);
  * unless status is OK.  Valid until the result is destroyed. */
 const uint32_t *xeopt_result_words(const xeopt_result *result, size_t *nwords);
 /* Remarks as a JSON array of {"pass","kernel","kind","message"} objects
- * (kind: "applied", "missed", "note").  Never NULL. */
+ * (kind: "applied", "missed", "note"; "kernel" absent for a remark of no
+ * kernel).  The message is for people and may be reworded; what a program
+ * acts on is the data a remark with a decision also carries:
+ *   "decision": a stable lowercase name: "cost_slower" (missed: the cost
+ *     model says the rewrite is slower on a device), "cost_thin" (missed:
+ *     not slower, but the gain is under the pass's rule), "cost_straight_line"
+ *     (missed, subgroup-versioning: a region without a loop in a kernel
+ *     that does not spill), "specialize_unused" (missed: a --specialize
+ *     argument bounds no loop), "versioned", "canonical_forms",
+ *     "volatile_drop", "isa_kept", "isa_redone", "isa_original",
+ *     "isa_probe" (--isa-check's verdicts); names are added, never renamed;
+ *   "argument": the kernel argument's index the decision is about (only
+ *     where it is about one: "specialize_unused");
+ *   "figures": [{"device": "dg2", "before": N, "after": N}, ...] when the
+ *     decision has estimates: per device, whole cycles (the cost model's,
+ *     the kernel as is -> rewritten; IGC's for the "isa_" decisions).
+ * Never NULL. */
 const char *xeopt_result_remarks_json(const xeopt_result *result);
 /* Warnings, one per line ("" when none): the input does not validate,
  * --verify's findings ("verify: kernel K: ..."), a module passed through

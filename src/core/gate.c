@@ -1,6 +1,12 @@
+#define _GNU_SOURCE
 /*
  * The cost gate (gate.h).
  */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "gate.h"
 #include "judge.h"
 
@@ -37,4 +43,30 @@ enum xe_gate_verdict xe_gate_ask(const xe_ctx *ctx, const char *kernel, xe_funct
    *g = (xe_gate){ .devs = xe_judge_devices(ctx, kernel), .worst = XE_DEV_DG2 };
    bool slower = !xe_cost_compare(ctx->module, kfn, g->devs, ch, g->before, g->after, &g->worst);
    return decide(g, slower, rule);
+}
+
+void xe_gate_figures(xe_remark_entry *e, const xe_gate *g)
+{
+   for (int d = 0; e && d < XE_DEV_COUNT; d++)
+      if (g->devs & (1u << d))
+         xe_remark_figure_add(e, (enum xe_device)d, rint(g->before[d]), rint(g->after[d]), NULL);
+}
+
+xe_remark_entry *xe_gate_remark(const xe_ctx *ctx, const char *kernel, const xe_gate *g,
+                                const char *fmt, ...)
+{
+   if (!ctx->remarks)
+      return NULL;
+   char *msg = NULL;
+   va_list ap;
+   va_start(ap, fmt);
+   int n = vasprintf(&msg, fmt, ap);
+   va_end(ap);
+   if (n < 0)
+      xe_out_of_memory();
+   enum xe_decision d = g->verdict == XE_GATE_SLOWER ? XE_DECISION_COST_SLOWER : XE_DECISION_COST_THIN;
+   xe_remark_entry *e = xe_remark_decision(ctx->remarks, kernel, XE_REMARK_MISSED, d, "%s", msg);
+   free(msg);
+   xe_gate_figures(e, g);
+   return e;
 }

@@ -42,4 +42,16 @@ typedef struct xe_gate {
 enum xe_gate_verdict xe_gate_ask(const xe_ctx *ctx, const char *kernel, xe_function *kfn,
                                  const xe_cost_change *ch, enum xe_gate_rule rule, xe_gate *g);
 
+/* Writes a missed remark for kernel saying why the candidate g judged is
+ * not made: the message from fmt (the pass's wording, g->est in it), the
+ * decision XE_DECISION_COST_SLOWER or XE_DECISION_COST_THIN after
+ * g->verdict, and g's estimates per device judged as its figures.  g's
+ * verdict must not be XE_GATE_MADE.  Returns the entry (valid until the
+ * next remark), NULL when ctx has no remarks. */
+xe_remark_entry *xe_gate_remark(const xe_ctx *ctx, const char *kernel, const xe_gate *g,
+                                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Adds g's estimates to e as figures, one per device judged, in whole
+ * cycles as g->est prints them (e may be NULL). */
+void xe_gate_figures(xe_remark_entry *e, const xe_gate *g);
+
 #endif

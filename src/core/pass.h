@@ -134,7 +134,20 @@ enum xe_decision {
                                  * discarded output */
    XE_DECISION_ISA_PROBE,       /* --isa-check compared two candidates: figures without ->
                                  * with the cost model */
+   XE_DECISION_COST_SLOWER,     /* missed: the cost model says the rewrite is slower on a
+                                 * device; figures the kernel as is -> rewritten, per
+                                 * device judged (xe_gate_remark) */
+   XE_DECISION_COST_THIN,       /* missed: not slower, but the gain is under the pass's rule
+                                 * (XE_COST_MIN_GAIN); figures as COST_SLOWER's */
+   XE_DECISION_COST_STRAIGHT_LINE, /* missed (subgroup-versioning): a region without a loop
+                                    * in a kernel that does not spill; figures as
+                                    * COST_SLOWER's */
+   XE_DECISION_SPECIALIZE_UNUSED, /* missed (loop-spec-constants): a --specialize argument
+                                   * bounds no loop; subject: the argument's index */
 };
+/* The stable lowercase name of d ("cost_slower"), as the remarks JSON
+ * writes it; NULL for XE_DECISION_NONE. */
+const char *xe_decision_name(enum xe_decision d);
 
 /* One device's estimates in a decision, as the message prints them
  * (whole cycles). */
@@ -152,6 +165,8 @@ typedef struct xe_remark {
    enum xe_decision decision;
    xe_remark_figure *figures;  /* nfigures of them, owned */
    unsigned nfigures;
+   int subject;                /* the kernel argument (its index) the decision is
+                                * about, where its comment says so; -1 none */
 } xe_remark_entry;
 
 typedef struct xe_remarks {
@@ -171,7 +186,7 @@ xe_remark_entry *xe_remark_decision(xe_remarks *r, const char *kernel, enum xe_r
 void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before, double after,
                           const char *detail);
 /* Writes e again into r, under the pass r runs now: kernel, kind, message,
- * decision and figures copied. */
+ * decision, subject and figures copied. */
 void xe_remark_copy(xe_remarks *r, const xe_remark_entry *e);
 /* Does kernel have an applied remark recording decision d? */
 bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decision d);

@@ -26,7 +26,7 @@ static xe_remark_entry *add(xe_remarks *r, const char *kernel, enum xe_remark_ki
    xe_remark_entry *x = &r->v[r->n++];
    *x = (xe_remark_entry){ .pass = r->pass ? r->pass : "xeopt",
                            .kernel = kernel ? strdup(kernel) : NULL,
-                           .kind = kind, .message = msg, .decision = d };
+                           .kind = kind, .message = msg, .decision = d, .subject = -1 };
    if (kernel && !x->kernel)
       xe_out_of_memory();
    return x;
@@ -72,9 +72,32 @@ void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before,
 void xe_remark_copy(xe_remarks *r, const xe_remark_entry *e)
 {
    xe_remark_entry *x = xe_remark_decision(r, e->kernel, e->kind, e->decision, "%s", e->message);
+   if (x)
+      x->subject = e->subject;
    for (unsigned k = 0; x && k < e->nfigures; k++)
       xe_remark_figure_add(x, e->figures[k].device, e->figures[k].before, e->figures[k].after,
                            e->figures[k].detail);
+}
+
+const char *xe_decision_name(enum xe_decision d)
+{
+   /* Written into the remarks JSON, read by the OpenCL layer and by
+    * scripts: append, never rename. */
+   static const char *const names[] = {
+      [XE_DECISION_NONE] = NULL,
+      [XE_DECISION_CANONICAL_FORMS] = "canonical_forms",
+      [XE_DECISION_VOLATILE_DROP] = "volatile_drop",
+      [XE_DECISION_VERSIONED] = "versioned",
+      [XE_DECISION_ISA_KEPT] = "isa_kept",
+      [XE_DECISION_ISA_REDONE] = "isa_redone",
+      [XE_DECISION_ISA_ORIGINAL] = "isa_original",
+      [XE_DECISION_ISA_PROBE] = "isa_probe",
+      [XE_DECISION_COST_SLOWER] = "cost_slower",
+      [XE_DECISION_COST_THIN] = "cost_thin",
+      [XE_DECISION_COST_STRAIGHT_LINE] = "cost_straight_line",
+      [XE_DECISION_SPECIALIZE_UNUSED] = "specialize_unused",
+   };
+   return (unsigned)d < sizeof(names) / sizeof(names[0]) ? names[d] : NULL;
 }
 
 bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decision d)

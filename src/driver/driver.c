@@ -83,6 +83,27 @@ static void fail(xeopt_result *r, xeopt_status s, char *msg /* owned */)
    r->error = msg;
 }
 
+/* A remark's decision as data (xeopt.h): only on remarks with one. */
+static void add_decision(cJSON *o, const xe_remark_entry *x)
+{
+   const char *d = xe_decision_name(x->decision);
+   if (!d)
+      return;
+   cJSON_AddStringToObject(o, "decision", d);
+   if (x->subject >= 0)
+      cJSON_AddNumberToObject(o, "argument", x->subject);
+   if (!x->nfigures)
+      return;
+   cJSON *fs = cJSON_AddArrayToObject(o, "figures");
+   for (unsigned k = 0; k < x->nfigures; k++) {
+      cJSON *f = cJSON_CreateObject();
+      cJSON_AddStringToObject(f, "device", xe_device_name(x->figures[k].device));
+      cJSON_AddNumberToObject(f, "before", x->figures[k].before);
+      cJSON_AddNumberToObject(f, "after", x->figures[k].after);
+      cJSON_AddItemToArray(fs, f);
+   }
+}
+
 static char *remarks_json(const xe_remarks *rem)
 {
    static const char *kinds[] = { "applied", "missed", "note" };
@@ -94,6 +115,7 @@ static char *remarks_json(const xe_remarks *rem)
          cJSON_AddStringToObject(e, "kernel", rem->v[k].kernel);
       cJSON_AddStringToObject(e, "kind", kinds[rem->v[k].kind]);
       cJSON_AddStringToObject(e, "message", rem->v[k].message);
+      add_decision(e, &rem->v[k]);
       cJSON_AddItemToArray(arr, e);
    }
    char *s = cJSON_Print(arr);

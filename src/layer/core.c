@@ -326,7 +326,9 @@ void *xl_optimize(xl_core *core, xl_program *p, const xl_device *dev, const void
       return NULL;
    }
    const char *version = xeopt_version();
-   const void *parts[] = { "xeopt-layer optimize 1", version, options, il };
+   /* 2: the entry's remarks carry their decisions as data (xeopt.h),
+    * which unused_specializations reads; an entry of 1 has none. */
+   const void *parts[] = { "xeopt-layer optimize 2", version, options, il };
    size_t lens[] = { 22, strlen(version), strlen(options), size };
    xl_key key = xl_key_of(parts, lens, 4);
    char hex[33];
@@ -407,7 +409,9 @@ void *xl_optimize_variant(xl_core *core, const xl_device *dev, const void *il, s
    }
    free(base);
    const char *version = xeopt_version();
-   const void *parts[] = { "xeopt-layer optimize 1", version, options, il };
+   /* 2: the entry's remarks carry their decisions as data (xeopt.h),
+    * which unused_specializations reads; an entry of 1 has none. */
+   const void *parts[] = { "xeopt-layer optimize 2", version, options, il };
    size_t lens[] = { 22, strlen(version), strlen(options), size };
    xl_key key = xl_key_of(parts, lens, 4);
    xl_entry e;

@@ -133,19 +133,19 @@ void xl_set_state(xl_core *core, variant *v, vstate st, const char *state, const
    xl_core_unlock(core);
 }
 
-/* Arguments xeopt's remarks say bound no loop: no longer specialized. */
+/* Arguments xeopt's remarks say bound no loop: no longer specialized.
+ * Read from the remarks' data (decision "specialize_unused" and its
+ * "argument", xeopt.h), never from the message, which is for people. */
 static bool unused_specializations(kstate *ks, const char *remarks)
 {
    cJSON *r = remarks ? cJSON_Parse(remarks) : NULL, *it;
    bool changed = false;
    cJSON_ArrayForEach(it, r) {
-      const cJSON *m = cJSON_GetObjectItem(it, "message");
-      const char *s = cJSON_IsString(m) ? m->valuestring : NULL;
-      if (!s || strncmp(s, "--specialize ", 13) || !strstr(s, "bounds no loop"))
+      const cJSON *d = cJSON_GetObjectItem(it, "decision"), *a = cJSON_GetObjectItem(it, "argument");
+      if (!cJSON_IsString(d) || strcmp(d->valuestring, "specialize_unused") || !cJSON_IsNumber(a))
          continue;
-      const char *eq = strchr(s, '='), *colon = eq ? memrchr(s, ':', (size_t)(eq - s)) : NULL;
-      unsigned i = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 64;
-      if (i < 64 && !((ks->nospec >> i) & 1)) {
+      int i = a->valueint;
+      if (i >= 0 && i < 64 && !((ks->nospec >> i) & 1)) {
          ks->nospec |= 1ull << i;
          changed = true;
       }

@@ -526,6 +526,30 @@ static unsigned collect(xe_module *m, const xe_kernel *k, xe_remarks *r, spec_ar
    return found;
 }
 
+/* The index of the kernel argument a --specialize entry names, from its
+ * text after "KERNEL:" (an index or a parameter's name, then "=VALUE");
+ * -1 when it names none of the kernel's.  The OpenCL layer reads it from
+ * the remark (XE_DECISION_SPECIALIZE_UNUSED) to stop specializing it. */
+static int specialized_index(xe_module *m, const xe_kernel *k, const char *a)
+{
+   const char *eq = strchr(a, '=');
+   if (!eq || eq == a)
+      return -1;
+   size_t al = (size_t)(eq - a);
+   char *end;
+   unsigned long idx = strtoul(a, &end, 10);
+   int index = 0;
+   xe_foreach_inst(q, &k->body->params) {
+      if (q->opcode != SpvOpFunctionParameter)
+         continue;
+      const char *pn = xe_name(m, q->result_id);
+      if (end == eq ? idx == (unsigned long)index : pn && strlen(pn) == al && !strncmp(pn, a, al))
+         return index;
+      index++;
+   }
+   return -1;
+}
+
 static void unused_specializations(xe_module *m, const xe_options *opt, const xe_kernel *k,
                                    const spec_arg *args, unsigned nargs, xe_remarks *r)
 {
@@ -543,9 +567,14 @@ static void unused_specializations(xe_module *m, const xe_options *opt, const xe
          used = specialize_value(&one, k->name, xe_name(m, args[j].param->result_id),
                                  args[j].index, &dummy) != 0;
       }
-      if (!used)
-         xe_remark(r, k->name, XE_REMARK_MISSED,
-                   "--specialize %s: that argument bounds no loop this pass can specialize", v);
+      if (!used) {
+         xe_remark_entry *e =
+            xe_remark_decision(r, k->name, XE_REMARK_MISSED, XE_DECISION_SPECIALIZE_UNUSED,
+                               "--specialize %s: that argument bounds no loop this pass can "
+                               "specialize", v);
+         if (e)
+            e->subject = specialized_index(m, k, v + kl + 1);
+      }
    }
 }
 

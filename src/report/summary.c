@@ -146,8 +146,9 @@ void rep_device_summary(sb *b, const xeopt_result *r, const void *input, size_t 
                     "remarks (each sub-group runs one copy).</p>", nvers, nvers == 1 ? "" : "s");
 }
 
-/* The reason of a missed remark, for the summary: the message after its
- * subject ("load via %29: unknown sub-group size" -> "unknown ..."). */
+/* The reason of a missed remark as the summary shows it: the message
+ * after its subject ("load via %29: unknown sub-group size" ->
+ * "unknown ..."). */
 static void reason_of(const char *msg, char *buf, size_t n)
 {
    const char *c = strstr(msg, ": ");
@@ -155,6 +156,26 @@ static void reason_of(const char *msg, char *buf, size_t n)
    snprintf(buf, n, "%s", r);
    if (strlen(r) >= n - 1 && n > 4)
       memcpy(buf + n - 4, "...", 4);
+}
+
+/* Do missed remarks a and b give one reason in the summary?  Where they
+ * record a decision, by its data (the pass, the decision, its subject and
+ * figures); else by the message after its subject, why_a and why_b
+ * (reason_of). */
+static bool same_reason(const xe_remark_entry *a, const char *why_a, const xe_remark_entry *b,
+                        const char *why_b)
+{
+   if (strcmp(a->pass, b->pass) || a->decision != b->decision)
+      return false;
+   if (a->decision == XE_DECISION_NONE)
+      return !strcmp(why_a, why_b);
+   if (a->subject != b->subject || a->nfigures != b->nfigures)
+      return false;
+   for (unsigned f = 0; f < a->nfigures; f++)
+      if (a->figures[f].device != b->figures[f].device || a->figures[f].before != b->figures[f].before ||
+          a->figures[f].after != b->figures[f].after)
+         return false;
+   return true;
 }
 
 /* The table of the kernels: changed or not, applied and missed counts,
@@ -183,7 +204,7 @@ void rep_kernels_summary(sb *b, const kinfo *ks, unsigned nk, unsigned nchanged,
          rep_sb_str(b, "<ul class=\"why\">");
          char (*seen)[200] = calloc(ki->missed, sizeof(*seen));
          unsigned *times = calloc(ki->missed, sizeof(unsigned));
-         const char **passes = calloc(ki->missed, sizeof(char *));
+         const xe_remark_entry **firsts = calloc(ki->missed, sizeof(*firsts));
          unsigned ns = 0;
          for (unsigned j = 0; j < rs->n; j++) {
             const xe_remark_entry *x = &rs->v[j];
@@ -192,18 +213,18 @@ void rep_kernels_summary(sb *b, const kinfo *ks, unsigned nk, unsigned nchanged,
             char why[200];
             reason_of(x->message, why, sizeof(why));
             unsigned q = 0;
-            while (q < ns && (strcmp(seen[q], why) || strcmp(passes[q], x->pass)))
+            while (q < ns && !same_reason(firsts[q], seen[q], x, why))
                q++;
             if (q == ns) {
                memcpy(seen[ns], why, sizeof(why));
-               passes[ns] = x->pass;
+               firsts[ns] = x;
                ns++;
             }
             times[q]++;
          }
          for (unsigned q = 0; q < ns; q++) {
             rep_sb_str(b, "<li><span class=\"pass\">");
-            rep_sb_esc(b, passes[q]);
+            rep_sb_esc(b, firsts[q]->pass);
             rep_sb_str(b, "</span> ");
             rep_sb_esc(b, seen[q]);
             if (times[q] > 1)
@@ -212,7 +233,7 @@ void rep_kernels_summary(sb *b, const kinfo *ks, unsigned nk, unsigned nchanged,
          }
          free(seen);
          free(times);
-         free(passes);
+         free(firsts);
          rep_sb_str(b, "</ul>");
       } else {
          rep_sb_str(b, "<span class=\"no\">&mdash;</span>");

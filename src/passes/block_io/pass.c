@@ -87,6 +87,8 @@ typedef struct bio_kernel {
                                  offset assumed */
    char **no;                 /* [n]: why acc[n] is not converted (malloc'd),
                                  NULL when it is */
+   bool *priced;              /* [n]: no[n] is the cost model's refusal, in gate */
+   xe_gate gate;              /* the cost model's say, when it refused */
    xe_inst **conv;            /* the accesses converted, nconv of them */
    unsigned nconv;
    bool need_offset;          /* a conversion assumes the global offset */
@@ -170,6 +172,7 @@ static void decide_accesses(bio_kernel *s)
    s->plain = xe_lanes_analyze(s->m, s->k->body, s->sg, s->ls, 0);
    s->assumed = xe_lanes_analyze(s->m, s->k->body, s->sg, s->ls, XE_LANES_ASSUME_OFFSET);
    s->no = calloc(s->nacc, sizeof(char *));
+   s->priced = calloc(s->nacc, sizeof(bool));
    s->conv = calloc(s->nacc, sizeof(xe_inst *));
    for (unsigned n = 0; n < s->nacc; n++) {
       const char *w = xe_block_access_decide(s->m, s->ctx->options->assume_aligned, s->plain,
@@ -213,6 +216,7 @@ static void ask_cost_model(bio_kernel *s)
    xe_gate g;
    if (s->nconv &&
        xe_gate_ask(s->ctx, s->k->name, s->k->fn, &ch, XE_GATE_CLEAR_EVERYWHERE, &g) != XE_GATE_MADE) {
+      s->gate = g;
       bool slower = g.verdict == XE_GATE_SLOWER;
       enum xe_device worst = g.worst;
       const char *est = g.est;
@@ -229,15 +233,18 @@ static void ask_cost_model(bio_kernel *s)
                   "(estimate %s cycles), where IGC's own choices decide",
                   xe_device_name(worst), 100 * XE_COST_MIN_GAIN, est);
       for (unsigned n = 0; n < s->nacc; n++)
-         if (!s->no[n])
+         if (!s->no[n]) {
             s->no[n] = strdup(msg);
+            s->priced[n] = true;
+         }
       s->nconv = 0;
    }
    free(merged);
 }
 
 /* A remark per access, in order: why not converted (and the access
- * dropped), or the block access it becomes. */
+ * dropped; the cost model's refusal with its decision and figures), or
+ * the block access it becomes. */
 static void remark_accesses(bio_kernel *s)
 {
    xe_module *m = s->m;
@@ -246,8 +253,11 @@ static void remark_accesses(bio_kernel *s)
    for (unsigned n = 0; n < s->nacc; n++) {
       access *a = &s->acc[n];
       if (s->no[n]) {
-         xe_remark(r, s->k->name, XE_REMARK_MISSED, "%s via %s: %s", a->store ? "store" : "load",
-                   xe_id_text(m, a->ptr, nb, sizeof(nb)), s->no[n]);
+         const char *how = a->store ? "store" : "load", *via = xe_id_text(m, a->ptr, nb, sizeof(nb));
+         if (s->priced[n])
+            xe_gate_remark(s->ctx, s->k->name, &s->gate, "%s via %s: %s", how, via, s->no[n]);
+         else
+            xe_remark(r, s->k->name, XE_REMARK_MISSED, "%s via %s: %s", how, via, s->no[n]);
          a->inst = NULL;
          free(s->no[n]);
          continue;
@@ -363,6 +373,7 @@ static bool run_kernel(const xe_ctx *ctx, xe_kernel *k)
    ask_cost_model(&s);
    remark_accesses(&s);
    free(s.no);
+   free(s.priced);
    free(s.conv);
    if (s.nconv) {
       rewrite_kernel(&s);

@@ -77,15 +77,15 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
    unsigned len = ch.len ? ch.len : a->len;
    unsigned bytes = ch.elem_bytes ? ch.elem_bytes : (unsigned)xe_type_size(m, a->elem);
    if (v == XE_GATE_SLOWER)
-      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-                "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
-                "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
-                pa_var_name(m, a), a->len, len, bytes, xe_device_name(g.worst), g.est);
+      xe_gate_remark(ctx, kn, &g,
+                     "'%s[%u]' -> [%u] x %u bytes not made: the cost model says slower on %s (estimate %s "
+                     "cycles; a dynamically indexed array in registers costs per-lane indirect moves)",
+                     pa_var_name(m, a), a->len, len, bytes, xe_device_name(g.worst), g.est);
    else
-      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-                "'%s[%u]' -> [%u] x %u bytes not made: the cost model's gain is under %.0f%% on "
-                "every target device (estimate %s cycles), where IGC's own choices decide",
-                pa_var_name(m, a), a->len, len, bytes, 100 * XE_COST_MIN_GAIN, g.est);
+      xe_gate_remark(ctx, kn, &g,
+                     "'%s[%u]' -> [%u] x %u bytes not made: the cost model's gain is under %.0f%% on "
+                     "every target device (estimate %s cycles), where IGC's own choices decide",
+                     pa_var_name(m, a), a->len, len, bytes, 100 * XE_COST_MIN_GAIN, g.est);
    return false;
 }
 
@@ -103,11 +103,11 @@ static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, par
    xe_gate g;
    if (xe_gate_ask(ctx, kn, kfn, &ch, XE_GATE_NOT_SLOWER, &g) == XE_GATE_MADE)
       return true;
-   xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-             "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
-             "%u parts and the kernel's other private arrays exceed what IGC keeps in registers "
-             "together, so a whole-vector access becomes one private-memory message per part)",
-             pa_var_name(m, a), a->len, xe_device_name(g.worst), g.est, ch.split_comps);
+   xe_gate_remark(ctx, kn, &g,
+                  "split '%s[%u]' not made: the cost model says slower on %s (estimate %s cycles; the "
+                  "%u parts and the kernel's other private arrays exceed what IGC keeps in registers "
+                  "together, so a whole-vector access becomes one private-memory message per part)",
+                  pa_var_name(m, a), a->len, xe_device_name(g.worst), g.est, ch.split_comps);
    return false;
 }
 
@@ -158,11 +158,11 @@ static uint32_t *arrays_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, cons
       if (xe_gate_ask(ctx, kn, kfn, &ch, XE_GATE_NOT_SLOWER, &g) == XE_GATE_MADE)
          continue;
       parr a = { .var = v, .len = (uint32_t)len };
-      xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-                "volatile: '%s[%u]' keeps Volatile: the cost model says dropping it is slower on "
-                "%s (estimate %s cycles; the array would move into registers, where a dynamically "
-                "indexed array costs per-lane indirect moves)",
-                pa_var_name(m, &a), a.len, xe_device_name(g.worst), g.est);
+      xe_gate_remark(ctx, kn, &g,
+                     "volatile: '%s[%u]' keeps Volatile: the cost model says dropping it is slower on "
+                     "%s (estimate %s cycles; the array would move into registers, where a dynamically "
+                     "indexed array costs per-lane indirect moves)",
+                     pa_var_name(m, &a), a.len, xe_device_name(g.worst), g.est);
       keep = realloc(keep, (*n + 1) * sizeof(uint32_t));
       if (!keep)
          xe_out_of_memory();
@@ -208,15 +208,15 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
    if (v != XE_GATE_MADE) {
       unsigned rest = nvols - *n;
       if (v == XE_GATE_SLOWER)
-         xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-                   "volatile: %u private variable%s keep Volatile: the cost model says dropping it "
-                   "is slower on %s (estimate %s cycles)",
-                   rest, rest == 1 ? "" : "s", xe_device_name(g.worst), g.est);
+         xe_gate_remark(ctx, kn, &g,
+                        "volatile: %u private variable%s keep Volatile: the cost model says dropping it "
+                        "is slower on %s (estimate %s cycles)",
+                        rest, rest == 1 ? "" : "s", xe_device_name(g.worst), g.est);
       else
-         xe_remark(ctx->remarks, kn, XE_REMARK_MISSED,
-                   "volatile: %u private variable%s keep Volatile: the cost model's gain is under "
-                   "%.0f%% on every target device (estimate %s cycles), where IGC's own choices "
-                   "decide", rest, rest == 1 ? "" : "s", 100 * XE_COST_MIN_GAIN, g.est);
+         xe_gate_remark(ctx, kn, &g,
+                        "volatile: %u private variable%s keep Volatile: the cost model's gain is under "
+                        "%.0f%% on every target device (estimate %s cycles), where IGC's own choices "
+                        "decide", rest, rest == 1 ? "" : "s", 100 * XE_COST_MIN_GAIN, g.est);
       /* Every variable with a Volatile access, the arrays kept above among them. */
       keep = realloc(keep, nvols * sizeof(uint32_t));
       if (!keep)

@@ -129,6 +129,7 @@
 
 #include "cfg.h"
 #include "cost.h"
+#include "gate.h"
 #include "lanes.h"
 #include "opinfo.h"
 #include "passes.h"
@@ -187,13 +188,6 @@ static bool straight_line_pays(unsigned devs, const xe_simd_facts *in, const uns
    return true;
 }
 
-/* The estimate of the kernel before and after, per work-item at the SIMD
- * widths w_in and w_out IGC is predicted to compile it at (simd.h). */
-typedef struct estimate {
-   double before[XE_DEV_COUNT], after[XE_DEV_COUNT];
-   enum xe_device worst;
-   bool ok;
-} estimate;
 
 /* The test test.c will build: uniform (xe_sgv_uniform_test), else
  * the general one with its tested, shared and wraps checks
@@ -203,16 +197,19 @@ typedef struct test_shape {
    unsigned tested, shared, wraps;
 } test_shape;
 
+/* The estimate of the kernel before and after into v, per work-item at
+ * the SIMD widths w_in and w_out IGC is predicted to compile it at
+ * (simd.h): verdict XE_GATE_SLOWER, worst the first device where the
+ * versioned kernel is slower; else XE_GATE_MADE (cost_allows applies the
+ * other rules). */
 static void estimate_versioned(vctx *c, unsigned devs, const xe_cost_change *ch, const test_shape *t,
-                               const unsigned *w_in, const unsigned *w_out, uint32_t b, estimate *v)
+                               const unsigned *w_in, const unsigned *w_out, uint32_t b, xe_gate *v)
 {
    xe_module *m = c->m;
    const xe_cost_change *none = NULL;
    double fb = xe_cost_block_frequency(m, c->f, b);
-   v->ok = true;
-   v->worst = XE_DEV_DG2;
+   *v = (xe_gate){ .devs = devs, .worst = XE_DEV_DG2, .verdict = XE_GATE_MADE };
    for (int d = 0; d < XE_DEV_COUNT; d++) {
-      v->before[d] = v->after[d] = 0;
       if (!(devs & (1u << d)))
          continue;
       double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, none).cycles;
@@ -226,8 +223,8 @@ static void estimate_versioned(vctx *c, unsigned devs, const xe_cost_change *ch,
                               : xe_cost_versioned((enum xe_device)d, t->tested, t->shared, t->wraps, fast,
                                                   (slow + guard) / fb);
       v->after[d] = (outside + fb * run) * xe_cost_simd_change((enum xe_device)d, w_in[d], w_out[d]);
-      if (v->after[d] > v->before[d] * (1 + XE_COST_TIE) && v->ok) {
-         v->ok = false;
+      if (v->after[d] > v->before[d] * (1 + XE_COST_TIE) && v->verdict == XE_GATE_MADE) {
+         v->verdict = XE_GATE_SLOWER;
          v->worst = (enum xe_device)d;
       }
    }
@@ -270,10 +267,10 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       w_in[d] = xe_simd_predict((enum xe_device)d, &in);
       w_out[d] = xe_simd_predict((enum xe_device)d, &out);
    }
-   estimate full;
+   xe_gate full;
    estimate_versioned(c, devs, &ch, &t, w_in, w_out, b, &full);
    double *before = full.before, *after = full.after;
-   bool ok = full.ok;
+   bool ok = full.verdict == XE_GATE_MADE;
    enum xe_device worst = full.worst;
    enum xe_device no_spill = XE_DEV_DG2;
    bool straight = !t.uniform && !region_has_loop(c) &&
@@ -294,19 +291,21 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
       snprintf(what, sizeof(what), "no fast copy of the region guarded by %s",
                xe_id_text(m, gcond, nb, sizeof(nb)));
    if (thin_gain) {
-      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-                "%s: the cost model's gain on %s is under %.0f%% (estimate %s cycles), where IGC's "
-                "own choices decide", what, xe_device_name(thin), 100 * XE_COST_MIN_GAIN, est);
+      full.verdict = XE_GATE_THIN;
+      xe_gate_remark(ctx, c->k->name, &full,
+                     "%s: the cost model's gain on %s is under %.0f%% (estimate %s cycles), where "
+                     "IGC's own choices decide", what, xe_device_name(thin), 100 * XE_COST_MIN_GAIN, est);
       return false;
    }
    if (ok) {
-      xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-                "%s: a region without a loop, where the sub-group test costs more than the block "
-                "accesses save in IGC's own estimate, unless they free registers of a kernel that "
-                "spills at SIMD32 (pvc); %s compiles it SIMD%u%s (estimate %s cycles)", what,
-                xe_device_name(no_spill), w_in[no_spill],
-                no_spill == XE_DEV_PVC ? " without spilling" : ", narrowing a kernel rather than spilling",
-                est);
+      xe_remark_entry *e = xe_remark_decision(
+         ctx->remarks, c->k->name, XE_REMARK_MISSED, XE_DECISION_COST_STRAIGHT_LINE,
+         "%s: a region without a loop, where the sub-group test costs more than the block accesses "
+         "save in IGC's own estimate, unless they free registers of a kernel that spills at SIMD32 "
+         "(pvc); %s compiles it SIMD%u%s (estimate %s cycles)", what, xe_device_name(no_spill),
+         w_in[no_spill], no_spill == XE_DEV_PVC ? " without spilling" : ", narrowing a kernel rather "
+         "than spilling", est);
+      xe_gate_figures(e, &full);
       return false;
    }
    /* Where the width decided it, say so. */
@@ -317,10 +316,10 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
                w_out[worst]);
    const char *igc = xe_cost_igc_blocks(&ch, worst)
                         ? ", IGC making them block messages itself there, the kernel declaring LocalSize" : "";
-   xe_remark(ctx->remarks, c->k->name, XE_REMARK_MISSED,
-             "%s: the cost model says slower on %s (estimate %s cycles; %u block access(es)%s do not "
-             "pay for the sub-group test%s%s)", what, xe_device_name(worst), est, c->nc,
-             c->no_guard ? "" : " and the guard", simd, igc);
+   xe_gate_remark(ctx, c->k->name, &full,
+                  "%s: the cost model says slower on %s (estimate %s cycles; %u block access(es)%s "
+                  "do not pay for the sub-group test%s%s)", what, xe_device_name(worst), est, c->nc,
+                  c->no_guard ? "" : " and the guard", simd, igc);
    return false;
 }
 
