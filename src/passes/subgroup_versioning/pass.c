@@ -230,6 +230,24 @@ static void estimate_versioned(vctx *c, unsigned devs, const xe_cost_change *ch,
    }
 }
 
+/* IGC's SIMD width per device before (w_in) and after (w_out) versioning
+ * (simd.h): the fast copy's block accesses and the general test's
+ * broadcasts are sub-group operations, which cost dg2 its SIMD32; the copy
+ * keeps the original's registers live on its slow path, and the tested
+ * addresses across the test.  Returns the input's facts. */
+static xe_simd_facts simd_widths(xe_module *m, const vctx *c, const test_shape *t,
+                                 unsigned *w_in, unsigned *w_out)
+{
+   xe_simd_facts in = xe_simd_facts_of(m, c->k), out = in;
+   out.subgroup_func = true;
+   out.pressure.varying += 8 * t->tested;
+   for (int d = 0; d < XE_DEV_COUNT; d++) {
+      w_in[d] = xe_simd_predict((enum xe_device)d, &in);
+      w_out[d] = xe_simd_predict((enum xe_device)d, &out);
+   }
+   return in;
+}
+
 /* The cost model's say (src/analysis/cost.h, docs/cost-model.md): the
  * kernel as is against the versioned kernel, on every device of --target.
  * The versioned estimate is the kernel outside R, then
@@ -255,18 +273,8 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    uint32_t b = c->no_guard ? 0 : gb;
    test_shape t = { .uniform = xe_sgv_uniform_test(c) };
    t.tested = xe_sgv_lane_tests(c, &t.shared, &t.wraps);
-   /* IGC's SIMD width before and after (simd.h): the fast copy's block
-    * accesses and the general test's broadcasts are sub-group operations,
-    * which cost dg2 its SIMD32; the copy keeps the original's registers
-    * live on its slow path, and the tested addresses across the test. */
-   xe_simd_facts in = xe_simd_facts_of(m, c->k), out = in;
-   out.subgroup_func = true;
-   out.pressure.varying += 8 * t.tested;
    unsigned w_in[XE_DEV_COUNT] = { 0 }, w_out[XE_DEV_COUNT] = { 0 };
-   for (int d = 0; d < XE_DEV_COUNT; d++) {
-      w_in[d] = xe_simd_predict((enum xe_device)d, &in);
-      w_out[d] = xe_simd_predict((enum xe_device)d, &out);
-   }
+   xe_simd_facts in = simd_widths(m, c, &t, w_in, w_out);
    xe_gate full;
    estimate_versioned(c, devs, &ch, &t, w_in, w_out, b, &full);
    double *before = full.before, *after = full.after;
