@@ -21,8 +21,8 @@
  *    backend's in[i + 1]: &in[i], then 4 bytes on), the two become one
  *    chain with the indices added, the form clang 15 writes.  Only there:
  *    merging the chains clang 15 and ocloc write themselves loses the
- *    pointers IGC shares between them (darktable's splat, dg2 635 -> 686
- *    instructions).  An integer OpConstantNull operand (the backend's array
+ *    pointers IGC shares between them, and IGC compiles the kernel
+ *    longer.  An integer OpConstantNull operand (the backend's array
  *    index 0) becomes OpConstant 0.
  *
  * The address-form rewrites are left out where the judge flags the

@@ -9,18 +9,18 @@
  *    %call = OpSelect %ulong %true %id %ulong_0
  *
  * To the lane and affine analyses %call is an unknown value, not the
- * global id, so no guard, block access or versioning candidate is found
- * (issue 29 measured 0 of 10 versioned kernels on darktable).  clang 15
- * and ocloc 22 folded it.  An OpSelect whose condition is OpConstantTrue
- * or OpConstantFalse is replaced by the operand it selects, as SPIR-V
- * 3.52.7 defines it; nothing else is touched.  A specialization constant
- * condition is not known until the module is specialized, so it stays.
+ * global id, so no guard, block access or versioning candidate is found.
+ * clang 15 and ocloc 22 folded it.  An OpSelect whose condition is
+ * OpConstantTrue or OpConstantFalse is replaced by the operand it
+ * selects, as SPIR-V 3.52.7 defines it; nothing else is touched.  A
+ * specialization constant condition is not known until the module is
+ * specialized, so it stays.
  *
  * Why not SPIRV-Tools: spirv-opt --simplify-instructions folds this select
- * too, but applies its whole folding-rule set (it rewrote vector shuffles
- * and composite inserts in 5 of testdata's 96 modules) and validates first,
- * so it refuses the llvm-spirv-15 modules whose blocks are out of
- * dominance order (7 of 96).  docs/layers.md says what else we do ourselves.
+ * too, but applies its whole folding-rule set (it rewrites vector shuffles
+ * and composite inserts too) and validates first, so it refuses the
+ * llvm-spirv-15 modules whose blocks are out of dominance order.
+ * docs/layers.md says what else we do ourselves.
  *
  * clang's own SPIR-V backend writes a 32-to-64-bit sign extension of an
  * index as LLVM's sext_inreg, a shift pair

@@ -15,9 +15,8 @@
  * these forms rewrote in the driver's first run (loop-spec-constants does
  * not read them) is left as the front end wrote it, but for the repairs
  * (the judge's XE_PLAIN_CANON, src/driver/plain.h): these rewrites
- * serve the analyses, not IGC, and IGC 2.40 compiled darktable's
- * clang-21 kernels longer after them (vng_interpolate, diffuse_pde,
- * lut3d_pyramid; bench/notes/igc-240-judge.md).
+ * serve the analyses, not IGC, and IGC 2.40 compiles some kernels longer
+ * after them (bench/notes/igc-240-judge.md).
  *
  * Host contract: none.  Semantics: unchanged.
  */

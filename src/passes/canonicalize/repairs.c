@@ -126,8 +126,8 @@ static int cmp_pair(const void *a, const void *b)
 /* An OpPhi with a (value, parent) pair repeated word for word keeps the
  * first: llvm-spirv 21 writes one pair per switch case that reaches the
  * block (LLVM's one entry per edge), where SPIR-V 2.16.1 wants one per
- * parent block (spirv-val 2026: "OpPhi's number of incoming blocks (38)
- * does not match block's predecessor count", darktable's blendop.cl).
+ * parent block (spirv-val 2026: "OpPhi's number of incoming blocks (N)
+ * does not match block's predecessor count").
  * Only in SPIR-V 1.5 and later modules: IGC 22.43 aborts on the repaired
  * form (its reader wants LLVM's one pair per edge) but does not read 1.5
  * or later at all, and IGC 2.40 takes both forms.  The same parent with

@@ -35,10 +35,9 @@ bool ga_calls_kept(xe_module *m)
  * Then IGC, once it has inlined the calls, resolves each space itself
  * (measured: testdata's generic_address_O2).  Past that (copies, atomics,
  * built-ins, a pointer stored as a value) the pass runs as before the
- * gate: dpnp's HistWithLocalCopies, which copies a SYCL range out of its
- * Generic `this` (OpCopyMemorySized) and loads through it, compiles 9
- * instructions shorter on every device under IGC 2.40 when retyped (an
- * empty loop of 6 divergent branches gone). */
+ * gate: a kernel that copies a SYCL range out of its Generic `this`
+ * (OpCopyMemorySized) and loads through it compiles shorter when retyped
+ * (without it IGC keeps an empty loop of divergent branches). */
 bool ga_igc_resolves_all(xe_module *m)
 {
    xe_foreach_fn(f, m) {

@@ -71,23 +71,19 @@ static bool any_generic_pointer(xe_module *m)
 
 /* The model's say (issue 30).  Where IGC inlines every call and each
  * generic pointer is only loaded or stored through, IGC resolves every
- * space this pass proves itself: IGC 2.40 (dg2, pvc, bmg, lnl, ptl)
- * and IGC 22.43 (dg2, pvc) compile testdata's generic_address_O2 to
- * the same code with the rewrite and without.  The gain is nil, and
- * the rewrite keeps canonicalize's forms in its kernels, which move
- * IGC's other choices (as in hashcat's m00400_init through clang's
- * backend, dg2 90,527 -> 90,813 by the ISA estimate), so a kernel
- * whose model is asked is left as it is.  The gains measured come
- * from calls IGC keeps (DontInline; clang -O0 makes every function so: a
- * copy without it is inlined, gas_global_only dg2 58 -> 18 per 8
- * work-items) and from ga_igc_resolves_all's exceptions.
- * Nor where the rewrite would copy helpers (exported ones, or ones
- * called with different spaces): a helper's callers move IGC's
+ * space this pass proves itself: it compiles such a kernel to the same
+ * code with the rewrite and without.  The gain is nil, and the rewrite
+ * keeps canonicalize's forms in its kernels, which move IGC's other
+ * choices, so a kernel whose model is asked is left as it is.  The gains
+ * come from calls IGC keeps (DontInline; clang -O0 makes every function
+ * so: a copy without it is inlined) and from ga_igc_resolves_all's
+ * exceptions.  Nor where the rewrite would copy helpers (exported ones,
+ * or ones called with different spaces): a helper's callers move IGC's
  * inlining (docs/cost-model.md, "Known limits"), and without a
  * DontInline call the copies win nothing IGC does not do itself.
- * clang's SPIR-V backend exports every helper: hashcat's
- * m00000_a0-optimized through it, pvc 171,096 -> 173,670 (m00000_s04,
- * ISA estimate per work-item) with its copies.
+ * clang's SPIR-V backend exports every helper, so its modules are such
+ * a case.  Measured: bench/notes/igc-240-judge.md, "From the
+ * code's comments".
  * Returns how many kernels are left to IGC (a note says so); *gate: whether
  * the kernels whose model is asked are left so. */
 static unsigned left_to_igc(xe_ctx *ctx, const xe_kernel *ks, unsigned nk,

@@ -37,43 +37,34 @@
  *
  * Which rewrites are made (issue 30).  The cost model cannot price these
  * rewrites (it charges a branch more than a compare, so it calls every
- * merge cheaper), so each was switched off in turn and IGC 22.43 asked
- * (darktable's 289 kernels through Intel's front end, dg2 and pvc):
+ * merge cheaper), so each was switched off in turn and IGC asked
+ * (measured: bench/notes/igc-240-judge.md, "From the code's comments"):
  *  - folding and deleting unreachable blocks never made a kernel longer
  *    on their own, under IGC 2.40 either: always made.  Bypassing empty
  *    blocks never did under IGC 22.43; under 2.40 it does (below).
  *  - merging a chain into an early return (T only returns) whose branches
  *    test more than 2 compares in all: on dg2 IGC compiles the chain as
  *    predicated compares and one guard of 4 compares as flag moves and
- *    selects (markesteijn_zero 77 -> 89, borders_fill 77 -> 88,
- *    rcd_write_output 114 -> 126 instructions; 11 kernels 11-12 longer,
- *    14 others 1-12 shorter, net -89 over the 289 when such chains are
- *    kept); on pvc the merge never cost (15 kernels 1-13 shorter, net 41).
- *    So such a chain is kept (remark "missed") where the model is asked
- *    for a device other than pvc (dg2 is in the default), unless --assume-padded
- *    lets padding remove the guard the merge builds; under --target=none
- *    and --isa-check's first try (IGC judges the kernel and keeps the
- *    better) it is merged.
+ *    selects, and keeping such chains wins there over all; on pvc the
+ *    merge never cost.  So such a chain is kept (remark "missed") where
+ *    the model is asked for a device other than pvc (dg2 is in the
+ *    default), unless --assume-padded lets padding remove the guard the
+ *    merge builds; under --target=none and --isa-check's first try (IGC
+ *    judges the kernel and keeps the better) it is merged.
  *  - other merges (2-compare early returns, chains inside the body) and
- *    two-way phis to selects gained more than they cost under IGC 22.43
- *    (overexposed dg2 1340 -> 1230, tonecurve 1396 -> 1385, the rcd steps
- *    2 fewer on pvc); they still cost on some kernels (guide_laplacians dg2
- *    582 -> 621).
- * Under IGC 2.40 (ocloc 26's modules of darktable, bmg) the bypasses,
- * merges and selects made 49 of 289 kernels longer and 16 shorter: they
- * are rewrites for the passes after this one, not for IGC.  So where the
- * model is asked, the driver runs the pipeline twice when needed
- * (driver.c): a kernel that no guard or loop pass rewrote in the first
- * run carries the judge's XE_PLAIN_CFG, and in the second run this pass makes only
- * folds and deletions in it (remark "made none of ...").  With that, 0 of
- * the 289 are longer on bmg, lnl and ptl, 1 on dg2 (through
- * private-arrays), and 0 of ocloc 22's 289 under IGC 22.43 on dg2 and pvc
- * (bench/notes/igc-240-judge.md).  A kernel only
- * loop-spec-constants rewrote carries XE_PLAIN_MERGE instead: it reads the
- * bypasses (a loop's single entry) and not the merges or selects, so the
- * second run makes the bypasses and folds alone there (clang's backend's
- * generic_address_memcpy: a merge kept for it made the loop one
- * instruction longer, pvc 70.1 -> 72.1 cycles per work-item by IGC 2.40).
+ *    two-way phis to selects gained more than they cost under IGC 22.43,
+ *    though some kernels still lose.
+ * Under IGC 2.40 the bypasses, merges and selects make more kernels
+ * longer than shorter: they are rewrites for the passes after this one,
+ * not for IGC.  So where the model is asked, the driver runs the pipeline
+ * twice when needed (driver.c): a kernel that no guard or loop pass
+ * rewrote in the first run carries the judge's XE_PLAIN_CFG, and in the
+ * second run this pass makes only folds and deletions in it (remark "made
+ * none of ...").  A kernel only loop-spec-constants rewrote carries
+ * XE_PLAIN_MERGE instead: it reads the bypasses (a loop's single entry)
+ * and not the merges or selects, so the second run makes the bypasses and
+ * folds alone there (a merge kept for it can make the loop IGC compiles
+ * longer).
  *
  * Semantics: unchanged for every launch (no host contract).  Only the
  * values a selector can hold at run time decide a fold; only instructions

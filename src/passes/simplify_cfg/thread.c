@@ -125,7 +125,7 @@ static bool bypass_for(simplify *c, xe_inst *t, xe_block *b, xe_block *s)
    }
    /* An OpSwitch with several cases to a block with phis: LLVM wants
     * one phi entry per edge, SPIR-V has one per block, and IGC 22.43
-    * aborts translating that (found on darktable's blendop.cl). */
+    * aborts translating that. */
    if (t->opcode == SpvOpSwitch && (to_s || to_b > 1) && xe_phi_at(m, s->insts.first))
       return false;
    if (to_s) {
