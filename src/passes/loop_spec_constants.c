@@ -26,15 +26,9 @@
  *
  * Cost (issue 30): not a trade the model is asked about, as it is known
  * not to cost.  Unspecialized, IGC folds the select to the argument and
- * compiles the same code: IGC 22.43 counts were equal with and without
- * this pass (plain -O2) on darktable's bloom, highpass, sharpen, soften
- * (dg2) and soften, gaussian (dg2 and pvc) through Intel's front end, 10
- * rewritten kernels; under IGC 2.40, of the 145 kernels plain -O2 gives
- * spec constants in darktable (five front ends), the hashcat subset and
- * testdata, none is longer on dg2, bmg, lnl or ptl (571 kernel-device
- * pairs equal, 28 shorter through other passes; bench/notes/igc-240-judge.md, stop 29).
+ * compiles the same code (measured: bench/notes/igc-240-judge.md).
  * The driver keeps canonicalize's forms from such a kernel (plain.c):
- * with them clang 21's colorchecker was 2 instructions longer on bmg.
+ * with them IGC's code for such a kernel can be longer.
  *
  * Host contract: unspecialized (flag false, the default) the module
  * computes exactly what the input did.  With the flag set, at zeModuleCreate

@@ -204,8 +204,8 @@ static xe_inst **group_loads(bio_kernel *s, unsigned *nmerged)
 /* The cost model's say (src/analysis/cost.h): converting a load whose
  * per-lane address another access still needs (a load-only
  * conversion) makes IGC keep both address forms, which is slower on
- * pvc (sg_copy: 22 -> 31 instructions).  Refused when slower on a target
- * device, or when the gain there is under XE_COST_MIN_GAIN (cost.h): then
+ * pvc (measured: bench/notes/isa-per-pass.md).  Refused when slower on a
+ * target device, or when the gain there is under XE_COST_MIN_GAIN (cost.h): then
  * every access gets the reason and none converts. */
 static void ask_cost_model(bio_kernel *s)
 {

@@ -50,7 +50,7 @@
  * Shortening or narrowing an array can move it from private memory into
  * registers; when the array is indexed by per-lane data, IGC then emits
  * per-lane indirect moves, which on pvc cost more than the scratch
- * messages they replace (priv_len64: 651 -> 4942 instructions).  So the
+ * messages they replace (measured: bench/notes/isa-per-pass.md).  So the
  * two rewrites are planned first (what length and element width they
  * would give, without remarks or edits) and made only if the model says
  * the kernel is not slower on any target device and, unless it sees no
@@ -65,11 +65,8 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
       return true; /* nothing to ask: the rewrites will say why not */
    /* A gain under XE_COST_MIN_GAIN on every target device is within
     * what IGC's own choices decide (registers or scratch, indirect moves
-    * or selects): darktable's highlights_1f_lch_xtrans through ocloc 26,
-    * 'cnt[3]' narrowed to 8 bits, model -1% (dg2) to -2% (bmg), IGC 2.40
-    * dg2 2854 -> 2863 instructions.  A clear gain on one device is enough
-    * (the scale module's uint h[32] narrowed: model bmg -60%, pvc -0.4%;
-    * IGC 2.40 shorter on bmg, bench/notes/igc-240-judge.md). */
+    * or selects), which can make the kernel longer.  A clear gain on one
+    * device is enough (measured: bench/notes/igc-240-judge.md). */
    xe_gate g;
    enum xe_gate_verdict v = xe_gate_ask(ctx, kn, kfn, &ch, XE_GATE_CLEAR_SOMEWHERE_OR_UNMOVED, &g);
    if (v == XE_GATE_MADE)
@@ -93,7 +90,7 @@ static bool cost_allows(xe_ctx *ctx, xe_function *kfn, xe_function *f, const cha
  * parts are live together, over the original's range, and IGC's register
  * budget sees their sum with the kernel's other arrays: over it, the parts
  * go to scratch and each whole-vector access becomes one scratch access
- * per part (darktable guide_laplacians on pvc: 19 -> 54 private messages). */
+ * per part (measured: bench/notes/real-code-corpus.md). */
 static bool cost_allows_split(xe_ctx *ctx, xe_function *kfn, const char *kn, parr *a)
 {
    xe_module *m = ctx->module;
@@ -191,17 +188,14 @@ static uint32_t *volatile_kept(xe_ctx *ctx, xe_function *kfn, xe_function *f, co
    uint32_t *keep = arrays_kept(ctx, kfn, f, kn, vols, nvols, n);
    /* The rest, scalars included, is asked as one change: a gain under
     * XE_COST_MIN_GAIN on every device is within what IGC's own choices
-    * decide.  hashcat's m00000_mxx through clang's backend stores and
-    * reloads three scalar flags volatile on its rare hash-found path:
-    * dropping that moved IGC 2.40 on ptl from SIMD32 to SIMD16, +3% by
-    * the ISA estimate per work-item and +58% by IGC's (model: no gain
-    * to speak of). */
+    * decide.  Scalar flags stored and reloaded volatile on a rare path
+    * cost the model next to nothing, yet dropping Volatile can change
+    * IGC's SIMD width for the worse (measured: bench/notes/igc-240-judge.md). */
    xe_cost_change all = { .not_volatile_fn = xe_function_id(f), .volatile_kept = keep,
                           .nvolatile_kept = *n };
    /* Unlike a reshaped array's, an estimate that does not move is no gain
     * either: the accesses are where the model's walk does not price them
-    * (hashcat's m01410_mxx through clang's backend, the same three flags
-    * as m00000_mxx's). */
+    * (such rare-path flags). */
    xe_gate g;
    enum xe_gate_verdict v = nvols > *n ? xe_gate_ask(ctx, kn, kfn, &all, XE_GATE_CLEAR_SOMEWHERE, &g)
                                        : XE_GATE_MADE;

@@ -49,9 +49,7 @@
  * share its per-lane comparison: each adds a uniform lane-0 index, its
  * base's alignment and, unless the program marks the additions
  * NoSignedWrap (NoUnsignedWrap for a zero extension), a wrap check of its
- * own.  darktable's rcd_step_1_1 (16 accesses, one lane key): the test
- * was 93 IGC instructions on pvc with a comparison per access, 51 with the
- * shared one (IGC's slow path alone minus the input).
+ * own (measured: bench/notes/subgroup-versioning.md).
  *
  * The uniform test.  A kernel that declares SubgroupSize S and LocalSize L
  * with L.x % S == 0 runs with S lanes per sub-group, and in a work-group
@@ -85,22 +83,20 @@
  * nor a function it calls has a barrier, a work-group collective or a
  * work-group copy (sub-groups of one work-group may take different copies,
  * so a barrier would be two barriers; a call is duplicated as a call, as
- * Intel's front end leaves darktable's helpers); R has at most
+ * Intel's front end leaves helper functions uninlined); R has at most
  * XE_SGV_MAX_REGION_INSTS instructions (the size rule:
  * the region is duplicated once; a remark names larger regions).  A loop in R is
  * duplicated even when no access inside it converts: the fast copy of the
- * loop runs without the guard's divergence (dg2: darktable's blur_line
- * loop body 51 -> 28 instructions), at the price of code size.
+ * loop runs without the guard's divergence, at the price of code size
+ * (measured: bench/notes/subgroup-versioning.md).
  *
  * Cost: the region is versioned only where the cost model
  * (src/analysis/cost.h) says the versioned kernel is not slower on any
  * device of --target (cost_allows; docs/cost-model.md): one or two block
- * accesses rarely pay for the sub-group test (the guide's copy kernel's
- * fast path would go 22 -> 46 ISA instructions on pvc with the general
- * test, 22 -> 32 with the uniform one: still worse, refused; the uniform
- * test is priced by xe_cost_versioned_uniform).  --target=none versions
- * without asking.  Kernels on the --isa-check exclusion list are left
- * alone.
+ * accesses rarely pay for the sub-group test, general or uniform (the
+ * uniform test is priced by xe_cost_versioned_uniform; measured:
+ * bench/notes/subgroup-versioning.md).  --target=none versions without
+ * asking.  Kernels on the --isa-check exclusion list are left alone.
  *
  * Host contract: none; no manifest entry.  Output computes the input's
  * results for every launch.  Host promises (--assume-padded,
@@ -165,16 +161,16 @@ static bool region_has_loop(vctx *c)
 }
 
 /* Does versioning a region without a loop pay on every device of devs?
- * IGC 2.40's estimate (numCycles) of the sub-group test is 2 to 3 cycles
- * per tested access, and of a block access about the scattered one's it
- * replaces (dg2 computes the lane-0 address in emulated 64-bit where the
+ * In IGC's own estimate the sub-group test costs a few cycles per tested
+ * access, and a block access about what the scattered one it replaces
+ * did (dg2 computes the lane-0 address in emulated 64-bit where the
  * scattered access had a 32-bit offset; at SIMD8 its fast copy is slower
- * than the original): bench/igc-family's straight-line kernels
- * (docs/cost-model.md, "Straight-line regions").  What a fast copy gains
- * there is registers, its addresses being lane 0's: that pays on pvc,
- * which keeps SIMD32 and spills, when the input spills; dg2, bmg, lnl and
- * ptl narrow the kernel instead, and their verdicts split.  *which gets
- * a device where it does not pay. */
+ * than the original; docs/cost-model.md, "Straight-line regions").  What
+ * a fast copy gains there is registers, its addresses being lane 0's:
+ * that pays on pvc, which keeps SIMD32 and spills, when the input
+ * spills; dg2, bmg, lnl and ptl narrow the kernel instead, and their
+ * verdicts split (measured: bench/notes/straight-line-kernels.md).
+ * *which gets a device where it does not pay. */
 static bool straight_line_pays(unsigned devs, const xe_simd_facts *in, const unsigned *w_in,
                                enum xe_device *which)
 {
@@ -286,8 +282,8 @@ static bool cost_allows(xe_ctx *ctx, vctx *c, uint32_t gb, uint32_t gcond, char 
    free(conv);
    xe_cost_format(est, nest, devs, before, after);
    /* A gain under XE_COST_MIN_GAIN on a device is within what the
-    * assumed fast fraction and IGC's SIMD choice move (version_loop on
-    * dg2: 291 -> 283 by the model, 46% longer per work-item in IGC). */
+    * assumed fast fraction and IGC's SIMD choice move (measured:
+    * bench/notes/igc-240-judge.md). */
    enum xe_device thin = XE_DEV_DG2;
    bool thin_gain = ok && !xe_cost_clear_gain(devs, before, after, &thin);
    if (ok && !thin_gain && !straight)
