@@ -1,5 +1,6 @@
 /*
- * Instruction builder and find-or-create for types and constants.
+ * Instruction builder and find-or-create for types and constants, the
+ * extensions and the OpenCL.std import; the width of a scalar type.
  */
 #include <string.h>
 
@@ -122,7 +123,7 @@ static uint32_t find_or_add(xe_module *m, SpvOp op, uint32_t type_id, unsigned n
    return id ? id : xe_global_append(m, op, type_id, nops, ops, kinds);
 }
 
-static const uint8_t lits[4] = { XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT };
+static const uint8_t lit_kinds[4] = { XE_W_LIT, XE_W_LIT, XE_W_LIT, XE_W_LIT };
 
 uint32_t xe_type_void(xe_module *m)
 {
@@ -137,13 +138,13 @@ uint32_t xe_type_bool(xe_module *m)
 uint32_t xe_type_int(xe_module *m, unsigned width)
 {
    uint32_t ops[2] = { width, 0 };
-   return find_or_add(m, SpvOpTypeInt, 0, 2, ops, lits);
+   return find_or_add(m, SpvOpTypeInt, 0, 2, ops, lit_kinds);
 }
 
 uint32_t xe_type_float(xe_module *m, unsigned width)
 {
    uint32_t ops[1] = { width };
-   return find_or_add(m, SpvOpTypeFloat, 0, 1, ops, lits);
+   return find_or_add(m, SpvOpTypeFloat, 0, 1, ops, lit_kinds);
 }
 
 uint32_t xe_type_vector(xe_module *m, uint32_t component, unsigned n)
@@ -166,13 +167,21 @@ uint32_t xe_type_pointer(xe_module *m, SpvStorageClass sc, uint32_t pointee)
    return find_or_add(m, SpvOpTypePointer, 0, 2, ops, kinds);
 }
 
+unsigned xe_type_width(const xe_module *m, uint32_t type_id)
+{
+   xe_inst *t = xe_def(m, type_id);
+   if (t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat))
+      return xe_op(t, 0);
+   return 0;
+}
+
 uint32_t xe_const_int(xe_module *m, uint32_t type_id, uint64_t value)
 {
    unsigned width = xe_type_width(m, type_id);
    uint32_t ops[2] = { (uint32_t)value, (uint32_t)(value >> 32) };
    if (width < 32)
       ops[0] &= (1u << width) - 1;
-   return find_or_add(m, SpvOpConstant, type_id, width > 32 ? 2 : 1, ops, lits);
+   return find_or_add(m, SpvOpConstant, type_id, width > 32 ? 2 : 1, ops, lit_kinds);
 }
 
 uint32_t xe_const_bool(xe_module *m, bool value)
@@ -212,4 +221,43 @@ void xe_decorate(xe_module *m, uint32_t id, SpvDecoration dec, const uint32_t *v
       w[2 + j] = vals[j];
    xe_list_append(m, &m->sec[XE_SEC_ANNOTATION],
                   xe_inst_create(SpvOpDecorate, 0, 0, w, 2 + (n < 6 ? n : 6), k));
+}
+
+/* ---- extensions and the OpenCL.std import ---- */
+
+bool xe_has_extension(const xe_module *m, const char *name)
+{
+   xe_foreach_inst(i, &m->sec[XE_SEC_EXTENSION]) {
+      if (!strcmp(xe_op_string(i, 0), name))
+         return true;
+   }
+   return false;
+}
+
+static xe_inst *string_inst(SpvOp op, uint32_t result, const char *s)
+{
+   uint32_t w[64];
+   uint8_t k[64];
+   unsigned n = xe_pack_string(s, w, 64);
+   memset(k, XE_W_LIT, sizeof(k));
+   return xe_inst_create(op, 0, result, w, n, k);
+}
+
+void xe_add_extension(xe_module *m, const char *name)
+{
+   if (!xe_has_extension(m, name))
+      xe_list_append(m, &m->sec[XE_SEC_EXTENSION], string_inst(SpvOpExtension, 0, name));
+}
+
+uint32_t xe_opencl_std(xe_module *m, bool add)
+{
+   xe_foreach_inst(i, &m->sec[XE_SEC_EXT_INST_IMPORT]) {
+      if (!strcmp(xe_op_string(i, 0), "OpenCL.std"))
+         return i->result_id;
+   }
+   if (!add)
+      return 0;
+   uint32_t id = xe_fresh_id(m);
+   xe_list_append(m, &m->sec[XE_SEC_EXT_INST_IMPORT], string_inst(SpvOpExtInstImport, id, "OpenCL.std"));
+   return id;
 }

@@ -10,7 +10,7 @@
  *
  * Every edit goes through the edit functions, so the use lists stay
  * current.  xe_replace_all_uses, the other half of such a clean-up, is in
- * uses.c, next to the lists it walks.
+ * indexes.c, next to the other questions of the use lists.
  */
 #include <stdlib.h>
 

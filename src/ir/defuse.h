@@ -1,8 +1,9 @@
 /*
  * The use lists' and indexes' own structures, private to the files that
- * keep them: uses.c (linking and unlinking, the use lists), uses_build.c
- * (the first build), indexes.c (names, decorations, SpecIds, types and
- * constants by content) and uses_check.c (the check against a fresh walk).
+ * keep them: uses.c (linking and unlinking, the use lists, the indexes'
+ * tables), uses_build.c (the first build), indexes.c (the questions: an
+ * id's uses, names, decorations, SpecIds, types and constants by content)
+ * and uses_check.c (the check against a fresh walk).
  * Every other file of src/ir/ reaches them through ir_internal.h.
  */
 #ifndef XEOPT_IR_DEFUSE_H
@@ -173,12 +174,17 @@ typedef void (*inst_visitor)(xe_module *m, xe_inst *i, void *data);
 void xe__visit_all(xe_module *m, inst_visitor fn, void *data);
 /* Puts e's uses back in layout order when an edit broke it (uses.c). */
 void xe__sort_uses(const xe_module *m, idinfo *e);
-/* One more / one fewer OpDecorate SpecId carrying v (indexes.c). */
+/* One more / one fewer OpDecorate SpecId carrying v (uses.c). */
 void xe__spec_add(struct xe_defuse *d, uint32_t v);
 void xe__spec_del(struct xe_defuse *d, uint32_t v);
-/* Enters / removes a global type or constant by content (indexes.c). */
+/* The count of OpDecorate SpecIds carrying v; add: made (0) when absent,
+ * else NULL when absent (uses.c). */
+uint32_t *xe__spec_slot(struct xe_defuse *d, uint32_t v, bool add);
+/* Enters / removes a global type or constant by content (uses.c). */
 void xe__gtab_put(struct xe_defuse *d, xe_inst *i);
 void xe__gtab_del(struct xe_defuse *d, xe_inst *i);
+/* The hash of a global's content, the key of gtab (uses.c). */
+uint32_t xe__content_hash(uint16_t op, uint32_t type_id, unsigned nops, const uint32_t *ops);
 /* The first (in layout order) annotation of id with opcode op or op2, at
  * least min_ops operands and, when dec >= 0, decoration dec (indexes.c). */
 xe_inst *xe__first_meta(const xe_module *m, uint32_t id, int op, int op2, int dec,

@@ -1,7 +1,7 @@
 /*
  * Questions passes ask about a module: capabilities, kernels and their
  * execution modes, constants and types.  Look-ups by id (a kernel's
- * execution modes, its callers) go through the use lists (uses.c), which
+ * execution modes, its callers) go through the use lists (indexes.c), which
  * also answer names, decorations and SpecIds; only the small module-level
  * sections (capabilities, extensions, imports, entry points) are scanned.
  */
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
 #include "ir.h"
 #include "ir_internal.h"
 
@@ -98,43 +97,6 @@ void xe_add_capability(xe_module *m, SpvCapability cap)
    uint8_t k = XE_W_LIT;
    uint32_t c = cap;
    xe_list_append(m, &m->sec[XE_SEC_CAPABILITY], xe_inst_create(SpvOpCapability, 0, 0, &c, 1, &k));
-}
-
-bool xe_has_extension(const xe_module *m, const char *name)
-{
-   xe_foreach_inst(i, &m->sec[XE_SEC_EXTENSION]) {
-      if (!strcmp(xe_op_string(i, 0), name))
-         return true;
-   }
-   return false;
-}
-
-static xe_inst *string_inst(SpvOp op, uint32_t result, const char *s)
-{
-   uint32_t w[64];
-   uint8_t k[64];
-   unsigned n = xe_pack_string(s, w, 64);
-   memset(k, XE_W_LIT, sizeof(k));
-   return xe_inst_create(op, 0, result, w, n, k);
-}
-
-void xe_add_extension(xe_module *m, const char *name)
-{
-   if (!xe_has_extension(m, name))
-      xe_list_append(m, &m->sec[XE_SEC_EXTENSION], string_inst(SpvOpExtension, 0, name));
-}
-
-uint32_t xe_opencl_std(xe_module *m, bool add)
-{
-   xe_foreach_inst(i, &m->sec[XE_SEC_EXT_INST_IMPORT]) {
-      if (!strcmp(xe_op_string(i, 0), "OpenCL.std"))
-         return i->result_id;
-   }
-   if (!add)
-      return 0;
-   uint32_t id = xe_fresh_id(m);
-   xe_list_append(m, &m->sec[XE_SEC_EXT_INST_IMPORT], string_inst(SpvOpExtInstImport, id, "OpenCL.std"));
-   return id;
 }
 
 /* ---- kernels ---- */
@@ -418,12 +380,3 @@ bool xe_const_uint(const xe_module *m, uint32_t id, uint64_t *value)
    *value = v;
    return true;
 }
-
-unsigned xe_type_width(const xe_module *m, uint32_t type_id)
-{
-   xe_inst *t = xe_def(m, type_id);
-   if (t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat))
-      return xe_op(t, 0);
-   return 0;
-}
-

@@ -106,12 +106,6 @@ xe_inst *xe_block_first_non_phi(const xe_module *m, const xe_block *b)
    return NULL;
 }
 
-xe_function *xe_function_by_id(const xe_module *m, uint32_t id)
-{
-   xe_inst *d = xe_def(m, id);
-   return d && d->opcode == SpvOpFunction ? xe_inst_function(d) : NULL;
-}
-
 int xe_param_index(const xe_function *f, uint32_t id)
 {
    int k = 0;

@@ -1,8 +1,14 @@
 /*
- * The indexes that hang off the use lists: SpecIds in use (and the first
- * free one), types and constants by content (find-or-create), and the
- * questions about an id's names and decorations.  uses.c enters and
- * removes their entries as instructions are linked and unlinked.
+ * The questions asked of the use lists and their indexes, each of which
+ * builds them first (xe__defuse_built): an id's uses, its names and
+ * decorations, the SpecIds in use (and the first free one), types and
+ * constants by content (find-or-create); and the two edits that walk an
+ * id's uses (xe_replace_all_uses, xe_inst_kill).
+ *
+ * xe_uses hands out a copy in an arena, not the live array: passes walk
+ * the uses of an id while rewriting them, which edits the live array.
+ * uses.c keeps the lists and the indexes' tables current as instructions
+ * are linked and unlinked.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -11,73 +17,7 @@
 
 #include "defuse.h"
 
-/* ---- SpecIds ---- */
-
-static uint32_t hash32(uint32_t x)
-{
-   x ^= x >> 16;
-   x *= 0x7feb352d;
-   x ^= x >> 15;
-   x *= 0x846ca68b;
-   return x ^ (x >> 16);
-}
-
-static uint32_t *spec_slot(struct xe_defuse *d, uint32_t v, bool add)
-{
-   if (add && 2 * (d->sn + 1) > d->scap) {
-      uint32_t ocap = d->scap, *okey = d->skey, *ocount = d->scount;
-      uint8_t *oused = d->sused;
-      d->scap = ocap ? 2 * ocap : 64;
-      d->skey = xcalloc(d->scap, 4);
-      d->scount = xcalloc(d->scap, 4);
-      d->sused = xcalloc(d->scap, 1);
-      d->sn = 0;
-      for (uint32_t k = 0; k < ocap; k++) {
-         if (oused[k])
-            *spec_slot(d, okey[k], true) = ocount[k];
-      }
-      free(okey);
-      free(ocount);
-      free(oused);
-   }
-   if (!d->scap)
-      return NULL;
-   for (uint32_t h = hash32(v) & (d->scap - 1);; h = (h + 1) & (d->scap - 1)) {
-      if (d->sused[h] && d->skey[h] == v)
-         return &d->scount[h];
-      if (!d->sused[h]) {
-         if (!add)
-            return NULL;
-         d->sused[h] = 1;
-         d->skey[h] = v;
-         d->scount[h] = 0;
-         d->sn++;
-         return &d->scount[h];
-      }
-   }
-}
-
-void xe__spec_add(struct xe_defuse *d, uint32_t v)
-{
-   ++*spec_slot(d, v, true);
-}
-
-void xe__spec_del(struct xe_defuse *d, uint32_t v)
-{
-   uint32_t *c = spec_slot(d, v, false);
-   if (c && *c && !--*c && d->spec_cursor && v >= d->spec_from && v < d->spec_next)
-      d->spec_next = v;
-}
-
-/* ---- types and constants by content ---- */
-
-static uint32_t content_hash(uint16_t op, uint32_t type_id, unsigned nops, const uint32_t *ops)
-{
-   uint32_t h = hash32(op * 0x9e3779b9u ^ type_id) ^ nops;
-   for (unsigned k = 0; k < nops; k++)
-      h = hash32(h ^ ops[k]) + k;
-   return h;
-}
+/* ---- names, decorations, SpecIds, find-or-create ---- */
 
 static bool same_content(const xe_inst *i, uint16_t op, uint32_t type_id, unsigned nops,
                          const uint32_t *ops)
@@ -85,45 +25,6 @@ static bool same_content(const xe_inst *i, uint16_t op, uint32_t type_id, unsign
    return i->opcode == op && i->type_id == type_id && xe_nops(i) == nops &&
           (!nops || !memcmp(&i->words[i->first_op], ops, nops * 4));
 }
-
-static void gtab_grow(struct xe_defuse *d)
-{
-   uint32_t ocap = d->gcap;
-   xe_inst **old = d->gtab;
-   d->gcap = ocap ? 2 * ocap : 256;
-   d->gtab = xcalloc(d->gcap, sizeof(xe_inst *));
-   d->gn = 0;
-   for (uint32_t k = 0; k < ocap; k++) {
-      if (old[k] && old[k] != TOMB)
-         xe__gtab_put(d, old[k]);
-   }
-   free(old);
-}
-
-void xe__gtab_put(struct xe_defuse *d, xe_inst *i)
-{
-   if (2 * (d->gn + 1) > d->gcap)
-      gtab_grow(d);
-   uint32_t h = content_hash(i->opcode, i->type_id, xe_nops(i), &i->words[i->first_op]);
-   for (h &= d->gcap - 1; d->gtab[h] && d->gtab[h] != TOMB; h = (h + 1) & (d->gcap - 1))
-      ;
-   if (!d->gtab[h])
-      d->gn++; /* tombstones count already */
-   d->gtab[h] = i;
-}
-
-void xe__gtab_del(struct xe_defuse *d, xe_inst *i)
-{
-   uint32_t h = content_hash(i->opcode, i->type_id, xe_nops(i), &i->words[i->first_op]);
-   for (h &= d->gcap - 1; d->gtab[h]; h = (h + 1) & (d->gcap - 1)) {
-      if (d->gtab[h] == i) {
-         d->gtab[h] = TOMB;
-         return;
-      }
-   }
-}
-
-/* ---- names, decorations, SpecIds, find-or-create ---- */
 
 /* The first (in layout order) annotation of id with opcode op and, when
  * dec >= 0, decoration dec. */
@@ -230,7 +131,7 @@ uint32_t xe_import_generic_cast(const xe_module *m, uint32_t fn_id)
 
 bool xe__spec_id_used(const xe_module *m, uint32_t v)
 {
-   uint32_t *c = spec_slot(xe__defuse_built(m), v, false);
+   uint32_t *c = xe__spec_slot(xe__defuse_built(m), v, false);
    return c && *c;
 }
 
@@ -276,7 +177,7 @@ uint32_t xe__find_global(xe_module *m, uint16_t op, uint32_t type_id, unsigned n
    if (!d->gcap)
       return 0;
    xe_inst *best = NULL;
-   uint32_t h = content_hash(op, type_id, nops, ops) & (d->gcap - 1);
+   uint32_t h = xe__content_hash(op, type_id, nops, ops) & (d->gcap - 1);
    for (; d->gtab[h]; h = (h + 1) & (d->gcap - 1)) {
       xe_inst *i = d->gtab[h];
       if (i != TOMB && same_content(i, op, type_id, nops, ops) &&
@@ -290,4 +191,114 @@ int xe_builtin_of(const xe_module *m, uint32_t var_id)
 {
    uint32_t b;
    return xe_decoration(m, var_id, SpvDecorationBuiltIn, &b, 1) ? (int)b : -1;
+}
+
+/* ---- an id's uses ---- */
+
+static xe_use *arena_take(struct xe_defuse *d, size_t n)
+{
+   chunk *c = d->arena;
+   if (!c || c->cap - c->n < n) {
+      /* 1,024 uses (16 KiB): a chunk under glibc's 64 KiB threshold, so
+       * freeing it (between passes, and per function in some passes) does
+       * not make malloc consolidate its free lists each time. */
+      size_t cap = n > 1024 ? n : 1024;
+      c = xrealloc(NULL, sizeof(chunk) + cap * sizeof(xe_use));
+      c->cap = cap;
+      c->n = 0;
+      c->next = d->arena;
+      d->arena = c;
+   }
+   xe_use *p = c->v + c->n;
+   c->n += n;
+   return p;
+}
+
+/* A copy of id's use list, in layout order when ordered; with the uses by
+ * debug-info instructions when debug (xe_replace_all_uses), else without. */
+static const xe_use *copy_uses(xe_module *m, uint32_t id, uint32_t *count, bool ordered,
+                               bool debug)
+{
+   struct xe_defuse *d = xe__defuse_built(m);
+   idinfo *e = id < d->cap ? &d->ids[id] : NULL;
+   uint32_t n = !e ? 0 : debug ? e->n : e->n - e->ndebug;
+   *count = n;
+   if (!n)
+      return NULL;
+   if (ordered)
+      xe__sort_uses(m, e);
+   xe_use *copy = arena_take(d, n);
+   if (n == e->n) {
+      memcpy(copy, e->v, n * sizeof(xe_use));
+      return copy;
+   }
+   for (uint32_t k = 0, j = 0; k < e->n; k++)
+      if (!e->v[k].inst->debug_info)
+         copy[j++] = e->v[k];
+   return copy;
+}
+
+const xe_use *xe_uses(xe_module *m, uint32_t id, uint32_t *count)
+{
+   return copy_uses(m, id, count, true, false);
+}
+
+const xe_use *xe_uses_unordered(xe_module *m, uint32_t id, uint32_t *count)
+{
+   return copy_uses(m, id, count, false, false);
+}
+
+xe_inst *const *xe_global_variables(xe_module *m, uint32_t *count)
+{
+   struct xe_defuse *d = xe__defuse_built(m);
+   *count = d->ngvars;
+   return d->gvars;
+}
+
+const xe_use *xe__uses_peek(xe_module *m, uint32_t id, uint32_t *count, bool ordered)
+{
+   struct xe_defuse *d = xe__defuse_built(m);
+   if (id >= d->cap || !d->ids[id].n) {
+      *count = 0;
+      return NULL;
+   }
+   idinfo *e = &d->ids[id];
+   if (ordered)
+      xe__sort_uses(m, e);
+   *count = e->n;
+   return e->v;
+}
+
+uint32_t xe__call_count(xe_module *m, uint32_t id)
+{
+   struct xe_defuse *d = xe__defuse_built(m);
+   return id < d->cap ? d->ids[id].ncalls : 0;
+}
+
+uint32_t xe_use_count(xe_module *m, uint32_t id)
+{
+   struct xe_defuse *d = xe__defuse_built(m);
+   return id < d->cap ? d->ids[id].n - d->ids[id].ndebug : 0;
+}
+
+void xe_replace_all_uses(xe_module *m, uint32_t from, uint32_t to)
+{
+   if (from == to)
+      return;
+   uint32_t n;
+   /* Debug info follows the value, as SPIRV-Tools' ReplaceAllUsesWith. */
+   const xe_use *u = copy_uses(m, from, &n, true, true);
+   for (uint32_t k = 0; k < n; k++)
+      xe__set_word(u[k].inst, u[k].word, to);
+}
+
+void xe_inst_kill(xe_module *m, xe_inst *i)
+{
+   if (i->result_id) {
+      struct xe_defuse *d = xe__defuse_built(m);
+      /* Each delete drops the entry from meta (and may move ids[]). */
+      while (i->result_id < d->cap && d->ids[i->result_id].nmeta)
+         xe_inst_delete(m, d->ids[i->result_id].meta[d->ids[i->result_id].nmeta - 1]);
+   }
+   xe_inst_delete(m, i);
 }

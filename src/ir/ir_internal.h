@@ -1,5 +1,5 @@
 /*
- * Hooks between the IR's list and edit functions (module.c, inst.c,
+ * Hooks between the IR's list and edit functions (module.c, words.c,
  * lists.c, function.c) and its indexes (uses.c and its neighbours).
  * Private to src/ir/.
  */

@@ -1,7 +1,7 @@
 /*
  * Instruction lists and block lists: inserting, removing and deleting
  * instructions, and the order keys that make layout order an O(1)
- * comparison (xe_layout_before) of instructions and of blocks.
+ * comparison of instructions and of blocks (xe_layout_before, module.c).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -138,59 +138,6 @@ void xe_terminator_to_branch(xe_module *m, xe_inst *term, uint32_t target)
       xe_inst_delete(m, term->prev);
    xe_list_insert_before(m, term, xe_inst_create(SpvOpBranch, 0, 0, &target, 1, NULL));
    xe_inst_delete(m, term);
-}
-
-/* Layout position as a tuple: sections first (by section), then functions
- * (by function order: OpFunction, parameters, blocks by order with the
- * label first, OpFunctionEnd). */
-static void layout_key(const xe_inst *i, uint64_t k[5])
-{
-   memset(k, 0, 5 * sizeof(uint64_t));
-   xe_module *m = xe__module_of(i);
-   if (i->list && xe__is_section(m, i->list)) {
-      k[0] = (uint64_t)(i->list - m->sec);
-      k[4] = i->order;
-      return;
-   }
-   xe_function *f = xe__function_of(i);
-   k[0] = XE_SEC_COUNT;
-   k[1] = f ? f->order : 0;
-   if (xe_inst_function(i)) {
-      k[2] = 0;
-   } else if (i->block) {
-      k[2] = 2;
-      k[3] = i->block->order;
-      k[4] = i == i->block->label ? 0 : i->order;
-   } else if (f && i == f->end) {
-      k[2] = 3;
-   } else {
-      k[2] = 1;
-      k[4] = i->order;
-   }
-}
-
-bool xe_layout_before(const xe_inst *a, const xe_inst *b)
-{
-   /* Both in blocks of functions, the common case (sorting uses): the same
-    * comparison as the keys below make, from the block and function alone,
-    * without finding the module and the section first. */
-   const xe_block *ba = a->block, *bb = b->block;
-   if (ba && bb && ba->fn && bb->fn) {
-      if (ba->fn->order != bb->fn->order)
-         return ba->fn->order < bb->fn->order;
-      if (ba->order != bb->order)
-         return ba->order < bb->order;
-      uint64_t oa = a == ba->label ? 0 : a->order, ob = b == bb->label ? 0 : b->order;
-      return oa < ob;
-   }
-   uint64_t ka[5], kb[5];
-   layout_key(a, ka);
-   layout_key(b, kb);
-   for (int j = 0; j < 5; j++) {
-      if (ka[j] != kb[j])
-         return ka[j] < kb[j];
-   }
-   return false;
 }
 
 /* ---- block lists ---- */

@@ -1,8 +1,9 @@
 /*
- * The module's lifetime (create, free, recycle into a new one), its ids
- * (defs[], fresh ids) and the generation counters that make cached
- * analyses stale.  The edits live beside it: instructions and their words
- * (inst.c), the order of lists and blocks (lists.c), functions and blocks
+ * The module's ids (defs[], fresh ids), where an instruction stands (its
+ * function, its layout position: xe_layout_before) and the generation
+ * counters that make cached analyses stale.  The module's lifetime is
+ * lifetime.c; the edits live above this: an instruction's words
+ * (words.c), the order of lists and blocks (lists.c), functions and blocks
  * (function.c).
  *
  * The module keeps defs[] (id -> defining instruction) up to date on every
@@ -21,7 +22,6 @@
 #include <string.h>
 
 #include "ir_internal.h"
-#include "manifest.h"
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -29,79 +29,6 @@ static void *xcalloc(size_t n, size_t s)
    if (!p)
       xe_out_of_memory();
    return p;
-}
-
-xe_module *xe_module_create(void)
-{
-   xe_module *m = xcalloc(1, sizeof(*m));
-   m->version = 0x10000;
-   m->bound = 1;
-   for (int s = 0; s < XE_SEC_COUNT; s++)
-      m->sec[s].m = m;
-   return m;
-}
-
-static void free_list(xe_list *l)
-{
-   for (xe_inst *i = l->first, *n; i; i = n) {
-      n = i->next;
-      xe_inst_free(i);
-   }
-   l->first = l->last = NULL;
-}
-
-extern void cJSON_Delete(struct cJSON *item);
-
-static void function_free(xe_function *f)
-{
-   xe_function_invalidate(f);
-   xe_inst_free(f->def);
-   free_list(&f->params);
-   for (xe_block *b = f->first, *n; b; b = n) {
-      n = b->next;
-      xe_inst_free(b->label);
-      free_list(&b->insts);
-      xe__pool_release(b, sizeof(*b));
-   }
-   xe_inst_free(f->end);
-   xe__pool_release(f, sizeof(*f));
-}
-
-/* Frees everything m holds but its pools and m itself. */
-static void module_release(xe_module *m)
-{
-   for (int s = 0; s < XE_SEC_COUNT; s++)
-      free_list(&m->sec[s]);
-   for (xe_function *f = m->first_fn, *n; f; f = n) {
-      n = f->next;
-      function_free(f);
-   }
-   xe__kernel_memo_free(m);
-   xe__defuse_free(m->defuse);
-   xe__uses_hint_free(m);
-   xe__stale_free(m);
-   if (m->manifest)
-      cJSON_Delete(m->manifest);
-   xe_mf_index_free(m->manifest_index);
-   free(m->defs);
-}
-
-void xe_module_free(xe_module *m)
-{
-   if (!m)
-      return;
-   module_release(m);
-   xe__pool_free(m);   /* last: the instructions released were carved from it */
-   free(m);
-}
-
-void xe__module_recycle(xe_module *old, xe_module *to)
-{
-   if (!old)
-      return;
-   module_release(old);
-   xe__pool_hand_on(to, old);
-   free(old);
 }
 
 /* Makes defs[id] exist.  clamp: id is one the module defines (the reader's,
@@ -184,12 +111,6 @@ void xe_fn_cache_set(xe_function *f, enum xe_fn_analysis k, void *data, void (*f
    c->gen = k == XE_FN_CFG ? f->cfg_gen : f->code_gen;
 }
 
-void xe_module_invalidate(xe_module *m)
-{
-   m->epoch++;
-   xe_uses_release(m);
-}
-
 xe_function *xe__function_of(const xe_inst *i)
 {
    if (i->block)
@@ -216,4 +137,63 @@ void xe__touch(const xe_inst *i, bool cfg)
    f->code_gen++;
    if (cfg)
       f->cfg_gen++;
+}
+
+/* Layout position as a tuple: sections first (by section), then functions
+ * (by function order: OpFunction, parameters, blocks by order with the
+ * label first, OpFunctionEnd). */
+static void layout_key(const xe_inst *i, uint64_t k[5])
+{
+   memset(k, 0, 5 * sizeof(uint64_t));
+   xe_module *m = xe__module_of(i);
+   if (i->list && xe__is_section(m, i->list)) {
+      k[0] = (uint64_t)(i->list - m->sec);
+      k[4] = i->order;
+      return;
+   }
+   xe_function *f = xe__function_of(i);
+   k[0] = XE_SEC_COUNT;
+   k[1] = f ? f->order : 0;
+   if (xe_inst_function(i)) {
+      k[2] = 0;
+   } else if (i->block) {
+      k[2] = 2;
+      k[3] = i->block->order;
+      k[4] = i == i->block->label ? 0 : i->order;
+   } else if (f && i == f->end) {
+      k[2] = 3;
+   } else {
+      k[2] = 1;
+      k[4] = i->order;
+   }
+}
+
+bool xe_layout_before(const xe_inst *a, const xe_inst *b)
+{
+   /* Both in blocks of functions, the common case (sorting uses): the same
+    * comparison as the keys below make, from the block and function alone,
+    * without finding the module and the section first. */
+   const xe_block *ba = a->block, *bb = b->block;
+   if (ba && bb && ba->fn && bb->fn) {
+      if (ba->fn->order != bb->fn->order)
+         return ba->fn->order < bb->fn->order;
+      if (ba->order != bb->order)
+         return ba->order < bb->order;
+      uint64_t oa = a == ba->label ? 0 : a->order, ob = b == bb->label ? 0 : b->order;
+      return oa < ob;
+   }
+   uint64_t ka[5], kb[5];
+   layout_key(a, ka);
+   layout_key(b, kb);
+   for (int j = 0; j < 5; j++) {
+      if (ka[j] != kb[j])
+         return ka[j] < kb[j];
+   }
+   return false;
+}
+
+xe_function *xe_function_by_id(const xe_module *m, uint32_t id)
+{
+   xe_inst *d = xe_def(m, id);
+   return d && d->opcode == SpvOpFunction ? xe_inst_function(d) : NULL;
 }
