@@ -50,14 +50,6 @@ typedef struct fwalk {
    bool any_plain;          /* the judge marks some kernel with the walk's flags */
 } fwalk;
 
-static void *zalloc(size_t n, size_t size)
-{
-   void *p = calloc(n ? n : 1, size);
-   if (!p)
-      xe_out_of_memory();
-   return p;
-}
-
 /* Sets bit in the reach of f and of every function it calls, directly or
  * not; a function that has it already is not entered again, so the walks
  * of all kernels together read each function once per bit. */
@@ -67,7 +59,7 @@ static void reach_from(fwalk *w, xe_function *f, uint8_t bit)
       return;
    w->reach[xe_function_id(f)] |= bit;
    unsigned n = 0, cap = 16;
-   xe_function **stack = zalloc(cap, sizeof(*stack));
+   xe_function **stack = xe_calloc(cap, sizeof(*stack));
    stack[n++] = f;
    while (n) {
       xe_function *g = stack[--n];
@@ -92,10 +84,10 @@ static void reach_from(fwalk *w, xe_function *f, uint8_t bit)
 /* The kernels' verdicts, each function's kernel and the helpers' fields. */
 static void judge_kernels(xe_ctx *ctx, fwalk *w, unsigned plain, unsigned reach_any)
 {
-   w->rewritable = zalloc(w->nk, sizeof(*w->rewritable));
-   w->devices = zalloc(w->nk, sizeof(*w->devices));
-   w->plain = zalloc(w->nk, sizeof(*w->plain));
-   w->kernel_of = zalloc(w->bound, sizeof(*w->kernel_of));
+   w->rewritable = xe_calloc(w->nk, sizeof(*w->rewritable));
+   w->devices = xe_calloc(w->nk, sizeof(*w->devices));
+   w->plain = xe_calloc(w->nk, sizeof(*w->plain));
+   w->kernel_of = xe_calloc(w->bound, sizeof(*w->kernel_of));
    w->any_plain = plain && ctx->judge && xe_judge_count_plain(ctx->judge, plain);
    bool any_flag = w->any_plain ||
                    (reach_any && ctx->judge && xe_judge_count_plain(ctx->judge, reach_any));
@@ -121,7 +113,7 @@ static void judge_kernels(xe_ctx *ctx, fwalk *w, unsigned plain, unsigned reach_
  * entry functions that have it. */
 static void reach_kernels(fwalk *w, unsigned plain, unsigned reach_any)
 {
-   w->reach = zalloc(w->bound, 1);
+   w->reach = xe_calloc(w->bound, 1);
    for (unsigned k = 0; k < w->nk; k++) {
       if (!w->rewritable[k])
          reach_from(w, w->ks[k].fn, REACH_KEPT);

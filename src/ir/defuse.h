@@ -102,14 +102,6 @@ static inline void *xrealloc(void *p, size_t n)
    return p;
 }
 
-static inline void *xcalloc(size_t n, size_t s)
-{
-   void *p = calloc(n ? n : 1, s);
-   if (!p)
-      xe_out_of_memory();
-   return p;
-}
-
 /* names[id] for an id known to have no OpName (uses.c defines it). */
 extern xe_inst xe__name_none;
 #define NAME_NONE (&xe__name_none)

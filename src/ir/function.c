@@ -9,14 +9,6 @@
 
 #include "ir_internal.h"
 
-static void *xcalloc(size_t n, size_t s)
-{
-   void *p = calloc(n ? n : 1, s);
-   if (!p)
-      xe_out_of_memory();
-   return p;
-}
-
 /* ---- functions and blocks ---- */
 
 xe_function *xe_function_create(xe_module *m, xe_inst *def, xe_inst *end)
@@ -172,8 +164,8 @@ xe_function *xe_function_clone(xe_module *m, xe_function *f)
    idmap mp = { NULL, NULL, 16 };
    while (mp.cap < 2 * n)
       mp.cap *= 2;
-   mp.key = xcalloc(mp.cap, sizeof(uint32_t));
-   mp.val = xcalloc(mp.cap, sizeof(uint32_t));
+   mp.key = xe_calloc(mp.cap, sizeof(uint32_t));
+   mp.val = xe_calloc(mp.cap, sizeof(uint32_t));
    /* Fresh ids in layout order: the function, parameters, then each
     * block's label and results. */
    *idmap_slot(&mp, xe_function_id(f)) = xe_fresh_id(m);

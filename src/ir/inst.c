@@ -10,14 +10,6 @@
 
 #include "ir_internal.h"
 
-static void *xcalloc(size_t n, size_t s)
-{
-   void *p = calloc(n ? n : 1, s);
-   if (!p)
-      xe_out_of_memory();
-   return p;
-}
-
 /* ---- instructions ---- */
 
 static void set_header(xe_inst *i, SpvOp op, uint32_t type_id, uint32_t result_id)
@@ -55,7 +47,7 @@ static xe_inst *inst_init(void *mem, unsigned nwords)
 
 xe_inst *xe_inst_alloc(unsigned nwords)
 {
-   return inst_init(xcalloc(1, xe__inst_bytes(nwords)), nwords);
+   return inst_init(xe_calloc(1, xe__inst_bytes(nwords)), nwords);
 }
 
 xe_inst *xe__inst_alloc_pooled(xe_module *m, unsigned nwords)

@@ -559,5 +559,8 @@ uint64_t xe_type_member_offset(const xe_module *m, uint32_t struct_id, unsigned 
  * it (see driver.c). */
 jmp_buf *xe_oom_arm(jmp_buf *target);
 _Noreturn void xe_out_of_memory(void);
+/* calloc(n, size), n of 0 counted as 1 so that the result is never NULL;
+ * xe_out_of_memory when it fails.  Free with free(). */
+void *xe_calloc(size_t n, size_t size);
 
 #endif

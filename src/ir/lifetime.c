@@ -10,17 +10,9 @@
 #include "ir_internal.h"
 #include "manifest.h"
 
-static void *xcalloc(size_t n, size_t s)
-{
-   void *p = calloc(n ? n : 1, s);
-   if (!p)
-      xe_out_of_memory();
-   return p;
-}
-
 xe_module *xe_module_create(void)
 {
-   xe_module *m = xcalloc(1, sizeof(*m));
+   xe_module *m = xe_calloc(1, sizeof(*m));
    m->version = 0x10000;
    m->bound = 1;
    for (int s = 0; s < XE_SEC_COUNT; s++)

@@ -23,14 +23,6 @@
 
 #include "ir_internal.h"
 
-static void *xcalloc(size_t n, size_t s)
-{
-   void *p = calloc(n ? n : 1, s);
-   if (!p)
-      xe_out_of_memory();
-   return p;
-}
-
 /* Makes defs[id] exist.  clamp: id is one the module defines (the reader's,
  * below the header's bound), so doubling stops at the bound: a hostile
  * bound must not make a small module allocate a huge table.  Fresh ids
@@ -99,7 +91,7 @@ void xe_fn_cache_set(xe_function *f, enum xe_fn_analysis k, void *data, void (*f
 {
    xe_fn_cache *c = &f->cache[k];
    if (c->data) {
-      struct xe_stale *st = xcalloc(1, sizeof(*st));
+      struct xe_stale *st = xe_calloc(1, sizeof(*st));
       st->data = c->data;
       st->free = c->free;
       st->next = f->module->stale;

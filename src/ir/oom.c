@@ -30,3 +30,11 @@ _Noreturn void xe_out_of_memory(void)
    fputs("xeopt: error: out of memory\n", stderr);
    exit(2);
 }
+
+void *xe_calloc(size_t n, size_t size)
+{
+   void *p = calloc(n ? n : 1, size);
+   if (!p)
+      xe_out_of_memory();
+   return p;
+}

@@ -300,9 +300,9 @@ uint32_t *xe__spec_slot(struct xe_defuse *d, uint32_t v, bool add)
       uint32_t ocap = d->scap, *okey = d->skey, *ocount = d->scount;
       uint8_t *oused = d->sused;
       d->scap = ocap ? 2 * ocap : 64;
-      d->skey = xcalloc(d->scap, 4);
-      d->scount = xcalloc(d->scap, 4);
-      d->sused = xcalloc(d->scap, 1);
+      d->skey = xe_calloc(d->scap, 4);
+      d->scount = xe_calloc(d->scap, 4);
+      d->sused = xe_calloc(d->scap, 1);
       d->sn = 0;
       for (uint32_t k = 0; k < ocap; k++) {
          if (oused[k])
@@ -356,7 +356,7 @@ static void gtab_grow(struct xe_defuse *d)
    uint32_t ocap = d->gcap;
    xe_inst **old = d->gtab;
    d->gcap = ocap ? 2 * ocap : 256;
-   d->gtab = xcalloc(d->gcap, sizeof(xe_inst *));
+   d->gtab = xe_calloc(d->gcap, sizeof(xe_inst *));
    d->gn = 0;
    for (uint32_t k = 0; k < ocap; k++) {
       if (old[k] && old[k] != TOMB)

@@ -107,12 +107,12 @@ struct xe_defuse *xe__defuse_built(const xe_module *cm)
    xe_module *m = (xe_module *)cm; /* the indexes are a cache: building them changes no content */
    if (m->defuse)
       return m->defuse;
-   struct xe_defuse *d = m->defuse = xcalloc(1, sizeof(struct xe_defuse));
+   struct xe_defuse *d = m->defuse = xe_calloc(1, sizeof(struct xe_defuse));
    /* Room for the ids passes will add, so the first fresh ids do not copy
     * the table. */
    d->cap = m->bound + m->bound / 8 + 64;
-   d->ids = xcalloc(d->cap, sizeof(idinfo));
-   d->names = xcalloc(d->cap, sizeof(xe_inst *));
+   d->ids = xe_calloc(d->cap, sizeof(idinfo));
+   d->names = xe_calloc(d->cap, sizeof(xe_inst *));
    const struct xe_use_hint *h = m->use_hint;
    if (h) {
       uint32_t n = h->n < m->bound ? h->n : m->bound;

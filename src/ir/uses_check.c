@@ -78,8 +78,8 @@ bool xe_check_uses(xe_module *m, char **err)
    if (!check_orders(m, err))
       return false;
    struct fresh f = { .bound = m->bound };
-   f.start = xcalloc(m->bound + 2, sizeof(uint32_t));
-   f.nmeta = xcalloc(m->bound + 1, sizeof(uint32_t));
+   f.start = xe_calloc(m->bound + 2, sizeof(uint32_t));
+   f.nmeta = xe_calloc(m->bound + 1, sizeof(uint32_t));
    xe__visit_all(m, fresh_visit, &f);
    for (uint32_t id = 0; id <= m->bound; id++)
       f.start[id + 1] += f.start[id];
