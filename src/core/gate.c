@@ -1,11 +1,8 @@
-#define _GNU_SOURCE
 /*
  * The cost gate (gate.h).
  */
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "gate.h"
 #include "judge.h"
@@ -55,18 +52,11 @@ void xe_gate_figures(xe_remark_entry *e, const xe_gate *g)
 xe_remark_entry *xe_gate_remark(const xe_ctx *ctx, const char *kernel, const xe_gate *g,
                                 const char *fmt, ...)
 {
-   if (!ctx->remarks)
-      return NULL;
-   char *msg = NULL;
+   enum xe_decision d = g->verdict == XE_GATE_SLOWER ? XE_DECISION_COST_SLOWER : XE_DECISION_COST_THIN;
    va_list ap;
    va_start(ap, fmt);
-   int n = vasprintf(&msg, fmt, ap);
+   xe_remark_entry *e = xe_remark_vdecision(ctx->remarks, kernel, XE_REMARK_MISSED, d, fmt, ap);
    va_end(ap);
-   if (n < 0)
-      xe_out_of_memory();
-   enum xe_decision d = g->verdict == XE_GATE_SLOWER ? XE_DECISION_COST_SLOWER : XE_DECISION_COST_THIN;
-   xe_remark_entry *e = xe_remark_decision(ctx->remarks, kernel, XE_REMARK_MISSED, d, "%s", msg);
-   free(msg);
    xe_gate_figures(e, g);
    return e;
 }

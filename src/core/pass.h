@@ -182,6 +182,11 @@ void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
 xe_remark_entry *xe_remark_decision(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
                                     enum xe_decision d, const char *fmt, ...)
    __attribute__((format(printf, 5, 6)));
+/* xe_remark_decision with its arguments as a va_list (for writers that
+ * take a format of their own, such as xe_gate_remark). */
+xe_remark_entry *xe_remark_vdecision(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
+                                     enum xe_decision d, const char *fmt, va_list ap)
+   __attribute__((format(printf, 5, 0)));
 /* Adds device dev's figures to e (detail copied; may be NULL). */
 void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before, double after,
                           const char *detail);

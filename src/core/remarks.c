@@ -54,6 +54,12 @@ xe_remark_entry *xe_remark_decision(xe_remarks *r, const char *kernel, enum xe_r
    return x;
 }
 
+xe_remark_entry *xe_remark_vdecision(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
+                                     enum xe_decision d, const char *fmt, va_list ap)
+{
+   return r ? add(r, kernel, kind, d, fmt, ap) : NULL;
+}
+
 void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before, double after,
                           const char *detail)
 {
