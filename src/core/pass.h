@@ -159,9 +159,9 @@ typedef struct xe_remark_figure {
 
 typedef struct xe_remark {
    const char *pass;        /* static string */
-   char *kernel;            /* may be NULL */
+   const char *kernel;      /* may be NULL; in the remarks' text store */
    enum xe_remark_kind kind;
-   char *message;
+   const char *message;     /* in the remarks' text store */
    enum xe_decision decision;
    xe_remark_figure *figures;  /* nfigures of them, owned */
    unsigned nfigures;
@@ -169,10 +169,19 @@ typedef struct xe_remark {
                                 * about, where its comment says so; -1 none */
 } xe_remark_entry;
 
+/* The entries' kernel names and messages live in chunks of text owned by
+ * the remarks and freed with them, not in a block each: a run writes a few
+ * remarks per kernel, most of a kernel's under the same name, and at 64 MB
+ * of input a block per string was about 2.5 million blocks that outlived
+ * the passes' own tables around them in the heap (bench/notes/scale-by-size.md). */
+typedef struct xe_remark_text xe_remark_text;
+
 typedef struct xe_remarks {
    unsigned n, cap;
    xe_remark_entry *v;
    const char *pass;        /* the pass running now, set by the pipeline */
+   xe_remark_text *text;    /* the chunks the strings are in (remarks.c) */
+   const char *last_kernel; /* the kernel name stored last, shared by its next remarks */
 } xe_remarks;
 
 void xe_remark(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
@@ -195,7 +204,15 @@ void xe_remark_figure_add(xe_remark_entry *e, enum xe_device dev, double before,
 void xe_remark_copy(xe_remarks *r, const xe_remark_entry *e);
 /* Does kernel have an applied remark recording decision d? */
 bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decision d);
+/* Frees r's entries and their text. */
 void xe_remarks_free(xe_remarks *r);
+/* Frees r's entry array and the figures of its entries, keeping the text
+ * its entries point to: for entries moved out of r (plain.c).  r is left
+ * without entries. */
+void xe_remarks_free_entries(xe_remarks *r);
+/* Moves from's text into to's, so entries moved from `from` to `to` stay
+ * valid after from is freed. */
+void xe_remarks_take_text(xe_remarks *to, xe_remarks *from);
 
 /* ---- manifest: the host contract ----
  * A pass describes each requirement it puts on the host as a typed record

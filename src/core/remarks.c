@@ -11,6 +11,74 @@
 #include "manifest.h"
 #include "pass.h"
 
+/* A chunk of the remarks' text (pass.h): strings packed one after
+ * another, never freed alone. */
+struct xe_remark_text {
+   xe_remark_text *next;    /* the chunks filled before */
+   size_t used, cap;
+   char bytes[];
+};
+
+#define TEXT_CHUNK ((size_t)64 << 10)
+
+/* n bytes of r's text.  A string of more than a quarter chunk gets a chunk
+ * of its own, behind the one being filled, so it does not cut that short. */
+static char *text_alloc(xe_remarks *r, size_t n)
+{
+   xe_remark_text *t = r->text;
+   if (t && t->cap - t->used >= n) {
+      t->used += n;
+      return t->bytes + t->used - n;
+   }
+   size_t cap = n > TEXT_CHUNK / 4 ? n : TEXT_CHUNK;
+   xe_remark_text *c = malloc(sizeof(*c) + cap);
+   if (!c)
+      xe_out_of_memory();
+   *c = (xe_remark_text){ .used = n, .cap = cap };
+   if (t && cap == n) {
+      c->next = t->next;
+      t->next = c;
+   } else {
+      c->next = t;
+      r->text = c;
+   }
+   return c->bytes;
+}
+
+/* fmt and ap formatted into r's text (in place when the chunk being
+ * filled has room). */
+static const char *text_format(xe_remarks *r, const char *fmt, va_list ap)
+{
+   va_list again;
+   va_copy(again, ap);
+   xe_remark_text *t = r->text;
+   size_t room = t ? t->cap - t->used : 0;
+   char *at = t ? t->bytes + t->used : NULL;
+   int len = vsnprintf(at, room, fmt, ap);
+   if (len < 0)
+      xe_out_of_memory(); /* as vasprintf's failure was */
+   if ((size_t)len < room) {
+      t->used += (size_t)len + 1;
+   } else {
+      at = text_alloc(r, (size_t)len + 1);
+      vsnprintf(at, (size_t)len + 1, fmt, again);
+   }
+   va_end(again);
+   return at;
+}
+
+/* kernel in r's text: the stored copy of the last remark's when equal. */
+static const char *text_kernel(xe_remarks *r, const char *kernel)
+{
+   if (!kernel)
+      return NULL;
+   if (!r->last_kernel || strcmp(r->last_kernel, kernel)) {
+      size_t n = strlen(kernel) + 1;
+      r->last_kernel = memcpy(text_alloc(r, n), kernel, n);
+   }
+   return r->last_kernel;
+}
+
 static xe_remark_entry *add(xe_remarks *r, const char *kernel, enum xe_remark_kind kind,
                             enum xe_decision d, const char *fmt, va_list ap)
 {
@@ -20,15 +88,10 @@ static xe_remark_entry *add(xe_remarks *r, const char *kernel, enum xe_remark_ki
       if (!r->v)
          xe_out_of_memory();
    }
-   char *msg = NULL;
-   if (vasprintf(&msg, fmt, ap) < 0)
-      xe_out_of_memory();
+   const char *msg = text_format(r, fmt, ap);
    xe_remark_entry *x = &r->v[r->n++];
-   *x = (xe_remark_entry){ .pass = r->pass ? r->pass : "xeopt",
-                           .kernel = kernel ? strdup(kernel) : NULL,
+   *x = (xe_remark_entry){ .pass = r->pass ? r->pass : "xeopt", .kernel = text_kernel(r, kernel),
                            .kind = kind, .message = msg, .decision = d, .subject = -1 };
-   if (kernel && !x->kernel)
-      xe_out_of_memory();
    return x;
 }
 
@@ -116,21 +179,49 @@ bool xe_remarks_decided(const xe_remarks *r, const char *kernel, enum xe_decisio
    return false;
 }
 
-/* Frees e's strings and figures. */
+/* Frees e's figures (its strings are in the remarks' text). */
 static void entry_free(xe_remark_entry *e)
 {
-   free(e->kernel);
-   free(e->message);
    for (unsigned k = 0; k < e->nfigures; k++)
       free(e->figures[k].detail);
    free(e->figures);
 }
 
-void xe_remarks_free(xe_remarks *r)
+void xe_remarks_free_entries(xe_remarks *r)
 {
    for (unsigned k = 0; k < r->n; k++)
       entry_free(&r->v[k]);
    free(r->v);
+   r->v = NULL;
+   r->n = r->cap = 0;
+}
+
+void xe_remarks_take_text(xe_remarks *to, xe_remarks *from)
+{
+   xe_remark_text *t = from->text;
+   if (!t)
+      return;
+   /* from's chunks go behind the one to fills. */
+   xe_remark_text *last = t;
+   while (last->next)
+      last = last->next;
+   if (to->text) {
+      last->next = to->text->next;
+      to->text->next = t;
+   } else {
+      to->text = t;
+   }
+   from->text = NULL;
+   from->last_kernel = NULL;
+}
+
+void xe_remarks_free(xe_remarks *r)
+{
+   xe_remarks_free_entries(r);
+   for (xe_remark_text *t = r->text, *next; t; t = next) {
+      next = t->next;
+      free(t);
+   }
    memset(r, 0, sizeof(*r));
 }
 

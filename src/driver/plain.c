@@ -367,7 +367,10 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
    }
    n = kept;
    qsort(v, n, sizeof(*v), cmp_place);
-   xe_remarks_free(second);
+   /* The kept entries' text: second's stays, first's moves to it. */
+   xe_remarks_free_entries(second);
+   xe_remarks_take_text(second, first);
+   second->pass = NULL;
    second->v = malloc((n + 1) * sizeof(xe_remark_entry));
    if (!second->v)
       xe_out_of_memory();
