@@ -191,7 +191,7 @@ static unsigned pass_index(const char *pass)
 /* One remark of either run and its place in the merged list: (key, sub),
  * key i + 1 for the first run's i-th remark (0: not placed yet). */
 typedef struct {
-   xe_remark_entry e;
+   xe_remark_entry *e;     /* in its run's array */
    unsigned pass, idx;     /* registry position; index in its run */
    bool first, keep, used;
    unsigned key, sub;
@@ -204,18 +204,18 @@ static int cmp_kernel(const char *a, const char *b)
 
 static size_t hash_remark(const ranked *r)
 {
-   size_t h = r->pass * 31u + (size_t)r->e.kind;
-   if (r->e.kernel)
-      h ^= hash_name(r->e.kernel) * 3;
-   if (r->e.message)
-      h ^= hash_name(r->e.message) * 7;
+   size_t h = r->pass * 31u + (size_t)r->e->kind;
+   if (r->e->kernel)
+      h ^= hash_name(r->e->kernel) * 3;
+   if (r->e->message)
+      h ^= hash_name(r->e->message) * 7;
    return h;
 }
 
 static bool same_remark(const ranked *a, const ranked *b)
 {
-   return a->pass == b->pass && a->e.kind == b->e.kind &&
-          !cmp_kernel(a->e.kernel, b->e.kernel) && !cmp_kernel(a->e.message, b->e.message);
+   return a->pass == b->pass && a->e->kind == b->e->kind &&
+          !cmp_kernel(a->e->kernel, b->e->kernel) && !cmp_kernel(a->e->message, b->e->message);
 }
 
 /* By pass, then kernel. */
@@ -223,7 +223,7 @@ static int cmp_pass_kernel(const ranked *x, const ranked *y)
 {
    if (x->pass != y->pass)
       return x->pass < y->pass ? -1 : 1;
-   return cmp_kernel(x->e.kernel, y->e.kernel);
+   return cmp_kernel(x->e->kernel, y->e->kernel);
 }
 
 /* By (pass, kernel), then in run order. */
@@ -281,12 +281,12 @@ static void place(ranked *v, unsigned ns, unsigned n)
       if (match) {
          match->used = true;
          v[k].key = match->key;
-      } else if (v[k].e.kind == XE_REMARK_APPLIED) {
+      } else if (v[k].e->kind == XE_REMARK_APPLIED) {
          sec[nsec++] = &v[k];
       }
    }
    for (unsigned k = ns; k < n; k++)
-      if (!v[k].keep && !v[k].used && v[k].e.kind == XE_REMARK_APPLIED)
+      if (!v[k].keep && !v[k].used && v[k].e->kind == XE_REMARK_APPLIED)
          fst[nfst++] = &v[k];
    qsort(sec, nsec, sizeof(*sec), cmp_group);
    qsort(fst, nfst, sizeof(*fst), cmp_group);
@@ -351,31 +351,30 @@ void xe_plain_merge_remarks(xe_module *m, const xe_judge *j, xe_remarks *first,
          unsigned pi = pass_index(e->pass);
          bool from_first = e->kernel && e->kind != XE_REMARK_APPLIED && pi > after &&
                            pi < npasses && has(&plain_names, e->kernel);
-         v[n++] = (ranked){ .e = *e, .pass = pi, .idx = k, .first = r == 1,
+         v[n++] = (ranked){ .e = e, .pass = pi, .idx = k, .first = r == 1,
                             .keep = from_first == (r == 1) };
       }
    }
    place(v, second->n, n);
-   /* The kept remarks move out of their runs. */
    unsigned kept = 0;
-   for (unsigned k = 0; k < n; k++) {
-      if (!v[k].keep)
-         continue;
-      xe_remarks *run = v[k].first ? first : second;
-      run->v[v[k].idx] = (xe_remark_entry){ .pass = v[k].e.pass };
-      v[kept++] = v[k];
-   }
+   for (unsigned k = 0; k < n; k++)
+      if (v[k].keep)
+         v[kept++] = v[k];
    n = kept;
    qsort(v, n, sizeof(*v), cmp_place);
-   /* The kept entries' text: second's stays, first's moves to it. */
+   xe_remark_entry *out = malloc((n + 1) * sizeof(*out));
+   if (!out)
+      xe_out_of_memory();
+   /* The kept remarks move out of their runs; their text goes with them:
+    * second's stays, first's moves to it. */
+   for (unsigned k = 0; k < n; k++) {
+      out[k] = *v[k].e;
+      *v[k].e = (xe_remark_entry){ .pass = out[k].pass };
+   }
    xe_remarks_free_entries(second);
    xe_remarks_take_text(second, first);
    second->pass = NULL;
-   second->v = malloc((n + 1) * sizeof(xe_remark_entry));
-   if (!second->v)
-      xe_out_of_memory();
-   for (unsigned k = 0; k < n; k++)
-      second->v[k] = v[k].e;
+   second->v = out;
    second->n = second->cap = n;
    free(v);
    free(plain_names.slot);

@@ -29,7 +29,8 @@ bool xe_plain_kernels(xe_module *m, const xe_remarks *rem, xe_judge *j);
  * flagged kernels, which come from the first run (first): those passes saw
  * the kernels canonical there, so what they said (a guard padding could
  * remove with --assume-padded, say) holds, while in the second run they
- * see the front end's form.  Moves entries out of first (free it after).
+ * see the front end's form.  Moves entries and their text out of first (free it
+ * after).
  * The result keeps the first run's order: a second-run remark takes the
  * place of the same remark there or, if applied, of the first run's
  * applied remark of its pass and kernel; so a kernel's remarks read the
