@@ -160,8 +160,8 @@ typedef struct xe_remark_figure {
 typedef struct xe_remark {
    const char *pass;        /* static string */
    const char *kernel;      /* may be NULL; in the remarks' text store */
-   enum xe_remark_kind kind;
    const char *message;     /* in the remarks' text store */
+   enum xe_remark_kind kind;
    enum xe_decision decision;
    xe_remark_figure *figures;  /* nfigures of them, owned */
    unsigned nfigures;
