@@ -537,6 +537,51 @@ START_TEST(block_order_fixes_dominance)
 }
 END_TEST
 
+/* Remarks keep their strings in chunks they own (src/core/remarks.c):
+ * remarks across many chunk boundaries, one longer than a chunk, a kernel
+ * name stored once for consecutive remarks, and text moved to another set
+ * (plain -O2's merge) read back as written after their first set is freed
+ * (under the sanitizer build, a chunk freed too early is a use after free). */
+START_TEST(remark_text_chunks)
+{
+   xe_remarks a = { .pass = "p" }, b = { .pass = "q" };
+   enum { N = 5000 };
+   static char big[100000];
+   memset(big, 'x', sizeof(big) - 1);
+   xe_remark(&b, NULL, XE_REMARK_APPLIED, "b's own");
+   for (unsigned k = 0; k < N; k++)
+      xe_remark(&a, k % 3 ? "kern" : "other", XE_REMARK_NOTE, "remark %u: %0*u", k, (int)(k % 200), k);
+   xe_remark(&a, "kern", XE_REMARK_MISSED, "%s", big);
+   xe_remark(&a, "kern", XE_REMARK_MISSED, "after the long one");
+   ck_assert_uint_eq(a.n, N + 2);
+   ck_assert_ptr_eq(a.v[1].kernel, a.v[2].kernel);
+   ck_assert_ptr_ne(a.v[0].kernel, a.v[3].kernel); /* "other" again, not consecutive */
+   xe_remark_entry *moved = malloc(a.n * sizeof(*moved));
+   ck_assert_ptr_nonnull(moved);
+   memcpy(moved, a.v, a.n * sizeof(*moved));
+   for (unsigned k = 0; k < a.n; k++)
+      a.v[k] = (xe_remark_entry){ .pass = a.v[k].pass };
+   xe_remarks_take_text(&b, &a);
+   xe_remarks_free(&a);
+   xe_remark(&b, "kern", XE_REMARK_NOTE, "written after the move");
+   for (unsigned k = 0; k < N; k++) {
+      char want[300];
+      snprintf(want, sizeof(want), "remark %u: %0*u", k, (int)(k % 200), k);
+      ck_assert_str_eq(moved[k].message, want);
+      ck_assert_str_eq(moved[k].kernel, k % 3 ? "kern" : "other");
+      ck_assert_str_eq(moved[k].pass, "p");
+   }
+   ck_assert_str_eq(moved[N].message, big);
+   ck_assert_str_eq(moved[N + 1].message, "after the long one");
+   ck_assert_str_eq(b.v[0].message, "b's own");
+   ck_assert_ptr_null(b.v[0].kernel);
+   ck_assert_str_eq(b.v[1].message, "written after the move");
+   ck_assert_str_eq(b.v[1].pass, "q");
+   free(moved);
+   xe_remarks_free(&b);
+}
+END_TEST
+
 /* The layout facts (src/ir/branches.c), the test block-order and
  * loop-spec-constants ask before building a CFG: a loop nest is not
  * acyclic; written in order it is forward-reachable, with its exit before
@@ -1060,6 +1105,7 @@ int main(void)
    tcase_add_test(tc, builder_find_or_create);
    tcase_add_test(tc, use_copy_of_exactly_one_chunk);
    tcase_add_test(tc, block_order_fixes_dominance);
+   tcase_add_test(tc, remark_text_chunks);
    tcase_add_test(tc, layout_facts_from_terminators);
    tcase_add_test(tc, global_variables_index);
    tcase_add_test(tc, kernel_list_follows_edits);
