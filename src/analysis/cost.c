@@ -55,9 +55,19 @@ typedef struct walk {
    xe_module *m;
    const xe_cost_weights *w;
    const xe_cost_change *ch;
+   xe_cost_memo *memo;      /* may be NULL */
    xe_cost c;
    unsigned depth;
 } walk;
+
+/* One function's liveness (below) and what it depends on. */
+struct xe_cost_live {
+   xe_function *f;
+   const xe_cost_change *ch;
+   bool igc_blocks;
+   xe_idmap ids;
+   uint8_t *live;
+};
 
 static uint32_t storage_of(xe_module *m, uint32_t ptr)
 {
@@ -433,6 +443,41 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
    return live;
 }
 
+/* f's liveness under wk: the memo's when it has it, else computed (and
+ * kept in the memo, or *owned by the caller when there is none).  Returned
+ * by value: a callee's estimate may grow the memo. */
+static struct xe_cost_live live_of(walk *wk, xe_function *f, bool *owned)
+{
+   bool blocks = igc_blocks(wk->w, wk->ch);
+   xe_cost_memo *mo = wk->memo;
+   for (unsigned k = 0; mo && k < mo->n; k++)
+      if (mo->v[k].f == f && mo->v[k].ch == wk->ch && mo->v[k].igc_blocks == blocks)
+         return mo->v[k];
+   struct xe_cost_live e = { .f = f, .ch = wk->ch, .igc_blocks = blocks };
+   e.live = liveness(wk, f, &e.ids);
+   *owned = !mo;
+   if (mo) {
+      if (mo->n == mo->cap) {
+         mo->cap = mo->cap ? 2 * mo->cap : 4;
+         mo->v = realloc(mo->v, mo->cap * sizeof(*mo->v));
+         if (!mo->v)
+            xe_out_of_memory();
+      }
+      mo->v[mo->n++] = e;
+   }
+   return e;
+}
+
+void xe_cost_memo_release(xe_cost_memo *memo)
+{
+   for (unsigned k = 0; k < memo->n; k++) {
+      free(memo->v[k].live);
+      xe_idmap_free(&memo->v[k].ids);
+   }
+   free(memo->v);
+   *memo = (xe_cost_memo){ 0 };
+}
+
 static double fn_cost(walk *wk, xe_function *f);
 
 static double mem_cost(walk *wk, xe_function *f, xe_inst *i, double freq)
@@ -622,8 +667,9 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       return 0;
    const xe_cfg *cfg = xe_function_cfg(f);
    const xe_loops *ls = xe_function_loops(f);
-   xe_idmap ids;
-   uint8_t *live = liveness(wk, f, &ids);
+   bool owned = false;
+   struct xe_cost_live lv = live_of(wk, f, &owned);
+   const uint8_t *live = lv.live;
    double total = 0;
    for (uint32_t bi = 0; bi < cfg->n; bi++) {
       if (cfg->rpo_index[bi] == XE_NONE || (in_set && !in_set[bi]))
@@ -631,22 +677,30 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       xe_block *b = cfg->blocks[bi];
       double freq = block_freq(m, f, ls, bi);
       xe_foreach_inst(i, &b->insts) {
-         if (i->result_id && !has_side_effect(i) && !live[xe_idmap_find(&ids, i->result_id)])
+         if (i->result_id && !has_side_effect(i) && !live[xe_idmap_find(&lv.ids, i->result_id)])
             continue;
          if (xe_inst_is_debug_info(m, i))
             continue; /* describes the source: no code */
          total += freq * inst_cost(wk, f, i, freq);
       }
    }
-   free(live);
-   xe_idmap_free(&ids);
+   if (owned) {
+      free(lv.live);
+      xe_idmap_free(&lv.ids);
+   }
    return total;
 }
 
 xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
                          const xe_cost_change *change)
 {
-   walk wk = { .m = m, .w = &xe_cost_weight_table[d], .ch = change };
+   return xe_cost_function_memo(m, fn, d, change, NULL);
+}
+
+xe_cost xe_cost_function_memo(xe_module *m, xe_function *fn, enum xe_device d,
+                              const xe_cost_change *change, xe_cost_memo *memo)
+{
+   walk wk = { .m = m, .w = &xe_cost_weight_table[d], .ch = change, .memo = memo };
    /* Per-id tables are sized by the bound, and def-use must be current. */
    double c = fn_cost(&wk, fn);
    wk.c.cycles = c;
@@ -656,7 +710,14 @@ xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
 double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
                       const xe_cost_change *change, const uint8_t *in_set)
 {
-   walk wk = { .m = m, .w = &xe_cost_weight_table[d], .ch = change };
+   return xe_cost_blocks_memo(m, f, d, change, in_set, NULL);
+}
+
+double xe_cost_blocks_memo(xe_module *m, xe_function *f, enum xe_device d,
+                           const xe_cost_change *change, const uint8_t *in_set,
+                           xe_cost_memo *memo)
+{
+   walk wk = { .m = m, .w = &xe_cost_weight_table[d], .ch = change, .memo = memo };
    return fn_cost_set(&wk, f, in_set);
 }
 
@@ -670,12 +731,13 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
                      double after[XE_DEV_COUNT], enum xe_device *worst)
 {
    bool ok = true;
+   xe_cost_memo memo = { 0 };
    for (int d = 0; d < XE_DEV_COUNT; d++) {
       before[d] = after[d] = 0;
       if (!(devices & (1u << d)))
          continue;
-      before[d] = xe_cost_function(m, fn, (enum xe_device)d, NULL).cycles;
-      after[d] = xe_cost_function(m, fn, (enum xe_device)d, change).cycles;
+      before[d] = xe_cost_function_memo(m, fn, (enum xe_device)d, NULL, &memo).cycles;
+      after[d] = xe_cost_function_memo(m, fn, (enum xe_device)d, change, &memo).cycles;
       /* Not slower: equal counts as not worse (a rewrite the model cannot
        * tell apart still has its other benefits, e.g. register pressure). */
       if (after[d] > before[d] * (1 + XE_COST_TIE) && ok) {
@@ -684,6 +746,7 @@ bool xe_cost_compare(xe_module *m, xe_function *fn, unsigned devices,
             *worst = (enum xe_device)d;
       }
    }
+   xe_cost_memo_release(&memo);
    return ok;
 }
 

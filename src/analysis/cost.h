@@ -152,6 +152,20 @@ bool xe_cost_igc_blocks(const xe_cost_change *ch, enum xe_device d);
 xe_cost xe_cost_function(xe_module *m, xe_function *fn, enum xe_device d,
                          const xe_cost_change *change);
 
+/* The liveness of the functions estimated for one question, kept across
+ * its estimates: it depends on the function, the change and, with a
+ * change, on one device weight (igc_block), so the estimates of a function
+ * on five devices share it.  Start zeroed, pass it to the _memo forms
+ * while the IR does not change, then release it. */
+typedef struct xe_cost_memo {
+   struct xe_cost_live *v;
+   unsigned n, cap;
+} xe_cost_memo;
+void xe_cost_memo_release(xe_cost_memo *memo);
+/* xe_cost_function with memo (may be NULL). */
+xe_cost xe_cost_function_memo(xe_module *m, xe_function *fn, enum xe_device d,
+                              const xe_cost_change *change, xe_cost_memo *memo);
+
 /* For each device in the set: the estimate as is (before[d]) and after
  * change (after[d]).  Returns true when the change is not slower on any
  * device of the set; otherwise *worst is the first device where it is. */
@@ -243,6 +257,10 @@ double xe_cost_igc_at(enum xe_device d, const xe_isa_counts *c, unsigned simd);
  * the region as is (slow) and as its rewritten copy would be (fast). */
 double xe_cost_blocks(xe_module *m, xe_function *f, enum xe_device d,
                       const xe_cost_change *change, const uint8_t *in_set);
+/* xe_cost_blocks with memo (may be NULL). */
+double xe_cost_blocks_memo(xe_module *m, xe_function *f, enum xe_device d,
+                           const xe_cost_change *change, const uint8_t *in_set,
+                           xe_cost_memo *memo);
 
 /* How many times block index bi of f runs per work-item: the product of
  * the trip counts of the loops around it (XE_COST_ASSUMED_TRIPS for a

@@ -205,12 +205,13 @@ static void estimate_versioned(vctx *c, unsigned devs, const xe_cost_change *ch,
    const xe_cost_change *none = NULL;
    double fb = xe_cost_block_frequency(m, c->f, b);
    *v = (xe_gate){ .devs = devs, .worst = XE_DEV_DG2, .verdict = XE_GATE_MADE };
+   xe_cost_memo memo = { 0 }; /* the devices share the liveness walks */
    for (int d = 0; d < XE_DEV_COUNT; d++) {
       if (!(devs & (1u << d)))
          continue;
-      double total = xe_cost_function(m, c->k->fn, (enum xe_device)d, none).cycles;
-      double slow = xe_cost_blocks(m, c->f, (enum xe_device)d, none, c->in_r);
-      double fast = xe_cost_blocks(m, c->f, (enum xe_device)d, ch, c->in_r);
+      double total = xe_cost_function_memo(m, c->k->fn, (enum xe_device)d, none, &memo).cycles;
+      double slow = xe_cost_blocks_memo(m, c->f, (enum xe_device)d, none, c->in_r, &memo);
+      double fast = xe_cost_blocks_memo(m, c->f, (enum xe_device)d, ch, c->in_r, &memo);
       double guard = c->no_guard ? 0 : xe_cost_weights_of((enum xe_device)d)->branch * fb;
       double outside = total - slow - guard;
       v->before[d] = total;
@@ -224,6 +225,7 @@ static void estimate_versioned(vctx *c, unsigned devs, const xe_cost_change *ch,
          v->worst = (enum xe_device)d;
       }
    }
+   xe_cost_memo_release(&memo);
 }
 
 /* IGC's SIMD width per device before (w_in) and after (w_out) versioning
