@@ -444,9 +444,9 @@ static uint8_t *liveness(walk *wk, xe_function *f, xe_idmap *ids)
 }
 
 /* f's liveness under wk: the memo's when it has it, else computed (and
- * kept in the memo, or *owned by the caller when there is none).  Returned
- * by value: a callee's estimate may grow the memo. */
-static struct xe_cost_live live_of(walk *wk, xe_function *f, bool *owned)
+ * kept in the memo; without one the caller frees it).  Returned by value:
+ * a callee's estimate may grow the memo. */
+static struct xe_cost_live live_of(walk *wk, xe_function *f)
 {
    bool blocks = igc_blocks(wk->w, wk->ch);
    xe_cost_memo *mo = wk->memo;
@@ -455,7 +455,6 @@ static struct xe_cost_live live_of(walk *wk, xe_function *f, bool *owned)
          return mo->v[k];
    struct xe_cost_live e = { .f = f, .ch = wk->ch, .igc_blocks = blocks };
    e.live = liveness(wk, f, &e.ids);
-   *owned = !mo;
    if (mo) {
       if (mo->n == mo->cap) {
          mo->cap = mo->cap ? 2 * mo->cap : 4;
@@ -667,8 +666,7 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
       return 0;
    const xe_cfg *cfg = xe_function_cfg(f);
    const xe_loops *ls = xe_function_loops(f);
-   bool owned = false;
-   struct xe_cost_live lv = live_of(wk, f, &owned);
+   struct xe_cost_live lv = live_of(wk, f);
    const uint8_t *live = lv.live;
    double total = 0;
    for (uint32_t bi = 0; bi < cfg->n; bi++) {
@@ -684,7 +682,7 @@ static double fn_cost_set(walk *wk, xe_function *f, const uint8_t *in_set)
          total += freq * inst_cost(wk, f, i, freq);
       }
    }
-   if (owned) {
+   if (!wk->memo) {
       free(lv.live);
       xe_idmap_free(&lv.ids);
    }
