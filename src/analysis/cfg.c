@@ -19,22 +19,11 @@ static void *xalloc(size_t n)
    return p;
 }
 
+/* The CFG and its arrays are one allocation (cfg_build). */
 static void cfg_free(xe_cfg *c)
 {
-   if (!c)
-      return;
-   free(c->blocks);
-   free(c->succ_start);
-   free(c->succ);
-   free(c->pred_start);
-   free(c->pred);
-   free(c->rpo);
-   free(c->rpo_index);
-   free(c->idom);
    free(c);
 }
-
-
 
 uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
 {
@@ -57,11 +46,11 @@ uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
    return XE_NONE;
 }
 
-static void dfs_postorder(xe_cfg *c, uint32_t *post, uint32_t *npost)
+/* stack: 2 * c->n words, seen: c->n bytes, zeroed. */
+static void dfs_postorder(xe_cfg *c, uint32_t *post, uint32_t *npost, uint32_t *stack,
+                          uint8_t *seen)
 {
    /* Iterative DFS: stack of (block, next successor position). */
-   uint32_t *stack = xalloc(c->n * 2 * sizeof(uint32_t));
-   uint8_t *seen = xalloc(c->n);
    uint32_t sp = 0;
    stack[0] = 0;
    stack[1] = c->succ_start[0];
@@ -83,8 +72,6 @@ static void dfs_postorder(xe_cfg *c, uint32_t *post, uint32_t *npost)
          sp--;
       }
    }
-   free(stack);
-   free(seen);
 }
 
 static uint32_t intersect(const xe_cfg *c, uint32_t a, uint32_t b)
@@ -129,35 +116,59 @@ static void cfg_free_any(void *c)
    cfg_free(c);
 }
 
+/* The CFG is built for every function by most passes, again after each
+ * pass that changes one: as a dozen arrays it was 15 malloc/free pairs a
+ * build, 9 million at 64 MB, where malloc's free lists grew cold.  So the
+ * CFG and its arrays are one block, its scratch another, both sized from
+ * the terminators' successor operands (an upper bound on the edges). */
 static xe_cfg *cfg_build(xe_function *f)
 {
-   xe_cfg *c = xalloc(sizeof(*c));
-   xe_foreach_block(b, f)
-      c->n++;
-   c->blocks = xalloc(c->n * sizeof(xe_block *));
+   size_t n = 0, nedge = 0;
+   xe_foreach_block(b, f) {
+      unsigned first, step, ns;
+      xe_terminator_successors(xe_block_terminator(b), &first, &step, &ns);
+      n++;
+      nedge += ns;
+   }
+   size_t head = (sizeof(xe_cfg) + sizeof(xe_block *) - 1) / sizeof(xe_block *) * sizeof(xe_block *);
+   /* succ_start n + 1, succ nedge, pred_start n + 2, pred nedge + 1, rpo,
+    * rpo_index, idom n each. */
+   size_t words = (n + 1) + nedge + (n + 2) + (nedge + 1) + 3 * n;
+   xe_cfg *c = xalloc(head + n * sizeof(xe_block *) + words * sizeof(uint32_t));
+   c->n = (uint32_t)n;
+   c->blocks = (xe_block **)((char *)c + head);
+   uint32_t *w = (uint32_t *)(c->blocks + n);
+   c->succ_start = w, w += n + 1;
+   c->succ = w, w += nedge;
+   c->pred_start = w, w += n + 2;
+   c->pred = w, w += nedge + 1;
+   c->rpo = w, w += n;
+   c->rpo_index = w, w += n;
+   c->idom = w;
+   /* Scratch: last_from and post n words each, the DFS stack 2n, reach and
+    * seen n bytes each. */
+   uint32_t *last_from = xalloc(n * 4 * sizeof(uint32_t) + 2 * n);
+   uint32_t *post = last_from + n, *stack = post + n;
+   uint8_t *reach = (uint8_t *)(stack + 2 * n), *seen = reach + n;
    uint32_t k = 0;
    xe_foreach_block(b, f) {
       b->index = k;
       c->blocks[k++] = b;
    }
-   c->succ_start = xalloc((c->n + 1) * sizeof(uint32_t));
-   uint32_t cap = c->n * 2 + 4, nsucc = 0;
-   c->succ = xalloc(cap * sizeof(uint32_t));
-   /* last_from[s] = b + 1 once s is a successor of b: O(1) duplicates. */
-   uint32_t *last_from = xalloc(c->n * sizeof(uint32_t));
-   /* The layout facts come for free on the way (branches.c): reach[b]
+   uint32_t nsucc = 0;
+   /* last_from[s] = b + 1 once s is a successor of b: O(1) duplicates.
+    * The layout facts come for free on the way (branches.c): reach[b]
     * once a forward edge from a forward-reachable block enters b. */
-   uint8_t *reach = xalloc(c->n ? c->n : 1);
    xe_layout_facts facts = { true, true };
    if (c->n)
       reach[0] = 1;
    for (uint32_t b = 0; b < c->n; b++) {
       facts.forward_reachable &= reach[b];
       const xe_inst *t = xe_block_terminator(c->blocks[b]);
-      unsigned first, step, n;
-      xe_terminator_successors(t, &first, &step, &n);
+      unsigned first, step, ns;
+      xe_terminator_successors(t, &first, &step, &ns);
       c->succ_start[b] = nsucc;
-      for (unsigned j = first; j < first + n; j += step) {
+      for (unsigned j = first; j < first + ns; j += step) {
          if (xe_op_kind(t, j) != XE_W_ID)
             continue;
          xe_inst *label = xe_def(f->module, xe_op(t, j));
@@ -171,20 +182,12 @@ static xe_cfg *cfg_build(xe_function *f)
          if (last_from[s] == b + 1)
             continue;
          last_from[s] = b + 1;
-         if (nsucc == cap) {
-            cap *= 2;
-            c->succ = realloc(c->succ, cap * sizeof(uint32_t));
-         }
          c->succ[nsucc++] = s;
       }
    }
-   free(last_from);
-   free(reach);
    xe_function_remember_layout_facts(f, facts);
    c->succ_start[c->n] = nsucc;
    /* Predecessors by counting. */
-   c->pred_start = xalloc((c->n + 2) * sizeof(uint32_t));
-   c->pred = xalloc((nsucc + 1) * sizeof(uint32_t));
    for (uint32_t q = 0; q < nsucc; q++)
       c->pred_start[c->succ[q] + 2]++;
    for (uint32_t b = 0; b < c->n; b++)
@@ -194,13 +197,9 @@ static xe_cfg *cfg_build(xe_function *f)
          c->pred[c->pred_start[c->succ[q] + 1]++] = b;
    }
    /* Reverse postorder from the entry. */
-   uint32_t *post = xalloc(c->n * sizeof(uint32_t));
-   c->rpo = xalloc(c->n * sizeof(uint32_t));
-   c->rpo_index = xalloc(c->n * sizeof(uint32_t));
-   c->idom = xalloc(c->n * sizeof(uint32_t));
    uint32_t npost = 0;
    if (c->n)
-      dfs_postorder(c, post, &npost);
+      dfs_postorder(c, post, &npost, stack, seen);
    c->nrpo = npost;
    for (uint32_t b = 0; b < c->n; b++)
       c->rpo_index[b] = XE_NONE;
@@ -208,7 +207,7 @@ static xe_cfg *cfg_build(xe_function *f)
       c->rpo[j] = post[npost - 1 - j];
       c->rpo_index[c->rpo[j]] = j;
    }
-   free(post);
+   free(last_from);
    compute_dominators(c);
    return c;
 }
