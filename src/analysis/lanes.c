@@ -489,10 +489,14 @@ static void init_ids(ctx *c)
                xe_idmap_add(&l->ids, id);
          }
    l->nfact = l->ids.n;
-   l->fact = calloc(l->nfact ? l->nfact : 1, sizeof(*l->fact));
-   c->bvec = malloc((l->nfact ? l->nfact : 1) * sizeof(int16_t));
-   if (!l->fact || !c->bvec)
+   /* The facts and bvec are one block (bvec behind, freed with the facts):
+    * one allocation fewer per analysis, of which there are several per
+    * kernel. */
+   size_t nf = l->nfact ? l->nfact : 1;
+   l->fact = calloc(1, nf * sizeof(*l->fact) + nf * sizeof(int16_t));
+   if (!l->fact)
       xe_out_of_memory();
+   c->bvec = (int16_t *)(l->fact + nf);
    memset(c->bvec, 0xff, l->nfact * sizeof(int16_t));
    for (uint32_t k = 0; k <= l->ids.mask; k++) {
       uint32_t id = l->ids.keys[k];
@@ -535,15 +539,16 @@ xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
                                 uint32_t edge_from, uint32_t edge_to)
 {
    const xe_cfg *cfg = xe_function_cfg(f);
-   xe_lanes *l = calloc(1, sizeof(*l));
+   /* The analysis and its per-block arrays are one block. */
+   xe_lanes *l = calloc(1, sizeof(*l) + cfg->n * (sizeof(uint32_t) + sizeof(bool)));
    if (!l)
       xe_out_of_memory();
    l->bound = m->bound;
    l->m = m;
    l->fn = f;
    l->nblocks = cfg->n;
-   l->uniform_block = calloc(cfg->n ? cfg->n : 1, sizeof(bool));
-   l->divergent_cause = calloc(cfg->n ? cfg->n : 1, sizeof(uint32_t));
+   l->divergent_cause = (uint32_t *)(l + 1);
+   l->uniform_block = (bool *)(l->divergent_cause + cfg->n);
    l->sg = sg;
    ctx c = { m, l, sg, { 0, 0, 0 }, flags, NULL, false };
    if (local_size)
@@ -586,7 +591,6 @@ xe_lanes *xe_lanes_analyze_edge(xe_module *m, xe_function *f, uint32_t sg,
          l->fact[k] = F_UNKNOWN;
       memset(l->uniform_block, 0, cfg->n * sizeof(bool));
    }
-   free(c.bvec);
    return l;
 }
 
@@ -599,8 +603,6 @@ void xe_lanes_free(xe_lanes *l)
       free(l->extra[k]);
    free(l->extra);
    xe_idmap_free(&l->ids);
-   free(l->uniform_block);
-   free(l->divergent_cause);
    free(l);
 }
 
