@@ -19,12 +19,6 @@ static void *xalloc(size_t n)
    return p;
 }
 
-/* The CFG and its arrays are one allocation (cfg_build). */
-static void cfg_free(xe_cfg *c)
-{
-   free(c);
-}
-
 uint32_t xe_cfg_block_index(const xe_cfg *c, uint32_t label_id)
 {
    /* The label's block knows its index (set when the CFG was built);
@@ -109,11 +103,6 @@ static void compute_dominators(xe_cfg *c)
          }
       }
    }
-}
-
-static void cfg_free_any(void *c)
-{
-   cfg_free(c);
 }
 
 /* The CFG is built for every function by most passes, again after each
@@ -216,7 +205,7 @@ static xe_cfg *cfg_build(xe_function *f)
 const xe_cfg *xe_function_cfg(xe_function *f)
 {
    if (!xe_fn_cache_valid(f, XE_FN_CFG))
-      xe_fn_cache_set(f, XE_FN_CFG, cfg_build(f), cfg_free_any);
+      xe_fn_cache_set(f, XE_FN_CFG, cfg_build(f), free); /* one block (cfg_build) */
    return f->cache[XE_FN_CFG].data;
 }
 
@@ -258,7 +247,7 @@ const char *xe_check_cfg(xe_function *f)
       why = "its reverse postorder";
    else if (!same_u32(c->idom, n->idom, c->n))
       why = "its dominator tree";
-   cfg_free(n);
+   free(n);
    /* cfg_build renumbered the blocks; the cached CFG has the same order
     * when it matched. */
    return why ? why : NULL;
